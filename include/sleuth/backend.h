@@ -1,0 +1,64 @@
+/*
+ * Collection backends.  The collector drives a backend interval by
+ * interval: it says which events to program for the next interval, then
+ * receives that interval's counts, time and samples.  Phase detection,
+ * prediction and multiplexing above this interface are identical for the
+ * replayed trace, the hardware PMU and the timer fallback.
+ */
+#ifndef SLEUTH_BACKEND_H
+#define SLEUTH_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sleuth/machine.h"
+
+typedef struct sl_obs {
+	double start_s;       /* since the start of the run */
+	double time_s;
+	uint64_t cycles;      /* 0 when unknown */
+	uint64_t instructions;
+	uint64_t *counts;     /* n_events entries; SL_MISSING unless programmed */
+	uint64_t *samples;    /* sampled addresses (conditional branches or IPs) */
+	size_t n_samples;
+	double energy_j;      /* NAN unless measured */
+	uint64_t lost;        /* samples lost in this interval */
+} sl_obs;
+
+/* An executable mapping of the profiled process, for symbolisation. */
+typedef struct sl_mapping {
+	uint64_t start, end, pgoff;
+	char *path;
+} sl_mapping;
+
+typedef struct sl_backend sl_backend;
+struct sl_backend {
+	const char *name;        /* "replay", "perf", "timer" */
+	size_t n_events;         /* the programmable events the collector may ask for */
+	const char **events;
+	size_t k;                /* programmable counters available */
+	int has_counts;          /* 0: the timer backend counts nothing */
+	double freq_ghz;         /* 0 when unknown */
+	uint64_t interval_instructions; /* 0 when intervals are timed */
+	double interval_s;
+	char *host_cpu;
+	char *workload;
+	char *energy_source;     /* NULL when no reference energy */
+	sl_mapping *maps;        /* executable mappings seen (perf, timer) */
+	size_t n_maps;
+
+	/* Program these events for the next interval (indices into events). */
+	int (*program)(sl_backend *b, const size_t *ev, size_t n);
+	/* 1: *o filled (storage owned by the backend until the next call);
+	 * 0: the run ended; -1: error. */
+	int (*next)(sl_backend *b, sl_obs *o);
+	/* After the end: the target's exit status as a shell reports it
+	 * (0..255, 128+signal), or 0 for replay. */
+	int (*finish)(sl_backend *b);
+	/* Ask the run to stop soon (Ctrl-C); async-signal-safe. */
+	void (*interrupt)(sl_backend *b);
+	void (*destroy)(sl_backend *b);
+	void *priv;
+};
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * sleuth-machine/1 (shared/spec/formats.md §2): what sleuth knows of a
+ * processor.  Loaded whole (it is small); also parsed from a string because
+ * profiles embed the machine model they were recorded with.
+ */
+#ifndef SLEUTH_MACHINE_H
+#define SLEUTH_MACHINE_H
+
+#include <stddef.h>
+
+typedef struct sl_pstate {
+	double ghz;
+	double volts;
+	int has_static;
+	double static_w;
+} sl_pstate;
+
+typedef struct sl_role {
+	char *role;   /* e.g. "stall_cycles" */
+	char *event;  /* libpfm4 name, e.g. "UOPS_EXECUTED:CORE_STALL_CYCLES" */
+} sl_role;
+
+typedef struct sl_power_term {
+	char *event;
+	int has_coeff;
+	double coeff; /* nF per (event count / cycle) */
+} sl_power_term;
+
+typedef struct sl_machine {
+	char *name;
+	int programmable;          /* counters: {programmable: K} */
+	double memory_latency_ns;
+	sl_pstate *pstates;        /* sorted by ghz, descending (fmax first) */
+	size_t n_pstates;
+	sl_role *roles;            /* events: in file order */
+	size_t n_roles;
+	int has_power;             /* a power: section is present */
+	int has_constant;          /* power.constant present (complete model) */
+	double constant;           /* nF */
+	sl_power_term *terms;
+	size_t n_terms;
+	char *text;                /* the file's text as loaded (for embedding) */
+} sl_machine;
+
+int sl_machine_load(const char *path, sl_machine *m);
+int sl_machine_load_mem(const char *name, const char *text, size_t len, sl_machine *m);
+/* A skeleton is acceptable (no static_w, power absent or without coeffs);
+ * sl_machine_complete() tells whether the power model can be evaluated. */
+int sl_machine_complete(const sl_machine *m); /* 1 or 0 with sl_error() */
+/* `comment` becomes leading '#' lines (e.g. "fitted by sleuth calibrate ..."). */
+int sl_machine_write(const char *path, const sl_machine *m, const char *comment);
+void sl_machine_free(sl_machine *m);
+
+/* The event playing `role`, or NULL. */
+const char *sl_machine_role(const sl_machine *m, const char *role);
+/* Every distinct event the models need (roles except branch_sample, then
+ * power terms), in a stable order.  Returns the count; *out is malloc'd
+ * (the strings point into m). */
+size_t sl_machine_model_events(const sl_machine *m, const char ***out);
+/* Index of the P-state with this frequency (within 0.5 MHz), or -1. */
+int sl_machine_pstate(const sl_machine *m, double ghz);
+double sl_machine_fmax(const sl_machine *m);
+double sl_machine_fmin(const sl_machine *m);
+
+#endif

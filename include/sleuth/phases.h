@@ -1,0 +1,57 @@
+/*
+ * Phase detection and phase-guided multiplexing (after ScarPhase):
+ * sampled addresses -> hashed, normalised vectors -> online leader-follower
+ * clusters (phases) -> a predictor of the next interval's phase -> per-phase
+ * round-robin choice of the events to program.  Pure computation: nothing
+ * here knows where samples come from.
+ */
+#ifndef SLEUTH_PHASES_H
+#define SLEUTH_PHASES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SL_BV_DIMS_DEFAULT 32
+
+/* Build the normalised (L1 = 1) vector of `n` sampled addresses into
+ * out[dims].  The projection is fixed by `seed`.  All-zero if n == 0. */
+void sl_bv_build(const uint64_t *addrs, size_t n, unsigned dims, uint64_t seed,
+		 double *out);
+/* Manhattan distance, in [0, 2] for normalised vectors. */
+double sl_bv_distance(const double *a, const double *b, unsigned dims);
+
+/* Online leader-follower clustering. */
+typedef struct sl_cluster sl_cluster;
+sl_cluster *sl_cluster_new(unsigned dims, double threshold);
+/* The phase of this vector: the nearest centroid within `threshold`, whose
+ * centroid then moves toward it, or a new phase.  IDs count from 0 in order
+ * of first appearance. */
+uint32_t sl_cluster_assign(sl_cluster *c, const double *vec);
+size_t sl_cluster_count(const sl_cluster *c);
+const double *sl_cluster_centroid(const sl_cluster *c, uint32_t id);
+void sl_cluster_free(sl_cluster *c);
+
+/* Next-phase prediction. */
+typedef enum { SL_PRED_LAST, SL_PRED_MARKOV } sl_pred_kind;
+typedef struct sl_predictor sl_predictor;
+sl_predictor *sl_pred_new(sl_pred_kind kind);
+/* Tell the predictor the phase the last interval really had. */
+void sl_pred_update(sl_predictor *p, uint32_t actual);
+/* The predicted phase of the next interval (0 before any update). */
+uint32_t sl_pred_next(const sl_predictor *p);
+const char *sl_pred_name(sl_pred_kind kind);
+int sl_pred_parse(const char *name, sl_pred_kind *kind);
+void sl_pred_free(sl_predictor *p);
+
+/* Phase-guided multiplexing over `n_events` events with `k` counters
+ * (k >= n_events means every event every interval). */
+typedef struct sl_mux sl_mux;
+sl_mux *sl_mux_new(size_t n_events, size_t k);
+/* Events to program for the next interval, predicted to be of `phase`:
+ * writes up to k event indices to out, returns how many. */
+size_t sl_mux_select(sl_mux *m, uint32_t phase, size_t *out);
+/* After the interval: it was really of `phase` and measured these events. */
+void sl_mux_commit(sl_mux *m, uint32_t phase, const size_t *measured, size_t n);
+void sl_mux_free(sl_mux *m);
+
+#endif

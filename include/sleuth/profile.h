@@ -1,0 +1,91 @@
+/*
+ * The profile `sleuth run` writes and every later stage reads (predict,
+ * schedule, calibrate, report).  Its on-disk layout is sleuth's own, in
+ * docs/profile-format.md; this is the in-memory form.
+ */
+#ifndef SLEUTH_PROFILE_H
+#define SLEUTH_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A count that was not measured in an interval (its event not programmed). */
+#define SL_MISSING UINT64_MAX
+
+typedef struct sl_codeloc {
+	char *function;    /* "?" when unknown */
+	char *file;        /* NULL when unknown */
+	int line;          /* 0 when unknown */
+	uint64_t addr;     /* a representative address */
+	double share;      /* share of the phase's samples, 0..1 */
+} sl_codeloc;
+
+typedef struct sl_phase_info {
+	uint32_t id;
+	sl_codeloc *funcs;  /* top functions, by share */
+	size_t n_funcs;
+	sl_codeloc *lines;  /* top source lines (or addresses), by share */
+	size_t n_lines;
+} sl_phase_info;
+
+typedef struct sl_prof_interval {
+	uint32_t phase;
+	double start_s;       /* since the start of the run (power logs align here) */
+	double time_s;
+	uint64_t cycles;      /* 0 when not known (timer backend) */
+	uint64_t instructions;
+	double energy_j;      /* NAN when not measured */
+} sl_prof_interval;
+
+typedef struct sl_profile {
+	char *command;        /* what was profiled, as typed, or "replay TRACE" */
+	char *host_cpu;
+	char *backend;        /* "replay", "perf" or "timer" */
+	char *workload;       /* replay: the trace's label */
+	char *machine_text;   /* the sleuth-machine/1 text used (NULL: none) */
+	char *machine_path;
+	double freq_ghz;      /* frequency of the run, 0 when unknown */
+	uint64_t interval_instructions; /* 0 when intervals are timed */
+	double interval_s;    /* timer backend's interval length */
+	int has_counts;       /* 0: no event counts (timer backend) */
+	char *energy_source;  /* NULL, "trace", "rapl:package", ... */
+	char **notes;         /* what could not be done, one line each */
+	size_t n_notes;
+	uint64_t samples, lost_samples;
+	char *predictor;      /* phase predictor used for multiplexing */
+	double predictor_accuracy;
+	unsigned bv_dims;
+	double threshold;
+
+	size_t n_events;      /* the programmable events, counts[] columns */
+	char **events;
+	size_t n_intervals;
+	sl_prof_interval *iv;
+	uint64_t *counts;     /* n_intervals x n_events, SL_MISSING if unmeasured */
+
+	size_t n_phases;
+	sl_phase_info *phases;
+} sl_profile;
+
+/* One run of consecutive intervals of the same phase. */
+typedef struct sl_instance {
+	uint32_t phase;
+	size_t first;  /* first interval */
+	size_t n;      /* intervals */
+} sl_instance;
+
+void sl_profile_init(sl_profile *p);
+void sl_profile_free(sl_profile *p);
+int sl_profile_write(const char *path, const sl_profile *p); /* atomic */
+int sl_profile_read(const char *path, sl_profile *p);
+void sl_profile_add_note(sl_profile *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int sl_profile_event_index(const sl_profile *p, const char *name);
+static inline uint64_t sl_prof_count(const sl_profile *p, size_t i, size_t k)
+{
+	return p->counts[i * p->n_events + k];
+}
+/* Phase instances in execution order; *out malloc'd. */
+size_t sl_profile_instances(const sl_profile *p, sl_instance **out);
+
+#endif

@@ -1,0 +1,9 @@
+#!/bin/sh
+# Installs what building and testing sleuth needs on Debian (run as root).
+set -e
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends \
+	gcc libc6-dev pkg-config meson ninja-build \
+	libpfm4-dev libpapi-dev libgsl-dev libyaml-dev libdw-dev libelf-dev \
+	libcmocka-dev valgrind >/dev/null

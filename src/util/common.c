@@ -1,0 +1,347 @@
+/*
+ * Error reporting, allocation, number parsing and atomic output files: the
+ * small things every module needs and none should write twice.
+ */
+#include "sleuth/common.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static _Thread_local char err_buf[2048];
+int sl_quiet;
+
+void sl_error_set(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err_buf, sizeof err_buf, fmt, ap);
+	va_end(ap);
+}
+
+void sl_error_prefix(const char *fmt, ...)
+{
+	char pre[1024], old[sizeof err_buf];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(pre, sizeof pre, fmt, ap);
+	va_end(ap);
+	memcpy(old, err_buf, sizeof old);
+	size_t n = strlen(pre);
+	if (n >= sizeof err_buf)
+		n = sizeof err_buf - 1;
+	memcpy(err_buf, pre, n);
+	size_t m = strnlen(old, sizeof old);
+	if (m > sizeof err_buf - 1 - n)
+		m = sizeof err_buf - 1 - n;
+	memcpy(err_buf + n, old, m);
+	err_buf[n + m] = 0;
+}
+
+const char *sl_error(void)
+{
+	return err_buf[0] ? err_buf : "unknown error";
+}
+
+void sl_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("sleuth: warning: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void sl_info(const char *fmt, ...)
+{
+	va_list ap;
+	if (sl_quiet)
+		return;
+	va_start(ap, fmt);
+	fputs("sleuth: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void oom(void)
+{
+	fputs("sleuth: out of memory\n", stderr);
+	abort();
+}
+
+void *sl_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *sl_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *sl_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *sl_xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		oom();
+	return sl_xrealloc(p, n * size);
+}
+
+char *sl_xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+	if (!d)
+		oom();
+	return d;
+}
+
+char *sl_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom();
+	va_end(ap);
+	return s;
+}
+
+int sl_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	int base = 10;
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') {
+		sl_error_set("'%s' is not a non-negative integer", s ? s : "");
+		return -1;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		if (!*s) {
+			sl_error_set("'0x' is not a number");
+			return -1;
+		}
+	}
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, base);
+	if (errno || *end) {
+		sl_error_set("'%s' is not a non-negative integer%s", s,
+			     errno == ERANGE ? " (too large)" : "");
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int sl_parse_double(const char *s, double *out)
+{
+	char *end;
+	if (!s || !*s || *s == ' ') {
+		sl_error_set("'%s' is not a number", s ? s : "");
+		return -1;
+	}
+	/* strtod accepts "nan", "inf" and hex floats; the formats do not. */
+	for (const char *c = s; *c; c++)
+		if (!strchr("0123456789+-.eE", *c)) {
+			sl_error_set("'%s' is not a finite number", s);
+			return -1;
+		}
+	errno = 0;
+	double v = strtod(s, &end);
+	if (*end || end == s || !isfinite(v) || errno == ERANGE) {
+		sl_error_set("'%s' is not a finite number", s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int sl_parse_fraction(const char *s, double *out)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (n > 1 && s[n - 1] == '%') {
+		char tmp[64];
+		if (n >= sizeof tmp)
+			goto bad;
+		memcpy(tmp, s, n - 1);
+		tmp[n - 1] = 0;
+		if (sl_parse_double(tmp, out) < 0)
+			goto bad;
+		*out /= 100.0;
+	} else if (sl_parse_double(s, out) < 0) {
+		goto bad;
+	}
+	if (*out < 0) {
+		sl_error_set("'%s' is negative; give a fraction like 10%% or 0.1", s);
+		return -1;
+	}
+	return 0;
+bad:
+	sl_error_set("'%s' is not a fraction; give e.g. 10%% or 0.1", s ? s : "");
+	return -1;
+}
+
+int sl_parse_freq(const char *s, double *ghz)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = {{"ghz", 1.0}, {"mhz", 1e-3}, {"khz", 1e-6}, {"hz", 1e-9}};
+	char num[64];
+	size_t n = s ? strlen(s) : 0;
+	double scale = 1.0;
+	if (!n || n >= sizeof num)
+		goto bad;
+	memcpy(num, s, n + 1);
+	for (size_t i = 0; i < SL_ARRAY_LEN(units); i++) {
+		size_t u = strlen(units[i].unit);
+		if (n > u && !strcasecmp(num + n - u, units[i].unit)) {
+			num[n - u] = 0;
+			scale = units[i].scale;
+			break;
+		}
+	}
+	double v;
+	if (sl_parse_double(num, &v) < 0 || v <= 0)
+		goto bad;
+	*ghz = v * scale;
+	return 0;
+bad:
+	sl_error_set("'%s' is not a frequency; write e.g. 2.66GHz, 2660MHz or 2.66",
+		     s ? s : "");
+	return -1;
+}
+
+void sl_fmt_double(char *buf, size_t len, double v)
+{
+	for (int prec = 6; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+FILE *sl_afile_open(sl_afile *af, const char *path)
+{
+	memset(af, 0, sizeof *af);
+	if (!strcmp(path, "-")) {
+		af->f = stdout;
+		return af->f;
+	}
+	af->path = sl_xstrdup(path);
+	af->tmp = sl_xasprintf("%s.tmp.XXXXXX", path);
+	int fd = mkstemp(af->tmp);
+	if (fd < 0) {
+		sl_error_set("cannot create %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	/* mkstemp makes 0600; give the file the usual umask-derived mode. */
+	mode_t um = umask(0);
+	umask(um);
+	if (fchmod(fd, 0666 & ~um) < 0) {
+		/* not fatal: the file is still ours and readable by us */
+	}
+	af->f = fdopen(fd, "w");
+	if (!af->f) {
+		sl_error_set("cannot open %s: %s", af->tmp, strerror(errno));
+		close(fd);
+		unlink(af->tmp);
+		goto fail;
+	}
+	return af->f;
+fail:
+	free(af->path);
+	free(af->tmp);
+	memset(af, 0, sizeof *af);
+	return NULL;
+}
+
+int sl_afile_commit(sl_afile *af)
+{
+	int rc = 0;
+	if (!af->f)
+		return -1;
+	if (!af->tmp) { /* stdout */
+		if (fflush(af->f) != 0 || ferror(af->f)) {
+			sl_error_set("cannot write to standard output: %s", strerror(errno));
+			rc = -1;
+		}
+		af->f = NULL;
+		return rc;
+	}
+	if (fflush(af->f) != 0 || ferror(af->f)) {
+		sl_error_set("cannot write %s: %s", af->path, strerror(errno));
+		rc = -1;
+	}
+	if (fclose(af->f) != 0 && !rc) {
+		sl_error_set("cannot write %s: %s", af->path, strerror(errno));
+		rc = -1;
+	}
+	af->f = NULL;
+	if (!rc && rename(af->tmp, af->path) < 0) {
+		sl_error_set("cannot rename %s to %s: %s", af->tmp, af->path,
+			     strerror(errno));
+		rc = -1;
+	}
+	if (rc)
+		unlink(af->tmp);
+	free(af->tmp);
+	free(af->path);
+	af->tmp = af->path = NULL;
+	return rc;
+}
+
+void sl_afile_abort(sl_afile *af)
+{
+	if (af->f && af->tmp) {
+		fclose(af->f);
+		unlink(af->tmp);
+	}
+	af->f = NULL;
+	free(af->tmp);
+	free(af->path);
+	af->tmp = af->path = NULL;
+}
+
+char *sl_data_path(const char *rel)
+{
+	const char *env = getenv("SLEUTH_DATADIR");
+	const char *roots[] = {env, SLEUTH_SRCDIR, SLEUTH_DATADIR};
+	for (size_t i = 0; i < SL_ARRAY_LEN(roots); i++) {
+		if (!roots[i] || !*roots[i])
+			continue;
+		char *p = sl_xasprintf("%s/%s", roots[i], rel);
+		if (access(p, R_OK) == 0)
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+double sl_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
