@@ -23,7 +23,7 @@ static const char *const known_roles[] = {
 	"memory_stall_cycles", NULL,
 };
 
-/* Parse a required positive number: `what` names the constraint. */
+/* A required number that must be > 0. */
 static int get_positive(sl_yparser *yp, const sl_ynode *map, const char *key,
 			const char *where, double *out)
 {
@@ -74,14 +74,16 @@ static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		for (size_t j = 0; j < i; j++)
 			if (fabs(m->pstates[j].ghz - ps->ghz) < GHZ_EPS)
 				return sl_yerr(yp, p->line, "ghz",
-					       "P-state %g GHz is listed twice", ps->ghz);
+					       "%g GHz is the same P-state as %g GHz "
+					       "(listed twice)", ps->ghz, m->pstates[j].ghz);
 		m->n_pstates++;
 	}
-	if (with_static && with_static != m->n_pstates)
-		return sl_yerr(yp, v->line, "static_w",
-			       "given for %zu of %zu P-states; give it for all "
-			       "(run sleuth calibrate) or for none (a skeleton)",
-			       with_static, m->n_pstates);
+	for (size_t i = 0; with_static && i < m->n_pstates; i++)
+		if (!m->pstates[i].has_static)
+			return sl_yerr(yp, v->kid[i]->line, "static_w",
+				       "missing here but given for %zu of %zu P-states; "
+				       "give it for all (run sleuth calibrate) or for "
+				       "none (a skeleton)", with_static, m->n_pstates);
 	qsort(m->pstates, m->n_pstates, sizeof *m->pstates, cmp_pstate_desc);
 	return 0;
 }
