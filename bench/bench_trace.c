@@ -2,7 +2,8 @@
  * Speed and memory of the sleuth-trace/1 writer and reader at the size the
  * simulator must handle: N intervals (default 100k) of B branch addresses
  * (default 200).  Prints seconds, MB/s and peak RSS for docs/benchmarks.md.
- * Usage: bench-trace [FILE [INTERVALS [BRANCHES]]]
+ * Usage: bench-trace [FILE [INTERVALS [BRANCHES [write]]]]
+ * (`write`: skip reading, e.g. to profile the writer alone)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,12 @@ int main(int argc, char **argv)
 	stat(path, &st);
 	double mb = st.st_size / 1e6;
 
+	if (argc > 4 && !strcmp(argv[4], "write")) {
+		printf("write: %.2f s (%.1f MB/s, %.1f MB), peak RSS %.1f MB\n", tw,
+		       mb / tw, mb, rss_w);
+		free(br);
+		return 0;
+	}
 	t0 = sl_now();
 	sl_trace_reader *r = sl_trace_open(path);
 	if (!r) {
