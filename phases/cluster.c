@@ -12,6 +12,7 @@
  */
 #include "sleuth/phases.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,25 @@ sl_cluster *sl_cluster_new(unsigned dims, double threshold)
 	c->dims = dims;
 	c->threshold = threshold;
 	return c;
+}
+
+void sl_cluster_set_threshold(sl_cluster *c, double threshold)
+{
+	c->threshold = threshold;
+}
+
+/* Sampling noise: with n samples of a distribution p over `dims` bins,
+ * each bin's share is off by about sqrt(p (1 - p) / n), and the expected
+ * absolute error of a normal deviate is sqrt(2 / pi) times that; summed
+ * over bins it is largest for the uniform p, sqrt(2 (dims - 1) / (pi n)).
+ * A fixed threshold is either too tight for small samples (phases split)
+ * or too loose for large ones (similar phases merge); this one follows the
+ * noise and keeps a constant margin above it. */
+double sl_threshold_for(unsigned dims, size_t n_samples)
+{
+	double n = n_samples ? (double)n_samples : 1;
+	double free_bins = dims > 1 ? dims - 1 : 0;
+	return SL_THRESHOLD_MARGIN + sqrt(2.0 * free_bins / (M_PI * n));
 }
 
 void sl_cluster_set_alpha(sl_cluster *c, double alpha)

@@ -12,9 +12,12 @@
 #include <stdint.h>
 
 #define SL_BV_DIMS_DEFAULT 32
-/* Manhattan distance within which a vector joins a phase; chosen by the
- * experiment in docs/phases.md. */
+/* Manhattan distance within which a vector joins a phase: the best fixed
+ * threshold over 50-500 samples per interval (docs/phases.md). */
 #define SL_THRESHOLD_DEFAULT 0.8
+/* Better: widen the threshold by the expected sampling noise of the
+ * interval, sl_threshold_for(); this is its margin above that noise. */
+#define SL_THRESHOLD_MARGIN 0.25
 
 /* Build the normalised (L1 = 1) vector of `n` sampled addresses into
  * out[dims].  The projection is fixed by `seed`.  All-zero if n == 0. */
@@ -24,6 +27,11 @@ void sl_bv_build(const uint64_t *addrs, size_t n, unsigned dims, uint64_t seed,
 unsigned sl_bv_bin(uint64_t addr, unsigned dims, uint64_t seed);
 /* Manhattan distance, in [0, 2] for normalised vectors. */
 double sl_bv_distance(const double *a, const double *b, unsigned dims);
+/* The threshold for an interval of n_samples samples: SL_THRESHOLD_MARGIN
+ * plus sqrt(2 (dims - 1) / (pi n)), the expected L1 distance between n
+ * samples and a uniform distribution over dims bins (the noisiest case).
+ * Set it with sl_cluster_set_threshold() before each sl_cluster_assign(). */
+double sl_threshold_for(unsigned dims, size_t n_samples);
 
 /* Online leader-follower clustering. */
 typedef struct sl_cluster sl_cluster;
@@ -32,6 +40,8 @@ sl_cluster *sl_cluster_new(unsigned dims, double threshold);
  * centroid then moves toward it, or a new phase.  IDs count from 0 in order
  * of first appearance. */
 uint32_t sl_cluster_assign(sl_cluster *c, const double *vec);
+/* Change the threshold for the following assignments. */
+void sl_cluster_set_threshold(sl_cluster *c, double threshold);
 /* Centroid update: 0 (the default) = running mean of the members; alpha in
  * (0, 1] = exponentially weighted mean, centroid += alpha * (vec - centroid). */
 void sl_cluster_set_alpha(sl_cluster *c, double alpha);

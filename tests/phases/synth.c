@@ -102,8 +102,7 @@ void synth_seq_alternate(gsl_rng *r, unsigned len0, unsigned len1,
 }
 
 double synth_cluster_ari(const synth_code *c, gsl_rng *r, const uint32_t *labels,
-			 size_t n, double threshold, double alpha,
-			 size_t *n_found)
+			 size_t n, const synth_how *how, size_t *n_found)
 {
 	const unsigned dims = SL_BV_DIMS_DEFAULT;
 	uint64_t *s = sl_xmalloc((4 * (size_t)c->p.samples + 64) * sizeof *s);
@@ -111,14 +110,18 @@ double synth_cluster_ari(const synth_code *c, gsl_rng *r, const uint32_t *labels
 	uint32_t *truth = sl_xmalloc(n * sizeof *truth);
 	uint32_t *found = sl_xmalloc(n * sizeof *found);
 	size_t m = 0;
-	sl_cluster *cl = sl_cluster_new(dims, threshold);
-	sl_cluster_set_alpha(cl, alpha);
+	sl_cluster *cl = sl_cluster_new(dims, how->threshold);
+	sl_cluster_set_alpha(cl, how->alpha);
 	for (size_t i = 0; i < n; i++) {
 		int first = i > 0 && labels[i] != labels[i - 1];
 		double mix = first && c->p.mix_first ? gsl_rng_uniform(r) : 0;
 		size_t k = synth_interval(c, r, labels[i], i ? labels[i - 1] : 0,
 					  mix, s);
 		sl_bv_build(s, k, dims, 0x5eed, vec);
+		if (how->adaptive)
+			sl_cluster_set_threshold(cl, sl_threshold_for(dims, k) -
+							     SL_THRESHOLD_MARGIN +
+							     how->margin);
 		uint32_t id = sl_cluster_assign(cl, vec);
 		if (!(first && c->p.mix_first)) {
 			truth[m] = labels[i];

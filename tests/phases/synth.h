@@ -46,12 +46,19 @@ void synth_seq_runs(gsl_rng *r, unsigned n_phases, unsigned min_len,
 void synth_seq_alternate(gsl_rng *r, unsigned len0, unsigned len1,
 			 unsigned jitter, uint32_t *labels, size_t n);
 
-/* Cluster the intervals of labels[] (generated from `c`) with threshold and
- * centroid alpha; returns the ARI against labels over the intervals that are
- * not the mixed first interval of an instance; *n_found gets the number of
- * phases found (may be NULL). */
+/* How to cluster: a fixed threshold, or (adaptive) sl_threshold_for() per
+ * interval with its margin replaced by `margin`; centroid alpha. */
+typedef struct synth_how {
+	double threshold;
+	int adaptive;
+	double margin;
+	double alpha;
+} synth_how;
+
+/* Cluster the intervals of labels[] (generated from `c`); returns the ARI
+ * against labels over the intervals that are not the mixed first interval
+ * of an instance; *n_found gets the number of phases found (may be NULL). */
 double synth_cluster_ari(const synth_code *c, gsl_rng *r, const uint32_t *labels,
-			 size_t n, double threshold, double alpha,
-			 size_t *n_found);
+			 size_t n, const synth_how *how, size_t *n_found);
 
 #endif

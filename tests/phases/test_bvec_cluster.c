@@ -150,28 +150,51 @@ static void test_nearest_wins(void **state)
 	sl_cluster_free(c);
 }
 
-/* Recover synthetic phases: ARI >= 0.9 for every seed. */
+/* Recover synthetic phases: ARI >= 0.9 for every seed, with the fixed
+ * default threshold and with the noise-aware one. */
 static void check_synthetic(double overlap, unsigned samples, int mix)
 {
+	const synth_how how[2] = {{SL_THRESHOLD_DEFAULT, 0, 0, 0},
+				  {0, 1, SL_THRESHOLD_MARGIN, 0}};
 	enum { N = 400 };
 	uint32_t labels[N];
-	for (unsigned seed = 1; seed <= 4; seed++) {
+	for (unsigned seed = 1; seed <= 8; seed++) {
 		gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 		gsl_rng_set(r, seed);
 		synth_params p = {5, 64, overlap, 1.0, samples, mix};
 		synth_code *c = synth_code_new(&p, r);
 		synth_seq_runs(r, 5, 2, 15, labels, N);
 		size_t found;
-		double ari = synth_cluster_ari(c, r, labels, N,
-					       SL_THRESHOLD_DEFAULT, 0, &found);
+		const synth_how *h = &how[seed % 2];
+		double ari = synth_cluster_ari(c, r, labels, N, h, &found);
 		if (ari < 0.9)
-			fail_msg("overlap %.2f, %u samples, seed %u: ARI %.3f, "
-				 "%zu phases", overlap, samples, seed, ari, found);
+			fail_msg("overlap %.2f, %u samples, seed %u, %s threshold: "
+				 "ARI %.3f, %zu phases", overlap, samples, seed,
+				 h->adaptive ? "adaptive" : "fixed", ari, found);
 		if (overlap == 0 && !mix)
 			assert_int_equal(found, 5);
 		synth_code_free(c);
 		gsl_rng_free(r);
 	}
+}
+
+static void test_threshold_for(void **state)
+{
+	(void)state;
+	/* margin + sqrt(2 * 31 / (pi * n)) */
+	assert_true(fabs(sl_threshold_for(32, 100) - (SL_THRESHOLD_MARGIN +
+			 0.444243)) < 1e-6);
+	assert_true(sl_threshold_for(32, 50) > sl_threshold_for(32, 500));
+	assert_true(isfinite(sl_threshold_for(32, 0)));
+	assert_true(sl_threshold_for(1, 10) == SL_THRESHOLD_MARGIN);
+	sl_cluster *c = sl_cluster_new(D, 0.1);
+	const step s[] = {{0, 1, 0, 0, 0}, {0, 0.7, 1, 0.3, 1}};
+	expect_ids(c, s, SL_ARRAY_LEN(s));
+	/* Widened: a vector 0.4 from phase 0 (and 0.6 from phase 1) joins it. */
+	sl_cluster_set_threshold(c, 0.7);
+	const step t[] = {{0, 0.8, 2, 0.2, 0}};
+	expect_ids(c, t, SL_ARRAY_LEN(t));
+	sl_cluster_free(c);
 }
 
 static void test_separated_phases(void **state)
@@ -198,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_distance),
 		cmocka_unit_test(test_stable_ids_and_centroid),
 		cmocka_unit_test(test_nearest_wins),
+		cmocka_unit_test(test_threshold_for),
 		cmocka_unit_test(test_separated_phases),
 		cmocka_unit_test(test_overlapping_phases),
 	};
