@@ -168,17 +168,19 @@ static double map(const scale *s, double v)
 	return s->p0 + (v - s->lo) / (s->hi - s->lo) * (s->p1 - s->p0);
 }
 
-/* An axis: its ticks, whose ends are the axis bounds. */
+/* An axis: its bounds and ticks. */
 typedef struct axis {
+	double lo, hi;
 	double t[16];
 	size_t n;
 	int decimals;
 } axis;
 
 /* Ticks for data in [lo, hi] (either bound may be forced by `flo`/`fhi`
- * unless NAN). */
+ * unless NAN).  The axis ends at the outer ticks, or with `tight` (time
+ * axes: the run ends where it ends) at the data, ticks inside. */
 static void make_axis(axis *a, double lo, double hi, double flo, double fhi,
-		      size_t max_ticks)
+		      size_t max_ticks, int tight)
 {
 	if (!isnan(flo))
 		lo = flo;
@@ -186,6 +188,17 @@ static void make_axis(axis *a, double lo, double hi, double flo, double fhi,
 		hi = fhi;
 	a->n = sl_svg_ticks(lo, hi, SL_MIN(max_ticks, SL_ARRAY_LEN(a->t)), a->t);
 	double step = a->n > 1 ? a->t[1] - a->t[0] : 1;
+	a->lo = a->t[0];
+	a->hi = a->t[a->n - 1];
+	if (tight && isfinite(lo) && isfinite(hi) && hi > lo) {
+		size_t k = 0;
+		for (size_t i = 0; i < a->n; i++)
+			if (a->t[i] >= lo - step * 1e-9 && a->t[i] <= hi + step * 1e-9)
+				a->t[k++] = a->t[i];
+		a->n = k;
+		a->lo = lo;
+		a->hi = hi;
+	}
 	int d = (int)-floor(log10(step) + 1e-9);
 	a->decimals = d < 0 ? 0 : d > 6 ? 6 : d;
 }
@@ -289,8 +302,8 @@ static void frame(FILE *f, double px, double py, double pw, double ph,
 		  double gap, const axis *ax, const axis *ay, const char *xlabel,
 		  const char *ylabel, int px_font)
 {
-	scale sx = {ax->t[0], ax->t[ax->n - 1], px, px + pw};
-	scale sy = {ay->t[0], ay->t[ay->n - 1], py + ph, py};
+	scale sx = {ax->lo, ax->hi, px, px + pw};
+	scale sy = {ay->lo, ay->hi, py + ph, py};
 	char buf[32];
 	fputs("<g stroke=\"#ddd\" stroke-width=\"1\">", f);
 	for (size_t i = 0; i < ay->n; i++)
@@ -466,8 +479,8 @@ void sl_svg_line(FILE *f, const sl_svg_line_chart *c)
 		xhi = SL_MAX(xhi, c->bands[i].x1);
 	}
 	axis ax, ay;
-	make_axis(&ax, xlo, xhi, c->axes.xmin, c->axes.xmax, 12);
-	make_axis(&ay, ylo, yhi, c->axes.ymin, c->axes.ymax, 7);
+	make_axis(&ax, xlo, xhi, c->axes.xmin, c->axes.xmax, 12, 1);
+	make_axis(&ay, ylo, yhi, c->axes.ymin, c->axes.ymax, 7, 0);
 
 	svg_open(f, c->width, c->height, c->title);
 	const char **names = sl_xmalloc((c->n_series + 1) * sizeof *names);
@@ -481,8 +494,8 @@ void sl_svg_line(FILE *f, const sl_svg_line_chart *c)
 	double strip = c->n_bands ? 12 : 0;
 	double bottom = 48 + strip;
 	double pw = c->width - left - right, ph = c->height - top - bottom;
-	scale sx = {ax.t[0], ax.t[ax.n - 1], left, left + pw};
-	scale sy = {ay.t[0], ay.t[ay.n - 1], top + ph, top};
+	scale sx = {ax.lo, ax.hi, left, left + pw};
+	scale sy = {ay.lo, ay.hi, top + ph, top};
 	if (c->n_bands) {
 		fputs("<g class=\"bands\">\n", f);
 		draw_segments(f, c->bands, c->n_bands, &sx, top, ph, " fill-opacity=\"0.16\"");
@@ -520,7 +533,8 @@ void sl_svg_bars(FILE *f, const sl_svg_bar_chart *c)
 		if (isfinite(c->values[i]))
 			hi = SL_MAX(hi, c->values[i]);
 	axis ay;
-	make_axis(&ay, 0, hi > 0 ? hi : 1, 0, NAN, 7);
+	/* headroom for the value labels above the bars */
+	make_axis(&ay, 0, hi > 0 ? hi * 1.06 : 1, 0, NAN, 7, 0);
 
 	svg_open(f, c->width, c->height, c->title);
 	double left = 70, right = 20, top = 30;
@@ -528,7 +542,7 @@ void sl_svg_bars(FILE *f, const sl_svg_bar_chart *c)
 		      (const char *const *)c->series_names, sl_svg_series_colour, NULL, 0) + 4;
 	double bottom = 40;
 	double pw = c->width - left - right, ph = c->height - top - bottom;
-	scale sy = {ay.t[0], ay.t[ay.n - 1], top + ph, top};
+	scale sy = {ay.lo, ay.hi, top + ph, top};
 	char buf[64];
 	fputs("<g stroke=\"#ddd\">", f);
 	for (size_t i = 0; i < ay.n; i++)
@@ -615,8 +629,8 @@ void sl_svg_multiples_draw(FILE *f, const sl_svg_multiples *m)
 		double xlo, xhi, ylo, yhi;
 		series_range(pn->series, pn->n_series, &xlo, &xhi, &ylo, &yhi);
 		axis ax, ay;
-		make_axis(&ax, xlo, xhi, pn->axes.xmin, pn->axes.xmax, 6);
-		make_axis(&ay, ylo, yhi, pn->axes.ymin, pn->axes.ymax, 5);
+		make_axis(&ax, xlo, xhi, pn->axes.xmin, pn->axes.xmax, 6, 1);
+		make_axis(&ay, ylo, yhi, pn->axes.ymin, pn->axes.ymax, 5, 0);
 		double left = ox + 62, pw = cw - 62 - 14;
 		double ptop = oy + 22, ph = m->panel_height - 22 - 44;
 		fputs("<g class=\"panel\">\n", f);
@@ -625,8 +639,8 @@ void sl_svg_multiples_draw(FILE *f, const sl_svg_multiples *m)
 			     pn->title);
 		frame(f, left, ptop, pw, ph, 0, &ax, &ay, pn->axes.xlabel, pn->axes.ylabel,
 		      SMALL_PX + 1);
-		scale sx = {ax.t[0], ax.t[ax.n - 1], left, left + pw};
-		scale sy = {ay.t[0], ay.t[ay.n - 1], ptop + ph, ptop};
+		scale sx = {ax.lo, ax.hi, left, left + pw};
+		scale sy = {ay.lo, ay.hi, ptop + ph, ptop};
 		for (size_t i = 0; i < pn->n_series; i++)
 			draw_series(f, &pn->series[i], sl_svg_series_colour(i), &sx, &sy, 2);
 		fputs("</g>\n", f);
@@ -649,8 +663,8 @@ void sl_svg_timeline_draw(FILE *f, const sl_svg_timeline *t)
 	int height = (int)(top + strip + 44 + lh + 6);
 	svg_open(f, t->width, height, t->title);
 	axis ax;
-	make_axis(&ax, 0, t->total > 0 ? t->total : 1, 0, NAN, 12);
-	scale sx = {ax.t[0], ax.t[ax.n - 1], left, left + pw};
+	make_axis(&ax, 0, t->total > 0 ? t->total : 1, 0, NAN, 12, 1);
+	scale sx = {ax.lo, ax.hi, left, left + pw};
 	fputs("<g class=\"timeline\">\n", f);
 	draw_segments(f, t->seg, t->n_seg, &sx, top, strip, "");
 	fputs("</g>\n", f);
