@@ -117,20 +117,6 @@ static void build_rank(sl_report *r)
 	free(key);
 }
 
-/* Index of phase id in r->phases, or -1. */
-static long phase_index(const sl_report *r, uint32_t id)
-{
-	size_t lo = 0, hi = r->n_phases;
-	while (lo < hi) {
-		size_t m = (lo + hi) / 2;
-		if (r->phases[m].id < id)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo < r->n_phases && r->phases[lo].id == id ? (long)lo : -1;
-}
-
 /* Every P-state: per-phase time and energy; memory-boundness. */
 static int build_sweep(sl_report *r, const sl_model *md, const sl_machine *m)
 {
@@ -307,7 +293,7 @@ static int build_all_series(sl_report *r, const sl_model *md, const sl_report_op
 		op_of_phase[i] = j;
 	}
 	for (size_t i = 0; i < p->n_intervals; i++)
-		op_of[i] = op_of_phase[phase_index(r, p->iv[i].phase)];
+		op_of[i] = op_of_phase[rep_phase_index(r, p->iv[i].phase)];
 	build_series(r, md, ops, op_of,
 		     sl_xasprintf("schedule (%s, at most %.0f%% slower)",
 				  sl_objective_name(sched->objective), 100 * sched->max_slowdown),

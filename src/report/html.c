@@ -154,18 +154,10 @@ static const char **phase_names(const sl_report *r, size_t **ids)
 	return names;
 }
 
-/* Index of phase id `id` in r->phases (they are sorted by id). */
 static const sl_rep_phase *phase_of(const sl_report *r, uint32_t id)
 {
-	size_t lo = 0, hi = r->n_phases;
-	while (lo < hi) {
-		size_t m = (lo + hi) / 2;
-		if (r->phases[m].id < id)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo < r->n_phases && r->phases[lo].id == id ? &r->phases[lo] : NULL;
+	long k = rep_phase_index(r, id);
+	return k < 0 ? NULL : &r->phases[k];
 }
 
 /* Segments of the instances between start[] and end[]; titles only for

@@ -18,8 +18,10 @@
 #define REP_MAX_BARS 12
 #define REP_MAX_PANELS 8
 
-/* "file:line" or "0xADDR" (with the function when `with_fn`) of a code
- * location, into buf. */
+/* Index of phase `id` in r->phases (sorted by id), or -1. */
+long rep_phase_index(const sl_report *r, uint32_t id);
+
+/* "file:line", "file" or "0xADDR" of a code location, into buf. */
 void rep_where(char *buf, size_t len, const sl_codeloc *c);
 
 /* The machine's frequency label of sweep index k: "2.66 GHz (fmax)". */

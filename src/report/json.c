@@ -80,6 +80,13 @@ static void narray(FILE *f, const double *v, size_t n)
 	putc(']', f);
 }
 
+/* ,\n     "key": [numbers] */
+static void karray(FILE *f, const char *k, const double *v, size_t n)
+{
+	fprintf(f, ",\n     \"%s\": ", k);
+	narray(f, v, n);
+}
+
 static void code(FILE *f, const sl_codeloc *c, size_t n)
 {
 	putc('[', f);
@@ -164,10 +171,8 @@ static void phases(FILE *f, const sl_report *r)
 		knum(f, &first, "data_interpolated", ph->interpolated);
 		knum(f, &first, "data_missing", ph->missing);
 		knum(f, &first, "time_fmin_over_fmax", ph->mem_bound);
-		fputs(",\n     \"time_s\": ", f);
-		narray(f, ph->time_at, r->n_sweep);
-		fputs(", \"energy_j\": ", f);
-		narray(f, ph->energy_at, r->n_sweep);
+		karray(f, "time_s", ph->time_at, r->n_sweep);
+		karray(f, "energy_j", ph->energy_at, r->n_sweep);
 		fputs(",\n     \"functions\": ", f);
 		code(f, ph->funcs, ph->n_funcs);
 		fputs(",\n     \"lines\": ", f);
@@ -201,6 +206,18 @@ static void instances(FILE *f, const sl_report *r)
 	free(v);
 }
 
+/* A power series as drawn: two arrays, times and values. */
+static void points(FILE *f, const sl_rep_series *s, const double *y, const char *kt,
+		   const char *ky)
+{
+	double *t, *p;
+	size_t n = rep_series_points(s, y, &t, &p);
+	karray(f, kt, t, n);
+	karray(f, ky, p, n);
+	free(t);
+	free(p);
+}
+
 static void series(FILE *f, const sl_report *r)
 {
 	fputs(",\n  \"power_over_time\": [", f);
@@ -212,27 +229,11 @@ static void series(FILE *f, const sl_report *r)
 		knum(f, &first, "ghz", s->ghz > 0 ? s->ghz : NAN);
 		knum(f, &first, "time_s", s->time_s);
 		knum(f, &first, "energy_j", s->energy_j);
-		double *t, *p;
-		size_t n = rep_series_points(s, s->power_w, &t, &p);
-		fputs(",\n     \"t_s\": ", f);
-		narray(f, t, n);
-		fputs(",\n     \"power_w\": ", f);
-		narray(f, p, n);
-		free(t);
-		free(p);
-		if (s->measured_w) {
-			n = rep_series_points(s, s->measured_w, &t, &p);
-			fputs(",\n     \"measured_t_s\": ", f);
-			narray(f, t, n);
-			fputs(",\n     \"measured_power_w\": ", f);
-			narray(f, p, n);
-			free(t);
-			free(p);
-		}
-		fputs(",\n     \"instance_start_s\": ", f);
-		narray(f, s->inst_start, r->n_inst);
-		fputs(",\n     \"instance_end_s\": ", f);
-		narray(f, s->inst_end, r->n_inst);
+		points(f, s, s->power_w, "t_s", "power_w");
+		if (s->measured_w)
+			points(f, s, s->measured_w, "measured_t_s", "measured_power_w");
+		karray(f, "instance_start_s", s->inst_start, r->n_inst);
+		karray(f, "instance_end_s", s->inst_end, r->n_inst);
 		putc('}', f);
 	}
 	fputs("]", f);

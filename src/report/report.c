@@ -73,6 +73,19 @@ size_t sl_report_major(const sl_report *r, double frac, size_t max)
 	return n;
 }
 
+long rep_phase_index(const sl_report *r, uint32_t id)
+{
+	size_t lo = 0, hi = r->n_phases;
+	while (lo < hi) {
+		size_t m = (lo + hi) / 2;
+		if (r->phases[m].id < id)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < r->n_phases && r->phases[lo].id == id ? (long)lo : -1;
+}
+
 void rep_where(char *buf, size_t len, const sl_codeloc *c)
 {
 	if (c->file && c->line > 0)
