@@ -158,8 +158,13 @@ static void cost_part(const sl_sim *s, const drawn *d, double ghz, double volts,
 	pt->branch_cycles = d->mispredicts * t->mispredict_penalty;
 	pt->llc_hit_cycles = d->hits * t->llc_hit_exposed *
 			     (t->llc_hit_core_cycles + t->llc_hit_uncore_ns * ghz);
-	pt->memory_cycles = d->misses / d->mlp *
-			    SL_MAX(0.0, t->memory_ns * ghz - t->rob_fill_cycles);
+	/* Each cluster of mlp overlapping misses stalls for the DRAM latency
+	 * less the work the ROB holds; that work cannot exceed the core work
+	 * there is between two clusters. */
+	double clusters = d->misses / d->mlp;
+	double hidden = clusters > 0 ? SL_MIN(t->rob_fill_cycles, pt->core_cycles / clusters)
+				     : 0;
+	pt->memory_cycles = clusters * SL_MAX(0.0, t->memory_ns * ghz - hidden);
 	double cycles = pt->core_cycles + pt->branch_cycles + pt->llc_hit_cycles +
 			pt->memory_cycles;
 	double dep = d->dep * pt->core_cycles;
