@@ -213,7 +213,6 @@ typedef struct sl_sim_run_opts {
 	const char *power_log;      /* CSV, or NULL */
 	const char *idle_log;       /* CSV, or NULL */
 	int truth;                  /* e = exact energy instead of the meter's */
-	const char *comment;        /* leading comment lines, or NULL */
 } sl_sim_run_opts;
 
 /* Simulates every interval and writes the outputs; all appear whole or
