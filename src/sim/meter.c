@@ -54,8 +54,11 @@ void sl_meter_add(sl_meter *m, double seconds, double watts)
 
 void sl_meter_interval(sl_meter *m, double a, double b)
 {
-	if (m->pend_head == m->n_pend)
-		m->pend_head = m->n_pend = 0;
+	if (m->pend_head && m->pend_head * 2 >= m->n_pend) {
+		m->n_pend -= m->pend_head;
+		memmove(m->pend, m->pend + m->pend_head, m->n_pend * sizeof *m->pend);
+		m->pend_head = 0;
+	}
 	SL_GROW(m->pend, m->n_pend, m->cap_pend);
 	m->pend[m->n_pend++] = (sl_meter_pend){a, b, 0};
 }

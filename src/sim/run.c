@@ -20,10 +20,19 @@ typedef struct queue {
 	size_t head, n, cap;
 } queue;
 
+/* Intervals leave from the head; once half the array is spent, the live
+ * ones move to the front (swapped, so their buffers are reused). */
 static sl_sim_interval *queue_push(queue *q)
 {
-	if (q->head == q->n)
-		q->head = q->n = 0;
+	if (q->head && q->head * 2 >= q->n) {
+		for (size_t i = q->head; i < q->n; i++) {
+			sl_sim_interval t = q->iv[i - q->head];
+			q->iv[i - q->head] = q->iv[i];
+			q->iv[i] = t;
+		}
+		q->n -= q->head;
+		q->head = 0;
+	}
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? 2 * q->cap : 8;
 		q->iv = sl_xreallocarray(q->iv, cap, sizeof *q->iv);
