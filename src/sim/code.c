@@ -51,7 +51,7 @@ void sl_sim_prepare(sl_sim *s, const sl_sim_machine *m, sl_sim_workload *w,
 	s->w = w;
 	s->seed = seed;
 	s->n_intervals = n_intervals ? n_intervals : w->n_intervals;
-	gsl_rng_set(r, (unsigned long)sl_sim_key_hash(seed, 0xc0de, 0, 0));
+	gsl_rng_set(r, (unsigned long)sl_sim_key_hash(seed, SL_STREAM_CODE, 0, 0, 0));
 	for (size_t i = 0; i < npool; i++)
 		pool[i] = a = next_addr(r, a);
 	for (size_t p = 0; p < w->n_phases; p++) {

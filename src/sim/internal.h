@@ -38,9 +38,19 @@ int sl_sim_load_doc(const char *path, const char *format, const char *const *top
 		    int (*body)(sl_yparser *yp, const sl_ynode *root, void *obj),
 		    void *obj);
 
-/* A 64-bit mix of several words (splitmix64 finaliser): the keys of the
- * random streams. */
-uint64_t sl_sim_key_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
+/* The independent random streams of a run (docs/simulator.md). */
+enum sl_sim_stream {
+	SL_STREAM_CODE = 1,
+	SL_STREAM_INTERVAL,
+	SL_STREAM_DRIFT,
+	SL_STREAM_METER,
+	SL_STREAM_IDLE,
+};
+
+/* The key of one random stream: a 64-bit mix (splitmix64 finaliser) of the
+ * seed, the stream and up to three indices within it. */
+uint64_t sl_sim_key_hash(uint64_t seed, enum sl_sim_stream stream, uint64_t a, uint64_t b,
+			 uint64_t c);
 
 /*
  * The power meter: samples the true power timeline at a fixed rate with

@@ -12,8 +12,6 @@
 #include "internal.h"
 #include "sleuth/sim.h"
 
-enum { STREAM_METER = 4, STREAM_IDLE = 5 };
-
 /* The CSV's resolution: microseconds and 0.1 mW. */
 static double round_to(double v, double scale)
 {
@@ -27,7 +25,7 @@ void sl_meter_init(sl_meter *m, double rate, double sigma, uint64_t seed, FILE *
 	m->sigma = sigma;
 	m->f = f;
 	m->r = gsl_rng_alloc(gsl_rng_taus2);
-	gsl_rng_set(m->r, (unsigned long)sl_sim_key_hash(seed ^ STREAM_METER, 0, 0, 0));
+	gsl_rng_set(m->r, (unsigned long)sl_sim_key_hash(seed, SL_STREAM_METER, 0, 0, 0));
 }
 
 void sl_meter_free(sl_meter *m)
@@ -125,7 +123,7 @@ void sl_sim_idle_rows(const sl_sim_machine *m, uint64_t seed, FILE *f)
 {
 	const sl_sim_truth *t = &m->truth;
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
-	gsl_rng_set(r, (unsigned long)sl_sim_key_hash(seed ^ STREAM_IDLE, 0, 0, 0));
+	gsl_rng_set(r, (unsigned long)sl_sim_key_hash(seed, SL_STREAM_IDLE, 0, 0, 0));
 	size_t n = (size_t)SL_MAX(1.0, round(t->idle_seconds * t->meter_hz));
 	fprintf(f, "# idle power of %s: %zu meter samples per P-state at %g Hz\n", m->name,
 		n, t->meter_hz);

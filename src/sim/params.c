@@ -60,9 +60,10 @@ static uint64_t mix(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-uint64_t sl_sim_key_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+uint64_t sl_sim_key_hash(uint64_t seed, enum sl_sim_stream stream, uint64_t a, uint64_t b,
+			 uint64_t c)
 {
-	return mix(mix(mix(mix(a) ^ b) ^ c) ^ d);
+	return mix(mix(mix(mix(mix(seed) ^ (uint64_t)stream) ^ a) ^ b) ^ c);
 }
 
 int sl_sim_load_doc(const char *path, const char *format, const char *const *top,

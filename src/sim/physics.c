@@ -19,9 +19,6 @@
 
 #include "internal.h"
 
-/* Stream tags for sl_sim_key_hash. */
-enum { STREAM_INTERVAL = 1, STREAM_DRIFT = 2 };
-
 /* The instructions the skid may add to an interval's nominal length. */
 #define SKID 64
 
@@ -74,8 +71,8 @@ void sl_sim_ctx_free(sl_sim_ctx *c)
 /* A standard normal keyed by (seed, phase, which, knot). */
 static double knot(const sl_sim *s, sl_sim_ctx *c, size_t phase, int which, uint64_t k)
 {
-	gsl_rng_set(c->rk, (unsigned long)sl_sim_key_hash(s->seed ^ STREAM_DRIFT,
-							    phase, (uint64_t)which, k));
+	gsl_rng_set(c->rk, (unsigned long)sl_sim_key_hash(s->seed, SL_STREAM_DRIFT, phase,
+							    (uint64_t)which, k));
 	return gsl_ran_gaussian(c->rk, 1.0);
 }
 
@@ -236,7 +233,7 @@ void sl_sim_interval_run(const sl_sim *s, sl_sim_ctx *c, size_t index, double gh
 	drawn d[2];
 	double q[SL_Q_N] = {0};
 
-	gsl_rng_set(c->r, (unsigned long)sl_sim_key_hash(s->seed ^ STREAM_INTERVAL,
+	gsl_rng_set(c->r, (unsigned long)sl_sim_key_hash(s->seed, SL_STREAM_INTERVAL,
 							   index, 0, 0));
 	uint64_t n = w->interval_instructions + gsl_rng_uniform_int(c->r, SKID);
 	/* the share of the new phase when an instance starts mid-interval */

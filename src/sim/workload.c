@@ -163,9 +163,11 @@ static int load(sl_yparser *yp, const sl_ynode *root, void *obj)
 	if ((n = sl_ymap_get(root, "interval_instructions"))) {
 		if (sl_yget_u64(yp, n, "interval_instructions", &u) < 0)
 			return -1;
-		if (u < 1000 || u > 100000000000ULL)
+		/* at most 0.5 branches per instruction must fit GSL's
+		 * unsigned multinomial count */
+		if (u < 1000 || u > 8000000000ULL)
 			return sl_yerr(yp, n->line, "interval_instructions",
-				       "%s is not plausible; give 1000 to 1e11", n->str);
+				       "%s is not plausible; give 1000 to 8e9", n->str);
 		w->interval_instructions = u;
 	}
 	w->shared_branches = 32;
