@@ -22,6 +22,32 @@ end=$(sed -nE 's/^- \{t: ([^,]*),.*/\1/p' "$T/a.yaml" | awk '{s+=$1} END {printf
 last=$(tail -1 "$T/a.csv" | cut -d, -f1)
 awk -v a="$last" -v b="$end" 'BEGIN {exit !(a >= b && a < b + 0.0011)}' && ok || fail "log ends at $last, run at $end"
 
+# the default e is the meter's energy: the integral of the power log, as
+# written, over each interval (checked for the first 20 intervals)
+sed -nE 's/^- \{t: ([^,]*),.*, e: ([^,]*), label.*/\1 \2/p' "$T/a.yaml" | head -20 > "$T/te"
+awk -F, 'NR == FNR { t[NR] = $1; sub(/^[^ ]* /, ""); e[NR] = $0; n = NR; next }
+	/^[0-9]/ { x[++m] = $1; y[m] = $2 }
+	END {
+		a = 0; bad = 0
+		for (i = 1; i <= n; i++) {
+			split(t[i], tt, " "); b = a + tt[1]; s = 0
+			for (k = 2; k <= m && x[k-1] < b; k++) {
+				lo = x[k-1] > a ? x[k-1] : a; hi = x[k] < b ? x[k] : b
+				if (hi <= lo) continue
+				ylo = y[k-1] + (y[k] - y[k-1]) * (lo - x[k-1]) / (x[k] - x[k-1])
+				yhi = y[k-1] + (y[k] - y[k-1]) * (hi - x[k-1]) / (x[k] - x[k-1])
+				s += (hi - lo) * (ylo + yhi) / 2
+			}
+			d = s - e[i]; if (d < 0) d = -d
+			if (d > 1e-9 * e[i]) { print "interval " i - 1 ": log gives " s ", trace e " e[i]; bad = 1 }
+			a = b
+		}
+		exit bad
+	}' "$T/te" "$T/a.csv" && ok || fail "trace e is not the power log's integral"
+# stdout works too
+sim "$W" -o - --intervals 3 --seed 3 | cmp -s - <(sim "$W" -o "$T/s.yaml" --intervals 3 --seed 3; cat "$T/s.yaml") \
+	&& ok || fail "-o - differs from a file"
+
 # --- determinism -----------------------------------------------------------
 expect_ok -- sim "$W" -o "$T/b.yaml" --power-log "$T/b.csv" --idle-log "$T/ib.csv" --seed 3 \
 	--machine "$M" --freq 2.66
