@@ -24,6 +24,7 @@ static int report(int argc, char **argv)
 		{"machine", required_argument, NULL, 'm'},
 		{"model", required_argument, NULL, 'M'},
 		{"format", required_argument, NULL, 'F'},
+		{"quiet", no_argument, NULL, 'q'},
 		{0},
 	};
 	sl_report_opts o = {.time_model = SL_TIME_STALL};
@@ -33,12 +34,13 @@ static int report(int argc, char **argv)
 	size_t n_ghz = 0, cap = 0;
 	int c, rc = SL_EXIT_OK;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:q", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 's': o.schedule_path = optarg; break;
 		case 'm': o.machine_path = optarg; break;
 		case 'F': format = optarg; break;
+		case 'q': sl_quiet = 1; break;
 		case 'M':
 			if (sl_time_model_parse(optarg, &tm) < 0) {
 				rc = sl_usage_error(CMD, "%s", sl_error());
@@ -123,7 +125,8 @@ const struct sl_cmd sl_cmd_report = {
 	"  --schedule S        a sleuth-schedule/1 file to predict power under\n"
 	"  --machine FILE      machine model (default: the one in the profile)\n"
 	"  --model M           time model: stall (default) or linear\n"
-	"  --format F          html (default) or json (everything the page shows)\n\n"
+	"  --format F          html (default) or json (everything the page shows)\n"
+	"  -q, --quiet         no summary line on stderr\n\n"
 	"A profile without event counts (timer backend) gets a report of its\n"
 	"phases and code, with a note that predictions are unavailable.\n",
 };
