@@ -52,9 +52,17 @@ typedef struct sl_svg_series {
  * behind the lines of a chart. */
 typedef struct sl_svg_segment {
 	double x0, x1;
-	size_t phase;      /* colour: sl_svg_phase_colour(phase) */
+	size_t key;        /* colour sl_svg_phase_colour(key), e.g. a phase */
 	const char *title; /* tooltip, may be NULL */
 } sl_svg_segment;
+
+/* Names of segment keys, for legends and for the tooltips of merged
+ * columns (a key without a name is called "phase KEY"). */
+typedef struct sl_svg_keys {
+	size_t n;
+	const size_t *key;
+	const char *const *name;
+} sl_svg_keys;
 
 /* Axes: labels include the unit, e.g. "time (s)".  A bound that is NAN is
  * taken from the data. */
@@ -71,6 +79,7 @@ typedef struct sl_svg_line_chart {
 	size_t n_series;
 	const sl_svg_segment *bands; /* in x order, may be NULL */
 	size_t n_bands;
+	sl_svg_keys keys;           /* names of the bands' keys (n may be 0) */
 } sl_svg_line_chart;
 
 /* Several series over shared axes, legend above the plot, bands shaded
@@ -110,10 +119,11 @@ typedef struct sl_svg_multiples {
 
 void sl_svg_multiples_draw(FILE *f, const sl_svg_multiples *m);
 
-/* A phase timeline: coloured segments over [0, total] with a time axis.
- * Segments narrower than a pixel are merged per pixel column into one
- * rectangle of the column's dominant phase (its title says so), so the
- * strip stays small for any number of instances. */
+/* A phase timeline: coloured segments over [0, total] with a time axis
+ * and a legend of the keys.  Segments narrower than a pixel are merged per
+ * pixel column and drawn stacked, each key's height its share of the
+ * column (one path per key), so the strip stays small for any number of
+ * instances and still shows the mix. */
 typedef struct sl_svg_timeline {
 	const char *title;
 	int width;
@@ -121,10 +131,7 @@ typedef struct sl_svg_timeline {
 	double total;
 	const sl_svg_segment *seg; /* in x order */
 	size_t n_seg;
-	/* Legend: phase ids and names (may be 0/NULL: no legend). */
-	size_t n_legend;
-	const size_t *legend_phase;
-	const char *const *legend_name;
+	sl_svg_keys keys;          /* the legend (n may be 0: none) */
 } sl_svg_timeline;
 
 void sl_svg_timeline_draw(FILE *f, const sl_svg_timeline *t);

@@ -26,7 +26,7 @@ static const char css[] =
 	"table.grid td,table.grid th{border-bottom:1px solid #e3e3e3}"
 	"table.grid th{background:#f3f3f3}\n"
 	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-	"td.nm{white-space:nowrap}\n"
+	"td.n,td.nm{white-space:nowrap}\n"
 	"table.meta th{color:#555;font-weight:normal;padding-left:0}\n"
 	".notes{background:#fff6e0;border-left:4px solid #E69F00;padding:6px 14px;margin:10px 0}\n"
 	".notes ul{margin:4px 0;padding-left:20px}\n"
@@ -110,8 +110,11 @@ static void run_section(FILE *f, const sl_report *r)
 		meta_row(f, "branch samples", buf);
 	}
 	if (p->predictor) {
-		snprintf(buf, sizeof buf, "%s, %.1f%% correct; %u dimensions, threshold %.3g",
-			 p->predictor, 100 * p->predictor_accuracy, p->bv_dims, p->threshold);
+		int n = snprintf(buf, sizeof buf, "%s, %.1f%% of next phases right; %u-dimension "
+				 "branch vectors", p->predictor, 100 * p->predictor_accuracy,
+				 p->bv_dims);
+		if (p->threshold > 0 && n > 0 && (size_t)n < sizeof buf)
+			snprintf(buf + n, sizeof buf - (size_t)n, ", threshold %.3g", p->threshold);
 		meta_row(f, "phase predictor", buf);
 	}
 	if (p->n_events) {
@@ -142,16 +145,41 @@ static void run_section(FILE *f, const sl_report *r)
 	fputs("</section>\n", f);
 }
 
-/* Legend names of the phases, in id order. */
-static const char **phase_names(const sl_report *r, size_t **ids)
+/* What every chart needs to colour phases: the key of each phase index
+ * and the legend (the own-coloured phases, then "other phases"). */
+typedef struct colours {
+	size_t *key;
+	sl_svg_keys legend;
+	size_t *lkey;
+	const char **lname;
+	char *other;
+} colours;
+
+static void colours_init(colours *c, const sl_report *r)
 {
-	const char **names = sl_xmalloc((r->n_phases + 1) * sizeof *names);
-	*ids = sl_xmalloc((r->n_phases + 1) * sizeof **ids);
-	for (size_t i = 0; i < r->n_phases; i++) {
-		names[i] = r->phases[i].name;
-		(*ids)[i] = r->phases[i].id;
+	c->key = rep_colours(r);
+	size_t n = SL_MIN(r->n_phases, (size_t)REP_OWN_COLOURS);
+	c->lkey = sl_xmalloc((n + 2) * sizeof *c->lkey);
+	c->lname = sl_xmalloc((n + 2) * sizeof *c->lname);
+	c->other = NULL;
+	for (size_t i = 0; i < n; i++) {
+		c->lkey[i] = i;
+		c->lname[i] = r->phases[r->rank[i]].name;
 	}
-	return names;
+	if (r->n_phases > n) {
+		c->other = sl_xasprintf("%zu other phases", r->n_phases - n);
+		c->lkey[n] = REP_OWN_COLOURS;
+		c->lname[n++] = c->other;
+	}
+	c->legend = (sl_svg_keys){n, c->lkey, c->lname};
+}
+
+static void colours_free(colours *c)
+{
+	free(c->key);
+	free(c->lkey);
+	free(c->lname);
+	free(c->other);
 }
 
 static const sl_rep_phase *phase_of(const sl_report *r, uint32_t id)
@@ -162,15 +190,15 @@ static const sl_rep_phase *phase_of(const sl_report *r, uint32_t id)
 
 /* Segments of the instances between start[] and end[]; titles only for
  * those wide enough to be drawn alone (the rest are merged). */
-static sl_svg_segment *segments(const sl_report *r, const double *start, const double *end,
-				double total)
+static sl_svg_segment *segments(const sl_report *r, const colours *col, const double *start,
+				const double *end, double total)
 {
 	sl_svg_segment *seg = sl_xcalloc(r->n_inst + 1, sizeof *seg);
 	for (size_t i = 0; i < r->n_inst; i++) {
 		const sl_rep_inst *in = &r->inst[i];
 		seg[i].x0 = start[i];
 		seg[i].x1 = end[i];
-		seg[i].phase = in->phase;
+		seg[i].key = col->key[rep_phase_index(r, in->phase)];
 		if (end[i] - start[i] >= total / 2400) {
 			const sl_rep_phase *ph = phase_of(r, in->phase);
 			seg[i].title = sl_xasprintf(
@@ -189,7 +217,7 @@ static void free_segments(sl_svg_segment *seg, size_t n)
 	free(seg);
 }
 
-static void timeline_section(FILE *f, const sl_report *r)
+static void timeline_section(FILE *f, const sl_report *r, const colours *col)
 {
 	fputs("<section id=\"timeline\"><h2>Phase timeline</h2>\n"
 	      "<p class=\"hint\">The measured run, one colour per phase; hover an instance "
@@ -200,24 +228,20 @@ static void timeline_section(FILE *f, const sl_report *r)
 		s[i] = r->inst[i].start_s;
 		e[i] = r->inst[i].start_s + r->inst[i].time_s;
 	}
-	sl_svg_segment *seg = segments(r, s, e, r->run_time_s);
-	size_t *ids;
-	const char **names = phase_names(r, &ids);
+	sl_svg_segment *seg = segments(r, col, s, e, r->run_time_s);
 	sl_svg_timeline t = {
 		.title = "Phases over the profiled run", .width = REP_CHART_W,
 		.xlabel = "time (s)", .total = r->run_time_s, .seg = seg, .n_seg = r->n_inst,
-		.n_legend = r->n_phases, .legend_phase = ids, .legend_name = names,
+		.keys = col->legend,
 	};
 	sl_svg_timeline_draw(f, &t);
-	free(names);
-	free(ids);
 	free_segments(seg, r->n_inst);
 	free(s);
 	free(e);
 	fputs("</section>\n", f);
 }
 
-static void power_section(FILE *f, const sl_report *r)
+static void power_section(FILE *f, const sl_report *r, const colours *col)
 {
 	fputs("<section id=\"power\"><h2>Predicted power over time</h2>\n", f);
 	if (!r->have_power || !r->n_series) {
@@ -248,12 +272,12 @@ static void power_section(FILE *f, const sl_report *r)
 			{.name = "predicted", .x = s->t, .y = s->power_w, .n = s->n},
 			{.name = "measured", .x = s->t, .y = s->measured_w, .n = s->n},
 		};
-		sl_svg_segment *seg = segments(r, s->inst_start, s->inst_end, tmax);
+		sl_svg_segment *seg = segments(r, col, s->inst_start, s->inst_end, tmax);
 		sl_svg_line_chart c = {
 			.title = title, .width = REP_CHART_W, .height = 300,
 			.axes = {"time (s)", "power (W)", 0, tmax, 0, pmax * 1.05},
 			.series = ser, .n_series = s->measured_w ? 2 : 1,
-			.bands = seg, .n_bands = r->n_inst,
+			.bands = seg, .n_bands = r->n_inst, .keys = col->legend,
 		};
 		sl_svg_line(f, &c);
 		free_segments(seg, r->n_inst);
@@ -373,13 +397,13 @@ static void sweep_section(FILE *f, const sl_report *r)
 	fputs("</section>\n", f);
 }
 
-static void swatch(FILE *f, uint32_t id)
+static void swatch(FILE *f, size_t key)
 {
 	fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>",
-		sl_svg_phase_colour(id));
+		sl_svg_phase_colour(key));
 }
 
-static void phase_table(FILE *f, const sl_report *r)
+static void phase_table(FILE *f, const sl_report *r, const colours *col)
 {
 	char fmax[64], fmin[64];
 	int pred = r->have_time && r->n_sweep;
@@ -401,7 +425,7 @@ static void phase_table(FILE *f, const sl_report *r)
 	for (size_t i = 0; i < r->n_phases; i++) {
 		const sl_rep_phase *ph = &r->phases[r->rank[i]];
 		fputs("<tr><td class=\"nm\">", f);
-		swatch(f, ph->id);
+		swatch(f, col->key[r->rank[i]]);
 		esc(f, ph->name);
 		fprintf(f, "</td><td class=\"n\">%zu</td><td class=\"n\">%zu</td><td class=\"n\">",
 			ph->intervals, ph->instances);
@@ -441,9 +465,13 @@ static void phase_table(FILE *f, const sl_report *r)
 			r->sweep_ghz[r->fmax] / r->sweep_ghz[r->fmin]);
 }
 
+/* Rows of code locations, each with a bar scaled to the largest share. */
 static void code_rows(FILE *f, const sl_codeloc *c, size_t n, int lines)
 {
 	char where[512];
+	double top = 0;
+	for (size_t i = 0; i < n; i++)
+		top = SL_MAX(top, c[i].share);
 	for (size_t i = 0; i < n; i++) {
 		fputs("<tr><td class=\"code\">", f);
 		if (lines) {
@@ -459,33 +487,41 @@ static void code_rows(FILE *f, const sl_codeloc *c, size_t n, int lines)
 		}
 		fprintf(f, "</td><td class=\"n\">%.1f%%</td><td><span class=\"share\" "
 			   "style=\"width:%.0fpx\"></span></td></tr>\n",
-			100 * c[i].share, 120 * c[i].share);
+			100 * c[i].share, top > 0 ? 120 * c[i].share / top : 0);
 	}
 }
 
-static void code_section(FILE *f, const sl_report *r)
+static void code_section(FILE *f, const sl_report *r, const colours *col)
 {
 	fputs("<section id=\"phases\"><h2>Phases</h2>\n", f);
-	phase_table(f, r);
+	phase_table(f, r, col);
 	fputs("<h3>Code of each phase</h3><p class=\"hint\">Shares of the phase's "
 	      "branch samples.</p>\n", f);
 	for (size_t i = 0; i < r->n_phases; i++) {
 		const sl_rep_phase *ph = &r->phases[r->rank[i]];
 		fputs("<div class=\"phase\"><h3>", f);
-		swatch(f, ph->id);
+		swatch(f, col->key[r->rank[i]]);
 		esc(f, ph->name);
 		fputs("</h3>\n", f);
 		if (!ph->n_funcs && !ph->n_lines) {
 			fputs("<p class=\"na\">No samples fell in this phase.</p></div>\n", f);
 			continue;
 		}
-		fputs("<table class=\"grid\"><tr><th>function</th><th class=\"n\">share</th>"
-		      "<th></th></tr>\n", f);
-		code_rows(f, ph->funcs, ph->n_funcs, 0);
-		fputs("</table>\n<table class=\"grid\"><tr><th>source line</th>"
-		      "<th class=\"n\">share</th><th></th></tr>\n", f);
-		code_rows(f, ph->lines, ph->n_lines, 1);
-		fputs("</table></div>\n", f);
+		if (ph->n_funcs) {
+			fputs("<table class=\"grid\"><tr><th>function</th>"
+			      "<th class=\"n\">share</th><th></th></tr>\n", f);
+			code_rows(f, ph->funcs, ph->n_funcs, 0);
+			fputs("</table>\n", f);
+		}
+		if (ph->n_lines) {
+			fputs("<table class=\"grid\"><tr><th>source line</th>"
+			      "<th class=\"n\">share</th><th></th></tr>\n", f);
+			code_rows(f, ph->lines, ph->n_lines, 1);
+			fputs("</table>\n", f);
+		} else {
+			fputs("<p class=\"na\">No source lines (no debug information).</p>\n", f);
+		}
+		fputs("</div>\n", f);
 	}
 	fputs("</section>\n", f);
 }
@@ -511,12 +547,15 @@ int sl_report_html(FILE *f, const sl_report *r)
 		fputs("; <span class=\"na\">no predictions</span>", f);
 	}
 	fputs("</p></header>\n", f);
+	colours col;
+	colours_init(&col, r);
 	run_section(f, r);
-	timeline_section(f, r);
-	power_section(f, r);
+	timeline_section(f, r, &col);
+	power_section(f, r, &col);
 	per_phase_section(f, r);
 	sweep_section(f, r);
-	code_section(f, r);
+	code_section(f, r, &col);
+	colours_free(&col);
 	fprintf(f, "<footer class=\"hint\">Written by sleuth %s.</footer>\n</body></html>\n",
 		SLEUTH_VERSION);
 	if (ferror(f)) {

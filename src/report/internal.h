@@ -18,6 +18,14 @@
 #define REP_MAX_BARS 12
 #define REP_MAX_PANELS 8
 
+/* Phase colours (sl_svg_phase_colour keys): the REP_OWN_COLOURS phases
+ * ranked first get keys 0, 1, ...; the rest share key REP_OWN_COLOURS,
+ * grey.  A palette cannot keep more categories apart, and small phases
+ * matter less. */
+#define REP_OWN_COLOURS 9
+/* Key per phase index (malloc'd). */
+size_t *rep_colours(const sl_report *r);
+
 /* Index of phase `id` in r->phases (sorted by id), or -1. */
 long rep_phase_index(const sl_report *r, uint32_t id);
 

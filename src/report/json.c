@@ -2,7 +2,7 @@
  * `sleuth report --format json`: everything the HTML page shows, for other
  * tools to plot.  Unknown values are null.  Power series are exported as
  * the page draws them (minimum and maximum per 1/1110 of the run, so peaks
- * survive); totals are exact.  Layout: docs/report.md.
+ * survive); numbers have 8 significant digits.  Layout: docs/report.md.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,6 +11,7 @@
 
 #include "internal.h"
 #include "sleuth/common.h"
+#include "sleuth/svg.h"
 
 static void jstr(FILE *f, const char *s)
 {
@@ -32,16 +33,14 @@ static void jstr(FILE *f, const char *s)
 	putc('"', f);
 }
 
-/* A number that reads back to the same double, or null. */
+/* A number to 8 significant digits (beyond any model's accuracy, and a
+ * third the size of exact round-trip output on long runs), or null. */
 static void jnum(FILE *f, double v)
 {
-	if (!isfinite(v)) {
+	if (!isfinite(v))
 		fputs("null", f);
-		return;
-	}
-	char buf[40];
-	sl_fmt_double(buf, sizeof buf, v);
-	fputs(buf, f);
+	else
+		fprintf(f, "%.8g", v);
 }
 
 /* `"key": ` with a separator unless first. */
@@ -148,6 +147,7 @@ static void meta(FILE *f, const sl_report *r)
 
 static void phases(FILE *f, const sl_report *r)
 {
+	size_t *col = rep_colours(r);
 	fputs(",\n  \"frequencies_ghz\": ", f);
 	narray(f, r->sweep_ghz, r->n_sweep);
 	fputs(",\n  \"fmin_ghz\": ", f);
@@ -162,6 +162,7 @@ static void phases(FILE *f, const sl_report *r)
 		kint(f, &first, "phase", ph->id);
 		kint(f, &first, "rank", i);
 		kstr(f, &first, "name", ph->name);
+		kstr(f, &first, "colour", sl_svg_phase_colour(col[r->rank[i]]));
 		kint(f, &first, "intervals", ph->intervals);
 		kint(f, &first, "instances", ph->instances);
 		kint(f, &first, "instructions", ph->instructions);
@@ -180,6 +181,7 @@ static void phases(FILE *f, const sl_report *r)
 		putc('}', f);
 	}
 	fputs("]", f);
+	free(col);
 }
 
 static void instances(FILE *f, const sl_report *r)

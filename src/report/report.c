@@ -73,6 +73,14 @@ size_t sl_report_major(const sl_report *r, double frac, size_t max)
 	return n;
 }
 
+size_t *rep_colours(const sl_report *r)
+{
+	size_t *key = sl_xmalloc((r->n_phases + 1) * sizeof *key);
+	for (size_t i = 0; i < r->n_phases; i++)
+		key[r->rank[i]] = SL_MIN(i, (size_t)REP_OWN_COLOURS);
+	return key;
+}
+
 long rep_phase_index(const sl_report *r, uint32_t id)
 {
 	size_t lo = 0, hi = r->n_phases;

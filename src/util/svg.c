@@ -5,6 +5,7 @@
  * no scripts.  Numbers are written with one decimal to keep pages small.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -397,33 +398,107 @@ static void draw_series(FILE *f, const sl_svg_series *s, const char *colour,
 typedef struct column {
 	double px0, px1;
 	size_t count;
-	size_t phase[8];
+	size_t key[8];
 	double w[8];
 	size_t n;
-	double other;
+	double other;     /* weight of keys beyond the eighth */
 } column;
 
-static void column_flush(FILE *f, column *c, double y, double h, const char *opacity)
+/* The stacked pieces of merged columns, one path per phase (plus one for
+ * "other"): a path is far smaller than a rect per piece. */
+typedef struct piece_path {
+	size_t key;       /* SIZE_MAX: other */
+	char *d;
+	size_t len, cap;
+} piece_path;
+
+typedef struct stacks {
+	piece_path *p;
+	size_t n;
+	const sl_svg_keys *keys;
+} stacks;
+
+/* Append a rectangle to the path of `key`. */
+static void stack_rect(stacks *st, size_t key, double x, double y, double w, double h)
 {
-	if (!c->count)
-		return;
-	size_t best = 0;
-	double tot = c->other;
-	for (size_t i = 0; i < c->n; i++) {
-		tot += c->w[i];
-		if (c->w[i] > c->w[best])
-			best = i;
+	piece_path *pp = NULL;
+	for (size_t i = 0; i < st->n && !pp; i++)
+		if (st->p[i].key == key)
+			pp = &st->p[i];
+	if (!pp) {
+		st->p = sl_xreallocarray(st->p, st->n + 1, sizeof *st->p);
+		pp = &st->p[st->n++];
+		*pp = (piece_path){key, NULL, 0, 0};
 	}
-	double w = SL_MAX(c->px1 - c->px0, 1.0);
-	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-		   "fill=\"%s\"%s><title>%zu short instances, mostly phase %zu (%.0f%%)"
-		   "</title></rect>\n", c->px0, y, w, h, sl_svg_phase_colour(c->phase[best]),
-		opacity, c->count, c->phase[best],
-		tot > 0 ? 100 * c->w[best] / tot : 100.0);
+	char buf[96];
+	int k = snprintf(buf, sizeof buf, "M%.1f %.2fh%.1fv%.2fh-%.1fz", x, y, w, h, w);
+	if (k < 0 || (size_t)k >= sizeof buf)
+		return;
+	if (pp->len + (size_t)k + 1 > pp->cap) {
+		pp->cap = SL_MAX(2 * pp->cap, pp->len + (size_t)k + 1);
+		pp->d = sl_xrealloc(pp->d, pp->cap);
+	}
+	memcpy(pp->d + pp->len, buf, (size_t)k + 1);
+	pp->len += (size_t)k;
+}
+
+static void stacks_emit(FILE *f, stacks *st)
+{
+	for (size_t i = 0; i < st->n; i++) {
+		piece_path *pp = &st->p[i];
+		const char *name = NULL;
+		for (size_t k = 0; st->keys && k < st->keys->n && !name; k++)
+			if (st->keys->key[k] == pp->key)
+				name = st->keys->name[k];
+		fprintf(f, "<path fill=\"%s\" d=\"%s\"><title>",
+			pp->key == SIZE_MAX ? "#777" : sl_svg_phase_colour(pp->key), pp->d);
+		if (pp->key == SIZE_MAX)
+			fputs("others", f);
+		else if (name)
+			sl_xml_puts(f, name);
+		else
+			fprintf(f, "phase %zu", pp->key);
+		fputs(": instances shorter than a pixel, stacked by their share of the "
+		      "column</title></path>\n", f);
+		free(pp->d);
+	}
+	free(st->p);
+}
+
+/* A merged column as pieces stacked from y down, each phase's height in
+ * proportion to its share of the column; with `st` NULL (a background
+ * band), nothing: shading a mix says nothing. */
+static void column_flush(column *c, stacks *st, double y, double h)
+{
+	if (c->count && st) {
+		/* In key order, so that a key keeps its place from column to
+		 * column and the stacks read as bands. */
+		for (size_t i = 1; i < c->n; i++)
+			for (size_t j = i; j > 0 && c->key[j - 1] > c->key[j]; j--) {
+				size_t k = c->key[j];
+				double w = c->w[j];
+				c->key[j] = c->key[j - 1];
+				c->w[j] = c->w[j - 1];
+				c->key[j - 1] = k;
+				c->w[j - 1] = w;
+			}
+		double tot = c->other, w = SL_MAX(c->px1 - c->px0, 1.0);
+		for (size_t i = 0; i < c->n; i++)
+			tot += c->w[i];
+		double at = y;
+		for (size_t i = 0; i <= c->n; i++) {
+			double share = i < c->n ? c->w[i] : c->other;
+			if (share <= 0 && tot > 0)
+				continue;
+			double ph = tot > 0 ? h * share / tot : h / (double)(c->n + 1);
+			stack_rect(st, i < c->n ? c->key[i] : SIZE_MAX, c->px0, at, w, ph);
+			at += ph;
+		}
+	}
 	memset(c, 0, sizeof *c);
 }
 
-static void column_add(column *c, double px0, double px1, size_t phase)
+static void column_add(column *c, double px0, double px1, size_t key)
 {
 	if (!c->count)
 		c->px0 = px0;
@@ -431,41 +506,46 @@ static void column_add(column *c, double px0, double px1, size_t phase)
 	c->count++;
 	double w = px1 - px0;
 	for (size_t i = 0; i < c->n; i++)
-		if (c->phase[i] == phase) {
+		if (c->key[i] == key) {
 			c->w[i] += w;
 			return;
 		}
-	if (c->n < SL_ARRAY_LEN(c->phase)) {
-		c->phase[c->n] = phase;
+	if (c->n < SL_ARRAY_LEN(c->key)) {
+		c->key[c->n] = key;
 		c->w[c->n++] = w;
 	} else {
 		c->other += w;
 	}
 }
 
-/* Segments as rectangles from y to y + h; those under a pixel wide are
- * merged per pixel column so that the output stays bounded by the width. */
+/* Segments as rectangles from y to y + h (with `opacity`, a background
+ * band).  Those under a pixel wide are merged per pixel column, stacked by
+ * phase in a strip and left out of a background, so that the output stays
+ * bounded by the width whatever the number of segments. */
 static void draw_segments(FILE *f, const sl_svg_segment *seg, size_t n, const scale *sx,
-			  double y, double h, const char *opacity)
+			  double y, double h, const char *opacity, const sl_svg_keys *keys)
 {
 	column c;
 	memset(&c, 0, sizeof c);
+	stacks st = {NULL, 0, keys};
+	stacks *stp = *opacity ? NULL : &st;
 	for (size_t i = 0; i < n; i++) {
 		double a = map(sx, seg[i].x0), b = map(sx, seg[i].x1);
 		if (b - a >= 1) {
-			column_flush(f, &c, y, h, opacity);
+			column_flush(&c, stp, y, h);
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 				   "fill=\"%s\"%s>", a, y, b - a, h,
-				sl_svg_phase_colour(seg[i].phase), opacity);
+				sl_svg_phase_colour(seg[i].key), opacity);
 			title_elem(f, seg[i].title);
 			fputs("</rect>\n", f);
 			continue;
 		}
 		if (c.count && floor(a) != floor(c.px0))
-			column_flush(f, &c, y, h, opacity);
-		column_add(&c, a, b, seg[i].phase);
+			column_flush(&c, stp, y, h);
+		column_add(&c, a, b, seg[i].key);
 	}
-	column_flush(f, &c, y, h, opacity);
+	column_flush(&c, stp, y, h);
+	stacks_emit(f, &st);
 }
 
 /* ---- charts ------------------------------------------------------------ */
@@ -498,14 +578,16 @@ void sl_svg_line(FILE *f, const sl_svg_line_chart *c)
 	scale sy = {ay.lo, ay.hi, top + ph, top};
 	if (c->n_bands) {
 		fputs("<g class=\"bands\">\n", f);
-		draw_segments(f, c->bands, c->n_bands, &sx, top, ph, " fill-opacity=\"0.16\"");
+		draw_segments(f, c->bands, c->n_bands, &sx, top, ph, " fill-opacity=\"0.16\"",
+			      &c->keys);
 		fputs("</g>\n", f);
 	}
 	frame(f, left, top, pw, ph, strip, &ax, &ay, c->axes.xlabel, c->axes.ylabel,
 	      FONT_PX);
 	if (c->n_bands) {
 		fputs("<g class=\"strip\">\n", f);
-		draw_segments(f, c->bands, c->n_bands, &sx, top + ph + 2, strip - 4, "");
+		draw_segments(f, c->bands, c->n_bands, &sx, top + ph + 2, strip - 4, "",
+			      &c->keys);
 		fputs("</g>\n", f);
 	}
 	for (size_t i = 0; i < c->n_series; i++)
@@ -654,9 +736,9 @@ void sl_svg_timeline_draw(FILE *f, const sl_svg_timeline *t)
 	double pw = t->width - left - right;
 	FILE *null = fopen("/dev/null", "w");
 	double lh = 0;
-	if (t->n_legend && null)
-		lh = legend(null, left, 0, pw, t->n_legend, t->legend_name, sl_svg_phase_colour,
-			    t->legend_phase, 0);
+	if (t->keys.n && null)
+		lh = legend(null, left, 0, pw, t->keys.n, t->keys.name, sl_svg_phase_colour,
+			    t->keys.key, 0);
 	if (null)
 		fclose(null);
 	double strip = 36;
@@ -666,7 +748,7 @@ void sl_svg_timeline_draw(FILE *f, const sl_svg_timeline *t)
 	make_axis(&ax, 0, t->total > 0 ? t->total : 1, 0, NAN, 12, 1);
 	scale sx = {ax.lo, ax.hi, left, left + pw};
 	fputs("<g class=\"timeline\">\n", f);
-	draw_segments(f, t->seg, t->n_seg, &sx, top, strip, "");
+	draw_segments(f, t->seg, t->n_seg, &sx, top, strip, "", &t->keys);
 	fputs("</g>\n", f);
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
 		   "stroke=\"#333\"/>\n", left, top, pw, strip);
@@ -680,8 +762,8 @@ void sl_svg_timeline_draw(FILE *f, const sl_svg_timeline *t)
 	}
 	if (t->xlabel)
 		text(f, left + pw / 2, top + strip + 34, "middle", FONT_PX, NULL, t->xlabel);
-	if (t->n_legend)
-		legend(f, left, top + strip + 56, pw, t->n_legend, t->legend_name,
-		       sl_svg_phase_colour, t->legend_phase, 0);
+	if (t->keys.n)
+		legend(f, left, top + strip + 56, pw, t->keys.n, t->keys.name,
+		       sl_svg_phase_colour, t->keys.key, 0);
 	fputs("</svg>\n", f);
 }

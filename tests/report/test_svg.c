@@ -222,16 +222,19 @@ static void test_timeline(void **state)
 	const char *ln[] = {"phase 1", "phase 2", "phase 4"};
 	sl_svg_timeline t = {.title = "Phases", .width = 1200, .xlabel = "time (s)",
 			     .total = 2.0 * n, .seg = seg, .n_seg = n + 1,
-			     .n_legend = 3, .legend_phase = lp, .legend_name = ln};
+			     .keys = {3, lp, ln}};
 	mem m;
 	sl_svg_timeline_draw(mem_open(&m), &t);
 	char *s = mem_close(&m);
 	assert_int_equal(xml_check(s), 0);
-	/* 100k sub-pixel instances merged into about one rect per pixel column */
-	size_t rects = count_str(s, "<rect");
-	assert_true(rects > 500 && rects < 1200);
+	/* 100k sub-pixel instances merged per pixel column, stacked by phase:
+	 * one path per phase, two pieces (phases 1 and 2) per column */
+	assert_true(count_str(s, "<rect") < 10);
+	assert_int_equal(count_str(s, "<path"), 2);
+	size_t pieces = count_str(s, "z");
+	assert_true(pieces > 2 * 500 && pieces < 2 * 1200);
 	assert_int_equal(count_str(s, "<title>tiny</title>"), 0);
-	assert_non_null(strstr(s, "short instances, mostly phase 1"));
+	assert_non_null(strstr(s, "phase 1: instances shorter than a pixel"));
 	assert_int_equal(count_str(s, "<title>phase 4, instance 1</title>"), 1);
 	assert_non_null(strstr(s, sl_svg_phase_colour(4)));
 	free(s);
