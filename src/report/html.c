@@ -241,6 +241,39 @@ static void timeline_section(FILE *f, const sl_report *r, const colours *col)
 	fputs("</section>\n", f);
 }
 
+/* The whole run at each operating point, relative to fmax when shown. */
+static void totals_table(FILE *f, const sl_report *r)
+{
+	const sl_rep_series *ref = NULL;
+	for (size_t k = 0; k < r->n_series && !ref; k++)
+		if (r->n_sweep && fabs(r->series[k].ghz - r->sweep_ghz[r->fmax]) < 0.0005)
+			ref = &r->series[k];
+	fputs("<table class=\"grid\"><tr><th>predicted run</th><th class=\"n\">time (s)</th>"
+	      "<th class=\"n\">energy (J)</th><th class=\"n\">mean power (W)</th>", f);
+	if (ref)
+		fputs("<th class=\"n\">time vs fmax</th><th class=\"n\">energy vs fmax</th>", f);
+	fputs("</tr>\n", f);
+	for (size_t k = 0; k < r->n_series; k++) {
+		const sl_rep_series *s = &r->series[k];
+		double v[5] = {s->time_s, s->energy_j, s->time_s > 0 ? s->energy_j / s->time_s : NAN,
+			       ref ? s->time_s / ref->time_s - 1 : NAN,
+			       ref ? s->energy_j / ref->energy_j - 1 : NAN};
+		fputs("<tr><td class=\"nm\">", f);
+		esc(f, s->label);
+		fputs("</td>", f);
+		for (int i = 0; i < (ref ? 5 : 3); i++) {
+			fputs("<td class=\"n\">", f);
+			if (i < 3)
+				num(f, v[i]);
+			else
+				fprintf(f, "%+.1f%%", 100 * v[i]);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
 static void power_section(FILE *f, const sl_report *r, const colours *col)
 {
 	fputs("<section id=\"power\"><h2>Predicted power over time</h2>\n", f);
@@ -252,6 +285,7 @@ static void power_section(FILE *f, const sl_report *r, const colours *col)
 	fputs("<p class=\"hint\">One chart per frequency, on the same axes: a lower "
 	      "frequency draws less power for longer.  Shaded bands and the strip "
 	      "under each chart are the phase instances.</p>\n", f);
+	totals_table(f, r);
 	double tmax = 0, pmax = 0;
 	for (size_t k = 0; k < r->n_series; k++) {
 		const sl_rep_series *s = &r->series[k];

@@ -232,6 +232,10 @@ static void test_html(void **state)
 	assert_non_null(strstr(h, "src/app.c:42"));
 	/* ranking: phase 2 first in the table */
 	assert_true(strstr(h, "phase 2 (init)</td>") < strstr(h, "phase 0 (matmul)</td>"));
+	/* totals: the fmin run takes 50% longer than the fmax (= profiled)
+	 * one, and (at a constant 40 W in the fixture) 50% more energy */
+	assert_int_equal(in_section(h, "power", "+50.0%"), 2);
+	assert_int_equal(in_section(h, "power", "+0.0%"), 2);
 	/* memory-boundness of the memory-bound phase 1 is 1.00 */
 	assert_non_null(strstr(h, "<td class=\"n\">1.00</td>"));
 	free(h);
