@@ -269,11 +269,15 @@ static int build_all_series(sl_report *r, const sl_model *md, const sl_report_op
 	size_t n_ops = 0;
 	size_t *op_of = sl_xmalloc((p->n_intervals + 1) * sizeof *op_of);
 	size_t *op_of_phase = sl_xcalloc(r->n_phases + 1, sizeof *op_of_phase);
+	char missing[256] = "";
+	size_t n_missing = 0, len = 0;
 	for (size_t i = 0; i < r->n_phases; i++) {
 		double g = sl_schedule_ghz(sched, r->phases[i].id);
 		if (g <= 0) {
-			sl_report_note(r, "the schedule does not list phase %u; it runs at fmax",
-				       r->phases[i].id);
+			if (len < sizeof missing)
+				len += (size_t)snprintf(missing + len, sizeof missing - len, "%s%u",
+							n_missing ? ", " : "", r->phases[i].id);
+			n_missing++;
 			g = r->sweep_ghz[r->fmax];
 		}
 		size_t j = 0;
@@ -292,6 +296,10 @@ static int build_all_series(sl_report *r, const sl_model *md, const sl_report_op
 		}
 		op_of_phase[i] = j;
 	}
+	if (n_missing)
+		sl_report_note(r, "the schedule does not list phase%s %s%s: %s at fmax",
+			       n_missing > 1 ? "s" : "", missing,
+			       len >= sizeof missing ? "..." : "", n_missing > 1 ? "they run" : "it runs");
 	for (size_t i = 0; i < p->n_intervals; i++)
 		op_of[i] = op_of_phase[rep_phase_index(r, p->iv[i].phase)];
 	build_series(r, md, ops, op_of,
