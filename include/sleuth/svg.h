@@ -46,6 +46,7 @@ typedef struct sl_svg_series {
 	size_t n;
 	int markers;      /* draw a dot at each point (short series) */
 	int dashed;
+	const char *colour; /* NULL: sl_svg_series_colour(index) */
 } sl_svg_series;
 
 /* A coloured x-range: a phase instance on a timeline, or a band shaded

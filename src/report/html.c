@@ -385,13 +385,21 @@ static void sweep_section(FILE *f, const sl_report *r)
 	}
 	fputs("<p class=\"hint\">Predicted time and energy of each phase relative to its "
 	      "value at fmax.  A memory-bound phase keeps its time as the frequency falls; "
-	      "a compute-bound one slows in proportion.</p>\n", f);
+	      "a compute-bound one slows in proportion, along the dashed line "
+	      "fmax / f.</p>\n", f);
 	size_t n = sl_report_major(r, 0.95, REP_MAX_PANELS);
+	size_t ns = r->have_power ? 3 : 2;
 	sl_svg_panel *pn = sl_xcalloc(n + 1, sizeof *pn);
-	sl_svg_series *ser = sl_xcalloc(2 * n + 1, sizeof *ser);
+	sl_svg_series *ser = sl_xcalloc(ns * n + 1, sizeof *ser);
 	double *rel = sl_xmalloc((2 * n * r->n_sweep + 1) * sizeof *rel);
+	double *cpu = sl_xmalloc((r->n_sweep + 1) * sizeof *cpu);
 	/* One y range for every panel, so that panels compare at a glance. */
 	double ylo = 1, yhi = 1;
+	for (size_t k = 0; k < r->n_sweep; k++) {
+		cpu[k] = r->sweep_ghz[r->fmax] / r->sweep_ghz[k];
+		ylo = SL_MIN(ylo, cpu[k]);
+		yhi = SL_MAX(yhi, cpu[k]);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const sl_rep_phase *ph = &r->phases[r->rank[i]];
 		double *rt = rel + 2 * i * r->n_sweep, *re = rt + r->n_sweep;
@@ -406,13 +414,19 @@ static void sweep_section(FILE *f, const sl_report *r)
 				}
 			}
 		}
-		ser[2 * i] = (sl_svg_series){"time", r->sweep_ghz, rt, r->n_sweep, 1, 0};
-		ser[2 * i + 1] = (sl_svg_series){"energy", r->sweep_ghz, re, r->n_sweep, 1, 1};
+		sl_svg_series *ps = ser + ns * i;
+		ps[0] = (sl_svg_series){"time", r->sweep_ghz, rt, r->n_sweep, 1, 0,
+					sl_svg_series_colour(0)};
+		ps[1] = (sl_svg_series){"time if compute-bound", r->sweep_ghz, cpu, r->n_sweep,
+					0, 1, "#888888"};
+		if (r->have_power)
+			ps[2] = (sl_svg_series){"energy", r->sweep_ghz, re, r->n_sweep, 1, 0,
+						sl_svg_series_colour(1)};
 		pn[i].title = sl_xasprintf("%s, %.0f%% of time", ph->name, 100 * ph->share);
 		pn[i].axes = (sl_svg_axes){"frequency (GHz)", "relative to fmax", NAN, NAN,
 					   0, 0};
-		pn[i].series = ser + 2 * i;
-		pn[i].n_series = r->have_power ? 2 : 1;
+		pn[i].series = ps;
+		pn[i].n_series = ns;
 	}
 	for (size_t i = 0; i < n; i++) {
 		pn[i].axes.ymin = ylo;
@@ -428,6 +442,7 @@ static void sweep_section(FILE *f, const sl_report *r)
 	free(pn);
 	free(ser);
 	free(rel);
+	free(cpu);
 	fputs("</section>\n", f);
 }
 

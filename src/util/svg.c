@@ -269,32 +269,71 @@ static double text_width(const char *s, int px)
 	return (double)strlen(s) * CHAR_W * px;
 }
 
-/* A legend of coloured swatches laid out in rows from (x, y) within
- * `width`; returns the height used. */
-static double legend(FILE *f, double x, double y, double width, size_t n,
-		     const char *const *names, const char *(*colour)(size_t),
-		     const size_t *keys, int line)
+/* One entry of a legend. */
+typedef struct entry {
+	const char *name;
+	const char *colour;
+	int dashed;
+} entry;
+
+/* A legend of coloured swatches (lines for series, squares for keys) laid
+ * out in rows from (x, y) within `width`; returns the height used. */
+static double legend(FILE *f, double x, double y, double width, const entry *e, size_t n,
+		     int line)
 {
 	double cx = x, cy = y;
 	for (size_t i = 0; i < n; i++) {
-		double w = 22 + text_width(names[i], FONT_PX) + 16;
+		double w = 22 + text_width(e[i].name, FONT_PX) + 16;
 		if (cx > x && cx + w > x + width) {
 			cx = x;
 			cy += 18;
 		}
-		const char *c = colour(keys ? keys[i] : i);
 		if (line)
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-				   "stroke=\"%s\" stroke-width=\"3\"/>", cx, cy - 4, cx + 16,
-				cy - 4, c);
+				   "stroke=\"%s\" stroke-width=\"3\"%s/>", cx, cy - 4, cx + 16,
+				cy - 4, e[i].colour, e[i].dashed ? " stroke-dasharray=\"4 3\"" : "");
 		else
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"12\" "
 				   "fill=\"%s\" stroke=\"#555\" stroke-width=\"0.5\"/>",
-				cx, cy - 10, c);
-		text(f, cx + 20, cy, NULL, FONT_PX, NULL, names[i]);
+				cx, cy - 10, e[i].colour);
+		text(f, cx + 20, cy, NULL, FONT_PX, NULL, e[i].name);
 		cx += w;
 	}
 	return cy - y + 18;
+}
+
+static const char *series_colour(const sl_svg_series *s, size_t i)
+{
+	return s->colour ? s->colour : sl_svg_series_colour(i);
+}
+
+/* Legend entries of series (malloc'd). */
+static entry *series_entries(const sl_svg_series *s, size_t n)
+{
+	entry *e = sl_xcalloc(n + 1, sizeof *e);
+	for (size_t i = 0; i < n; i++)
+		e[i] = (entry){s[i].name ? s[i].name : "", series_colour(&s[i], i), s[i].dashed};
+	return e;
+}
+
+/* Legend entries of keys (malloc'd). */
+static entry *key_entries(const sl_svg_keys *k)
+{
+	entry *e = sl_xcalloc(k->n + 1, sizeof *e);
+	for (size_t i = 0; i < k->n; i++)
+		e[i] = (entry){k->name[i], sl_svg_phase_colour(k->key[i]), 0};
+	return e;
+}
+
+/* Height a legend will take, without drawing it. */
+static double legend_height(double width, const entry *e, size_t n, int line)
+{
+	FILE *null = fopen("/dev/null", "w");
+	if (!null)
+		return 18;
+	double h = legend(null, 0, 0, width, e, n, line);
+	fclose(null);
+	return h;
 }
 
 /* Gridlines, ticks and labels of a plot area at (px, py) of size pw x ph;
@@ -563,13 +602,10 @@ void sl_svg_line(FILE *f, const sl_svg_line_chart *c)
 	make_axis(&ay, ylo, yhi, c->axes.ymin, c->axes.ymax, 7, 0);
 
 	svg_open(f, c->width, c->height, c->title);
-	const char **names = sl_xmalloc((c->n_series + 1) * sizeof *names);
-	for (size_t i = 0; i < c->n_series; i++)
-		names[i] = c->series[i].name ? c->series[i].name : "";
+	entry *e = series_entries(c->series, c->n_series);
 	double left = 70, right = 20, top = 30;
-	double lh = legend(f, left, top + 12, c->width - left - right, c->n_series,
-			   names, sl_svg_series_colour, NULL, 1);
-	free(names);
+	double lh = legend(f, left, top + 12, c->width - left - right, e, c->n_series, 1);
+	free(e);
 	top += lh + 4;
 	double strip = c->n_bands ? 12 : 0;
 	double bottom = 48 + strip;
@@ -591,7 +627,7 @@ void sl_svg_line(FILE *f, const sl_svg_line_chart *c)
 		fputs("</g>\n", f);
 	}
 	for (size_t i = 0; i < c->n_series; i++)
-		draw_series(f, &c->series[i], sl_svg_series_colour(i), &sx, &sy, 1.5);
+		draw_series(f, &c->series[i], series_colour(&c->series[i], i), &sx, &sy, 1.5);
 	fputs("</svg>\n", f);
 }
 
@@ -620,8 +656,11 @@ void sl_svg_bars(FILE *f, const sl_svg_bar_chart *c)
 
 	svg_open(f, c->width, c->height, c->title);
 	double left = 70, right = 20, top = 30;
-	top += legend(f, left, top + 12, c->width - left - right, c->n_series,
-		      (const char *const *)c->series_names, sl_svg_series_colour, NULL, 0) + 4;
+	entry *e = sl_xcalloc(c->n_series + 1, sizeof *e);
+	for (size_t i = 0; i < c->n_series; i++)
+		e[i] = (entry){c->series_names[i], sl_svg_series_colour(i), 0};
+	top += legend(f, left, top + 12, c->width - left - right, e, c->n_series, 0) + 4;
+	free(e);
 	double bottom = 40;
 	double pw = c->width - left - right, ph = c->height - top - bottom;
 	scale sy = {ay.lo, ay.hi, top + ph, top};
@@ -687,21 +726,14 @@ void sl_svg_multiples_draw(FILE *f, const sl_svg_multiples *m)
 	int cols = m->columns > 0 ? m->columns : 1;
 	size_t rows = (m->n_panels + (size_t)cols - 1) / (size_t)cols;
 	double top = 30;
-	/* Shared legend: the first panel's series names. */
+	/* Shared legend: the first panel's series. */
 	size_t nl = m->n_panels ? m->panels[0].n_series : 0;
-	const char **names = sl_xmalloc((nl + 1) * sizeof *names);
-	for (size_t i = 0; i < nl; i++)
-		names[i] = m->panels[0].series[i].name ? m->panels[0].series[i].name : "";
-	/* Measure the legend's height by laying it out into /dev/null. */
-	FILE *null = fopen("/dev/null", "w");
-	double lh = null ? legend(null, 70, 0, m->width - 90, nl, names,
-				  sl_svg_series_colour, NULL, 1) : 18;
-	if (null)
-		fclose(null);
+	entry *e = series_entries(m->n_panels ? m->panels[0].series : NULL, nl);
+	double lh = legend_height(m->width - 90, e, nl, 1);
 	int height = (int)(top + lh + 8 + (double)rows * m->panel_height);
 	svg_open(f, m->width, height, m->title);
-	legend(f, 70, top + 12, m->width - 90, nl, names, sl_svg_series_colour, NULL, 1);
-	free(names);
+	legend(f, 70, top + 12, m->width - 90, e, nl, 1);
+	free(e);
 	top += lh + 8;
 	double cw = (double)m->width / cols;
 	for (size_t p = 0; p < m->n_panels; p++) {
@@ -724,7 +756,7 @@ void sl_svg_multiples_draw(FILE *f, const sl_svg_multiples *m)
 		scale sx = {ax.lo, ax.hi, left, left + pw};
 		scale sy = {ay.lo, ay.hi, ptop + ph, ptop};
 		for (size_t i = 0; i < pn->n_series; i++)
-			draw_series(f, &pn->series[i], sl_svg_series_colour(i), &sx, &sy, 2);
+			draw_series(f, &pn->series[i], series_colour(&pn->series[i], i), &sx, &sy, 2);
 		fputs("</g>\n", f);
 	}
 	fputs("</svg>\n", f);
@@ -734,13 +766,8 @@ void sl_svg_timeline_draw(FILE *f, const sl_svg_timeline *t)
 {
 	double left = 20, right = 20, top = 30;
 	double pw = t->width - left - right;
-	FILE *null = fopen("/dev/null", "w");
-	double lh = 0;
-	if (t->keys.n && null)
-		lh = legend(null, left, 0, pw, t->keys.n, t->keys.name, sl_svg_phase_colour,
-			    t->keys.key, 0);
-	if (null)
-		fclose(null);
+	entry *e = key_entries(&t->keys);
+	double lh = t->keys.n ? legend_height(pw, e, t->keys.n, 0) : 0;
 	double strip = 36;
 	int height = (int)(top + strip + 44 + lh + 6);
 	svg_open(f, t->width, height, t->title);
@@ -763,7 +790,7 @@ void sl_svg_timeline_draw(FILE *f, const sl_svg_timeline *t)
 	if (t->xlabel)
 		text(f, left + pw / 2, top + strip + 34, "middle", FONT_PX, NULL, t->xlabel);
 	if (t->keys.n)
-		legend(f, left, top + strip + 56, pw, t->keys.n, t->keys.name,
-		       sl_svg_phase_colour, t->keys.key, 0);
+		legend(f, left, top + strip + 56, pw, e, t->keys.n, 0);
+	free(e);
 	fputs("</svg>\n", f);
 }

@@ -190,7 +190,8 @@ static void test_multiples(void **state)
 	double f[] = {1.6, 2.0, 2.4, 2.66}, t[] = {1.5, 1.3, 1.1, 1.0}, e[] = {0.8, 0.85, 0.9, 1.0};
 	sl_svg_series ser[2] = {
 		{.name = "time", .x = f, .y = t, .n = 4, .markers = 1},
-		{.name = "energy", .x = f, .y = e, .n = 4, .markers = 1},
+		{.name = "energy", .x = f, .y = e, .n = 4, .markers = 1, .dashed = 1,
+		 .colour = "#123456"},
 	};
 	sl_svg_panel p[5];
 	for (int i = 0; i < 5; i++)
@@ -205,6 +206,9 @@ static void test_multiples(void **state)
 	assert_int_equal(count_str(s, "class=\"panel\""), 5);
 	assert_int_equal(count_str(s, "<circle"), 5 * 8);
 	assert_int_equal(count_points(s), 5 * 8);
+	/* an explicit colour, in the lines and the (dashed) legend */
+	assert_int_equal(count_str(s, "stroke=\"#123456\""), 5 + 1);
+	assert_int_equal(count_str(s, "stroke-dasharray"), 5 + 1);
 	/* two rows of panels */
 	assert_non_null(strstr(s, "height=\""));
 	free(s);
