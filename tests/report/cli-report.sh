@@ -48,7 +48,7 @@ fi
 
 # A schedule, when `sleuth schedule` exists: its power over time is shown.
 if "$SLEUTH" help schedule >/dev/null 2>&1; then
-	expect_ok -- "$SLEUTH" schedule "$T/p.prof" -o "$T/s.yaml" -q
+	expect_ok -- "$SLEUTH" schedule --min-edp --format yaml -o "$T/s.yaml" "$T/p.prof"
 	expect_ok -- "$SLEUTH" report "$T/p.prof" --schedule "$T/s.yaml" -o "$T/rs.html"
 	grep -q 'schedule (min-' "$T/rs.html" && ok || fail "no schedule chart"
 fi
