@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The on-disk version this library writes and reads. */
+#define SL_PROFILE_VERSION 1
+
 /* A count that was not measured in an interval (its event not programmed). */
 #define SL_MISSING UINT64_MAX
 
