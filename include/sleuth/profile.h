@@ -58,7 +58,8 @@ typedef struct sl_profile {
 	char *predictor;      /* phase predictor used for multiplexing */
 	double predictor_accuracy;
 	unsigned bv_dims;
-	double threshold;
+	double threshold;     /* fixed clustering threshold, 0 when noise-aware */
+	double threshold_margin; /* noise-aware: margin over the sampling noise */
 
 	size_t n_events;      /* the programmable events, counts[] columns */
 	char **events;

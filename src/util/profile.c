@@ -226,6 +226,7 @@ static void enc_meta(buf *b, const sl_profile *p)
 	meta_f64(b, &n, "predictor_accuracy", p->predictor_accuracy);
 	meta_u64(b, &n, "bv_dims", p->bv_dims);
 	meta_f64(b, &n, "threshold", p->threshold);
+	meta_f64(b, &n, "threshold_margin", p->threshold_margin);
 	uint32_t le = htole32(n);
 	memcpy(b->d, &le, 4);
 }
@@ -505,6 +506,7 @@ static const meta_key meta_keys[] = {
 	MK(has_counts, MT_U64),        MK(samples, MT_U64),
 	MK(lost_samples, MT_U64),      MK(predictor_accuracy, MT_F64),
 	MK(bv_dims, MT_U64),           MK(threshold, MT_F64),
+	MK(threshold_margin, MT_F64),
 };
 #undef MK
 

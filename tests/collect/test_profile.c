@@ -52,6 +52,7 @@ static void make_profile(sl_profile *p, size_t n)
 	p->predictor_accuracy = 0.875;
 	p->bv_dims = 32;
 	p->threshold = 0.4;
+	p->threshold_margin = 0.25;
 	sl_profile_add_note(p, "note %d", 1);
 	sl_profile_add_note(p, "second note");
 	p->n_events = 3;
@@ -121,6 +122,7 @@ static void test_round_trip(void **state)
 	assert_true(b.predictor_accuracy == 0.875);
 	assert_int_equal(b.bv_dims, 32);
 	assert_true(b.threshold == 0.4);
+	assert_true(b.threshold_margin == 0.25);
 	assert_int_equal(b.n_notes, 2);
 	assert_string_equal(b.notes[0], "note 1");
 	assert_int_equal(b.n_events, 3);

@@ -1,0 +1,150 @@
+/*
+ * `sleuth phases [PROFILE]`: what the run found, at a glance: one line per
+ * phase (intervals, instances, share of time, its top code) and a timeline
+ * of the phases, one character per bucket of intervals, in 80 columns.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "sleuth/common.h"
+#include "sleuth/profile.h"
+
+#define CMD "phases"
+#define WIDTH 80
+#define TIMELINE 70 /* characters of the timeline itself */
+
+/* The character that stands for a phase in the timeline. */
+static char phase_char(uint32_t id)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	return id < sizeof digits - 1 ? digits[id] : '+';
+}
+
+/* Append `s` to the line if it fits in `width` columns; "..." if not. */
+static int append(char *line, size_t width, const char *s)
+{
+	size_t n = strlen(line), m = strlen(s);
+	if (n + m <= width) {
+		memcpy(line + n, s, m + 1);
+		return 0;
+	}
+	if (n + 4 <= width)
+		strcpy(line + n, " ...");
+	return -1;
+}
+
+static void code_text(const sl_phase_info *ph, char *line, size_t width)
+{
+	char item[256];
+	if (!ph->n_funcs) {
+		append(line, width, " (no samples)");
+		return;
+	}
+	for (size_t i = 0; i < ph->n_funcs; i++) {
+		const sl_codeloc *f = &ph->funcs[i];
+		snprintf(item, sizeof item, "%s %s %.0f%%", i ? "," : "", f->function,
+			 100 * f->share);
+		if (append(line, width, item) < 0)
+			return;
+	}
+	if (ph->n_lines) {
+		const sl_codeloc *l = &ph->lines[0];
+		const char *base = strrchr(l->file, '/');
+		snprintf(item, sizeof item, "; %s:%d %.0f%%", base ? base + 1 : l->file,
+			 l->line, 100 * l->share);
+		append(line, width, item);
+	}
+}
+
+static void phase_table(const sl_profile *p)
+{
+	size_t np = p->n_phases;
+	size_t *iv = sl_xcalloc(np, sizeof *iv), *inst = sl_xcalloc(np, sizeof *inst);
+	double *t = sl_xcalloc(np, sizeof *t), total = 0;
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		iv[p->iv[i].phase]++;
+		t[p->iv[i].phase] += p->iv[i].time_s;
+		total += p->iv[i].time_s;
+	}
+	sl_instance *in;
+	size_t ni = sl_profile_instances(p, &in);
+	for (size_t i = 0; i < ni; i++)
+		inst[in[i].phase]++;
+	free(in);
+	printf("phase intervals instances   time  top code\n");
+	for (size_t k = 0; k < np; k++) {
+		char line[WIDTH + 1];
+		snprintf(line, sizeof line, "%5zu %9zu %9zu %5.1f%% ", k, iv[k], inst[k],
+			 total > 0 ? 100 * t[k] / total : 0.0);
+		code_text(&p->phases[k], line, WIDTH);
+		printf("%s\n", line);
+	}
+	free(iv);
+	free(inst);
+	free(t);
+}
+
+/* Each character: the phase most of its bucket's intervals have. */
+static void timeline(const sl_profile *p)
+{
+	size_t n = p->n_intervals;
+	if (!n)
+		return;
+	size_t per = (n + TIMELINE - 1) / TIMELINE;
+	size_t *votes = sl_xcalloc(p->n_phases, sizeof *votes);
+	char line[TIMELINE + 1];
+	size_t c = 0;
+	for (size_t s = 0; s < n; s += per, c++) {
+		memset(votes, 0, p->n_phases * sizeof *votes);
+		uint32_t best = p->iv[s].phase;
+		for (size_t i = s; i < n && i < s + per; i++)
+			if (++votes[p->iv[i].phase] > votes[best])
+				best = p->iv[i].phase;
+		line[c] = phase_char(best);
+	}
+	line[c] = 0;
+	free(votes);
+	printf("\ntimeline (1 char = %zu interval%s):\n|%s|\n", per, per > 1 ? "s" : "",
+	       line);
+}
+
+static int cmd_phases(int argc, char **argv)
+{
+	static const struct option lo[] = {{0, 0, 0, 0}};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":", lo, NULL)) != -1)
+		return sl_bad_option(CMD, c, argv);
+	if (argc - optind > 1)
+		return sl_usage_error(CMD, "give at most one profile");
+	const char *path = optind < argc ? argv[optind] : "sleuth.prof";
+	sl_profile p;
+	if (sl_profile_read(path, &p) < 0)
+		return sl_fail();
+	double total = 0;
+	for (size_t i = 0; i < p.n_intervals; i++)
+		total += p.iv[i].time_s;
+	printf("%s: %s, %zu intervals, %zu phases, %.3f s\n", path,
+	       p.workload ? p.workload : p.command ? p.command : "?", p.n_intervals,
+	       p.n_phases, total);
+	phase_table(&p);
+	timeline(&p);
+	for (size_t i = 0; i < p.n_notes; i++)
+		printf("note: %s\n", p.notes[i]);
+	sl_profile_free(&p);
+	return SL_EXIT_OK;
+}
+
+const struct sl_cmd sl_cmd_phases = {
+	.name = "phases",
+	.fn = cmd_phases,
+	.summary = "Show the phases of a profile and their code",
+	.usage = "usage: sleuth phases [PROFILE]\n\n"
+		 "One line per phase of PROFILE (default sleuth.prof): its id, how\n"
+		 "many intervals and instances it has, its share of the run's time\n"
+		 "and its most sampled functions and source line; then a timeline of\n"
+		 "the phases, one character per bucket of intervals.\n",
+};
