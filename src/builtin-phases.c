@@ -36,27 +36,30 @@ static int append(char *line, size_t width, const char *s)
 	return -1;
 }
 
+/* The phase's top functions, then its top source line, in `width`
+ * columns: the line's room is kept and the functions fill the rest. */
 static void code_text(const sl_phase_info *ph, char *line, size_t width)
 {
-	char item[256];
+	char item[256], where[128] = "";
 	if (!ph->n_funcs) {
 		append(line, width, " (no samples)");
 		return;
 	}
+	if (ph->n_lines) {
+		const sl_codeloc *l = &ph->lines[0];
+		const char *base = strrchr(l->file, '/');
+		snprintf(where, sizeof where, "; %s:%d %.0f%%", base ? base + 1 : l->file,
+			 l->line, 100 * l->share);
+	}
+	size_t room = width > strlen(where) ? width - strlen(where) : 0;
 	for (size_t i = 0; i < ph->n_funcs; i++) {
 		const sl_codeloc *f = &ph->funcs[i];
 		snprintf(item, sizeof item, "%s %s %.0f%%", i ? "," : "", f->function,
 			 100 * f->share);
-		if (append(line, width, item) < 0)
-			return;
+		if (append(line, room, item) < 0)
+			break;
 	}
-	if (ph->n_lines) {
-		const sl_codeloc *l = &ph->lines[0];
-		const char *base = strrchr(l->file, '/');
-		snprintf(item, sizeof item, "; %s:%d %.0f%%", base ? base + 1 : l->file,
-			 l->line, 100 * l->share);
-		append(line, width, item);
-	}
+	append(line, width, where);
 }
 
 static void phase_table(const sl_profile *p)
@@ -111,13 +114,48 @@ static void timeline(const sl_profile *p)
 	       line);
 }
 
+/* How many intervals of each phase measured each event: what phase-guided
+ * multiplexing achieved.  Events are numbered e0.. with a legend below. */
+static void event_table(const sl_profile *p)
+{
+	size_t ne = p->n_events, np = p->n_phases;
+	if (!ne) {
+		printf("\nno event counts in this profile\n");
+		return;
+	}
+	size_t *m = sl_xcalloc(np * ne, sizeof *m);
+	for (size_t i = 0; i < p->n_intervals; i++)
+		for (size_t k = 0; k < ne; k++)
+			m[p->iv[i].phase * ne + k] += sl_prof_count(p, i, k) != SL_MISSING;
+	size_t per_line = (WIDTH - 6) / 6;
+	for (size_t k0 = 0; k0 < ne; k0 += per_line) {
+		size_t k1 = SL_MIN(ne, k0 + per_line);
+		printf("\nintervals measuring each event\n phase");
+		for (size_t k = k0; k < k1; k++)
+			printf("  e%-3zu", k);
+		printf("\n");
+		for (size_t ph = 0; ph < np; ph++) {
+			printf("%6zu", ph);
+			for (size_t k = k0; k < k1; k++)
+				printf(" %5zu", m[ph * ne + k]);
+			printf("\n");
+		}
+	}
+	for (size_t k = 0; k < ne; k++)
+		printf("e%zu = %s\n", k, p->events[k]);
+	free(m);
+}
+
 static int cmd_phases(int argc, char **argv)
 {
-	static const struct option lo[] = {{0, 0, 0, 0}};
-	int c;
+	static const struct option lo[] = {{"events", no_argument, 0, 'e'}, {0, 0, 0, 0}};
+	int c, events = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":", lo, NULL)) != -1)
-		return sl_bad_option(CMD, c, argv);
+	while ((c = getopt_long(argc, argv, ":e", lo, NULL)) != -1) {
+		if (c != 'e')
+			return sl_bad_option(CMD, c, argv);
+		events = 1;
+	}
 	if (argc - optind > 1)
 		return sl_usage_error(CMD, "give at most one profile");
 	const char *path = optind < argc ? argv[optind] : "sleuth.prof";
@@ -132,6 +170,8 @@ static int cmd_phases(int argc, char **argv)
 	       p.n_phases, total);
 	phase_table(&p);
 	timeline(&p);
+	if (events)
+		event_table(&p);
 	for (size_t i = 0; i < p.n_notes; i++)
 		printf("note: %s\n", p.notes[i]);
 	sl_profile_free(&p);
@@ -142,9 +182,10 @@ const struct sl_cmd sl_cmd_phases = {
 	.name = "phases",
 	.fn = cmd_phases,
 	.summary = "Show the phases of a profile and their code",
-	.usage = "usage: sleuth phases [PROFILE]\n\n"
+	.usage = "usage: sleuth phases [-e|--events] [PROFILE]\n\n"
 		 "One line per phase of PROFILE (default sleuth.prof): its id, how\n"
 		 "many intervals and instances it has, its share of the run's time\n"
 		 "and its most sampled functions and source line; then a timeline of\n"
-		 "the phases, one character per bucket of intervals.\n",
+		 "the phases, one character per bucket of intervals.  With --events,\n"
+		 "also how many intervals of each phase measured each event.\n",
 };

@@ -70,8 +70,9 @@ int sl_run_default_machine(const sl_run_opts *o, char **path)
 		return 0;
 	const char *pmu, *desc;
 	if (sl_pfm_init() < 0 || sl_pfm_host_pmu(&pmu, &desc) < 0) {
-		sl_error_prefix("no machine model for this CPU: ");
-		sl_error_prefix("%s; give --machine FILE", sl_error());
+		char *why = sl_xstrdup(sl_error());
+		sl_error_set("no machine model for this CPU (%s); give --machine FILE", why);
+		free(why);
 		return -1;
 	}
 	for (size_t i = 0; i < SL_ARRAY_LEN(families); i++)

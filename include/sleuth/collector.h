@@ -20,7 +20,7 @@
  * Defaults of `sleuth run`, measured on replayed traces of the shipped
  * simulated suite (docs/phases.md, "Defaults of sleuth run").
  */
-#define SL_RUN_DIMS_DEFAULT 128
+#define SL_RUN_DIMS_DEFAULT 256
 
 typedef struct sl_collect_opts {
 	unsigned dims;          /* branch vector dimensions; 0: SL_RUN_DIMS_DEFAULT */

@@ -44,6 +44,19 @@ typedef struct loop {
 	int any_energy;
 } loop;
 
+/*
+ * The noise-aware threshold for an interval of n samples: the margin over
+ * the worst-case sampling noise (sl_threshold_for), but never above
+ * 2 - margin.  With few samples (the timer backend's ~20 per interval) the
+ * worst-case bound exceeds 2, the distance of vectors with no bin in
+ * common, and would merge even disjoint code into one phase.
+ */
+static double noise_threshold(const loop *L, size_t n)
+{
+	double t = L->margin + sl_threshold_for(L->dims, n) - SL_THRESHOLD_MARGIN;
+	return SL_MIN(t, 2.0 - L->margin);
+}
+
 /* The phase of an interval.  An interval without samples (a short last
  * interval, a target blocked in the kernel) says nothing about its code:
  * it is given the phase the predictor expected. */
@@ -56,9 +69,7 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 	}
 	sl_bv_build(o->samples, o->n_samples, L->dims, L->bv_seed, L->vec);
 	if (!L->fixed)
-		sl_cluster_set_threshold(L->cl, L->margin + sl_threshold_for(L->dims,
-									     o->n_samples)
-						      - SL_THRESHOLD_MARGIN);
+		sl_cluster_set_threshold(L->cl, noise_threshold(L, o->n_samples));
 	return sl_cluster_assign(L->cl, L->vec);
 }
 

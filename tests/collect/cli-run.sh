@@ -70,6 +70,53 @@ expect_absent ev.prof
 expect_exit 1 "nomachine.yaml" -- "$SLEUTH" run --replay s.yaml --machine nomachine.yaml -o nm.prof
 expect_absent nm.prof
 
+# --- live: the timer backend on real programs ------------------------------
+PROGS=$BUILDDIR/tests/progs
+out=$("$SLEUTH" run --backend timer -o tp.prof -- "$PROGS/twophase" 2>&1) && ok ||
+	fail "timer run of twophase failed: $out"
+out=$("$SLEUTH" phases tp.prof)
+[ "$(printf '%s\n' "$out" | grep -Ec '^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% ')" = 2 ] &&
+	ok || fail "twophase: not 2 phases: $out"
+printf '%s\n' "$out" | grep -Eq '^ +[01] .*% +phase_hash [0-9]{2,3}%.*twophase\.c:[0-9]+' &&
+	printf '%s\n' "$out" | grep -Eq '^ +[01] .*% +phase_float [0-9]{2,3}%.*twophase\.c:[0-9]+' &&
+	ok || fail "twophase: phases not mapped to phase_hash and phase_float: $out"
+printf '%s\n' "$out" | grep -q "note: timer backend: no event counts" && ok ||
+	fail "timer profile does not say it has no counts: $out"
+# the target's exit status is sleuth's
+"$SLEUTH" run -q --backend timer -o st.prof -- "$PROGS/twophase" x 2>/dev/null
+[ $? = 3 ] && [ -s st.prof ] && ok || fail "exit status 3 not passed on"
+TWOPHASE_SECONDS=0.01 "$SLEUTH" run -o auto.prof -- "$PROGS/twophase" 2>auto.err
+grep -Eq "^sleuth: backend (perf|timer): " auto.err && ok ||
+	fail "--backend auto does not say which backend and why: $(cat auto.err)"
+# Ctrl-C stops the target and still writes a valid profile (the signal's
+# default action restored: a background job starts with SIGINT ignored)
+env --default-signal=INT "$SLEUTH" run -q --backend timer -o int.prof -- "$PROGS/spin" 30 &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] && ok || fail "Ctrl-C: exit $rc, wanted 130"
+"$SLEUTH" phases int.prof >/dev/null && ok || fail "Ctrl-C left no valid profile"
+
+expect_exit 1 "cannot run .*nothere" -- "$SLEUTH" run --backend timer -o live.prof -- ./nothere
+: >noexec
+expect_exit 1 "cannot run .*noexec.*Permission denied" -- \
+	"$SLEUTH" run --backend timer -o live.prof -- ./noexec
+expect_exit 1 "cannot run nosuchprogram" -- \
+	"$SLEUTH" run --backend timer -o live.prof -- nosuchprogram
+expect_exit 1 "--interval '5' is not a time" -- \
+	"$SLEUTH" run --backend timer --interval 5 -o live.prof -- true
+expect_exit 1 "--interval '10ms' is not a number of instructions" -- \
+	"$SLEUTH" run --backend perf --machine m.yaml --interval 10ms -o live.prof -- true
+# no PMU, paranoid, no RAPL, no model: which one depends on the machine;
+# each is one line naming the way out
+expect_exit 1 "PMU|paranoid|--backend timer|--machine" -- \
+	"$SLEUTH" run --backend perf -o live.prof -- true
+expect_exit 1 "--power rapl: |RAPL" -- \
+	"$SLEUTH" run --backend timer --power rapl -o live.prof -- true
+expect_absent live.prof
+
 # phases on a missing, truncated or foreign profile
 expect_exit 1 "cannot open profile nope.prof.*sleuth run" -- "$SLEUTH" phases nope.prof
 head -c 500 k4.prof >short.prof
