@@ -4,6 +4,7 @@
  * of the phases, one character per bucket of intervals, in 80 columns.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,13 @@ static int cmd_phases(int argc, char **argv)
 	printf("%s: %s, %zu intervals, %zu phases, %.3f s\n", path,
 	       p.workload ? p.workload : p.command ? p.command : "?", p.n_intervals,
 	       p.n_phases, total);
+	char freq[32] = "";
+	if (p.freq_ghz > 0)
+		snprintf(freq, sizeof freq, " at %.2f GHz", p.freq_ghz);
+	printf("%s backend%s, %llu samples (%llu lost), %s predictor %.1f%% right\n",
+	       p.backend, freq, (unsigned long long)p.samples,
+	       (unsigned long long)p.lost_samples, p.predictor ? p.predictor : "?",
+	       isnan(p.predictor_accuracy) ? 0.0 : 100 * p.predictor_accuracy);
 	phase_table(&p);
 	timeline(&p);
 	if (events)
