@@ -20,6 +20,9 @@
 
 /* Initialise libpfm4 once (honours LIBPFM_FORCE_PMU); 0 or -1. */
 int sl_pfm_init(void);
+/* Release libpfm4; the next call initialises it again (tests switch
+ * LIBPFM_FORCE_PMU between calls). */
+void sl_pfm_terminate(void);
 /* The host's core PMU as libpfm4 detects it: 0 with its short name (e.g.
  * "nhm") and description ("Intel Nehalem"), or -1 with sl_error() when
  * libpfm4 knows no PMU for this CPU. */

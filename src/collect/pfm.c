@@ -27,6 +27,13 @@ int sl_pfm_init(void)
 	return pfm_state > 0 ? 0 : -1;
 }
 
+void sl_pfm_terminate(void)
+{
+	if (pfm_state > 0)
+		pfm_terminate();
+	pfm_state = 0;
+}
+
 /* The first present core PMU other than libpfm4's generic perf_events
  * tables, which are always present and say nothing about the CPU. */
 int sl_pfm_host_pmu(const char **name, const char **desc)

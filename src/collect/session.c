@@ -45,6 +45,7 @@ typedef struct pend_sample {
 
 typedef struct cpu_events {
 	int leader, sampler;
+	uint64_t leader_id;  /* each CPU's leader has its own id */
 	int *members;
 	sl_ring ring;
 } cpu_events;
@@ -62,7 +63,6 @@ struct sl_session {
 	size_t n_members;
 	int eager;
 	int precise;
-	uint64_t leader_id;
 	uint64_t t0_ns, last_cut_ns, exit_ns;
 	/* records not yet assigned to an interval */
 	pend_sample *pend;
@@ -254,7 +254,7 @@ static int open_cpu(sl_session *s, const sl_session_cfg *cfg, int cpu,
 		sl_error_set("cannot share a perf ring buffer: %s", strerror(errno));
 		return -1;
 	}
-	if (cpu == 0 && ioctl(c->leader, PERF_EVENT_IOC_ID, &s->leader_id) < 0) {
+	if (ioctl(c->leader, PERF_EVENT_IOC_ID, &c->leader_id) < 0) {
 		sl_error_set("cannot identify the interval counter: %s", strerror(errno));
 		return -1;
 	}
@@ -381,6 +381,14 @@ static void add_mapping(sl_session *s, uint64_t start, uint64_t len, uint64_t pg
 	s->maps[s->n_maps++] = (sl_mapping){start, start + len, pgoff, sl_xstrdup(path)};
 }
 
+static int is_leader(const sl_session *s, uint64_t id)
+{
+	for (int i = 0; i < s->ncpu; i++)
+		if (s->cpus[i].leader_id == id)
+			return 1;
+	return 0;
+}
+
 static int on_record(void *ctx, const struct perf_event_header *h)
 {
 	sl_session *s = ctx;
@@ -393,7 +401,7 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 			break;
 		uint64_t v[4];
 		memcpy(v, p, sizeof v);
-		if (v[0] == s->leader_id) {
+		if (is_leader(s, v[0])) {
 			SL_GROW(s->bounds, s->n_bounds, s->cap_bounds);
 			s->bounds[s->n_bounds++] = v[3];
 		} else {
