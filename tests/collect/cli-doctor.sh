@@ -1,6 +1,7 @@
 # sleuth doctor: exits 0, one line per check, each saying what follows; on a
 # machine without a PMU it says so plainly and what still works.
 . "$SRCDIR/tests/lib.sh"
+export LSAN_OPTIONS="suppressions=$SRCDIR/tests/collect/lsan-papi.supp:print_suppressions=0"
 
 expect_ok -- "$SLEUTH" doctor
 out=$("$SLEUTH" doctor 2>&1)

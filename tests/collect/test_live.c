@@ -131,7 +131,7 @@ static void test_timer_twophase(void **state)
 	/* ~1.8 s of CPU in 10 ms intervals (more wall time on a busy box) */
 	assert_true(r.n >= 120);
 	assert_true(r.first_start < 0.05);
-	assert_true(r.sum_time > 0.9 * (r.wall - 0.1) && r.sum_time <= r.wall);
+	assert_true(r.sum_time > 0.9 * (r.wall - 0.2) && r.sum_time <= r.wall);
 	/* 2000 samples/s of 1.8 s of CPU, minus a little */
 	assert_true(r.samples > 3000);
 	assert_true(r.in_prog > 0.95 * r.samples);
@@ -163,8 +163,9 @@ static void test_timer_exit0_and_interrupt(void **state)
 	free(p);
 }
 
-/* A tiny ring and a high sampling rate overflow the buffer: the kernel's
- * LOST records are counted and handed out with the intervals. */
+/* A tiny ring, a high sampling rate and a reader that dawdles after the
+ * first interval overflow the buffer: the kernel's LOST records are
+ * counted and handed out with the intervals. */
 static void test_lost_counted(void **state)
 {
 	(void)state;
@@ -185,10 +186,13 @@ static void test_lost_counted(void **state)
 		fail_msg("%s", sl_error());
 	sl_interval iv;
 	uint64_t lost = 0, n = 0;
-	int rc;
+	int rc, first = 1;
 	while ((rc = sl_session_next(s, &iv)) == 1) {
 		lost += iv.lost;
 		n += iv.n_samples;
+		if (first)
+			usleep(300000); /* 15000 samples for a ring of ~100 */
+		first = 0;
 	}
 	unsetenv("TWOPHASE_SECONDS");
 	assert_int_equal(rc, 0);
