@@ -204,6 +204,43 @@ static void test_lost_counted(void **state)
 	free(p);
 }
 
+/* Work done in a thread the target creates is sampled too (inherit). */
+static void test_threads_followed(void **state)
+{
+	(void)state;
+	char *p = prog_path("threads");
+	char *argv[] = {p, NULL};
+	sl_live_opts o = {0};
+	o.argv = argv;
+	sl_backend *b = sl_timer_backend_new(&o);
+	if (!b)
+		fail_msg("%s", sl_error());
+	uint64_t wa = 0, ws = 0;
+	assert_int_equal(elf_symbol(p, "thread_work", &wa, &ws), 0);
+	sl_obs ob;
+	size_t total = 0, in_work = 0, n = 0;
+	while (b->next(b, &ob) == 1) {
+		n++;
+		for (size_t i = 0; i < ob.n_samples; i++)
+			for (size_t m = 0; m < b->n_maps; m++) {
+				const sl_mapping *mp = &b->maps[m];
+				uint64_t ip = ob.samples[i], off = ip - mp->start + mp->pgoff;
+				if (ip >= mp->start && ip < mp->end && strstr(mp->path, "/threads") &&
+				    off >= wa && off < wa + ws)
+					in_work++;
+			}
+		total += ob.n_samples;
+	}
+	assert_int_equal(b->finish(b), 0);
+	b->destroy(b);
+	print_message("threads: %zu intervals, %zu samples, %zu in thread_work\n", n,
+		      total, in_work);
+	assert_true(n >= 15);         /* 0.3 s of the thread's CPU in 10 ms */
+	assert_true(in_work > 400);   /* of ~600 */
+	assert_true(in_work > 0.8 * total);
+	free(p);
+}
+
 static void test_missing_program(void **state)
 {
 	(void)state;
@@ -252,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_timer_twophase),
 		cmocka_unit_test(test_timer_exit0_and_interrupt),
 		cmocka_unit_test(test_lost_counted),
+		cmocka_unit_test(test_threads_followed),
 		cmocka_unit_test(test_missing_program),
 		cmocka_unit_test(test_perf_no_pmu),
 	};
