@@ -18,8 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../src/collect/live.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
+#include "sleuth/profile.h"
 
 static char *prog_path(const char *name)
 {
@@ -204,6 +206,96 @@ static void test_lost_counted(void **state)
 	free(p);
 }
 
+/* The perf backend's counting path (group read at each boundary, events
+ * switched on and off by program(), unprogrammed ones SL_MISSING) driven
+ * by software events standing in for hardware ones: task-clock plays
+ * instructions (the interval leader), cpu-clock plays cycles. */
+static void test_counting_path(void **state)
+{
+	(void)state;
+	char *p = prog_path("twophase");
+	char *argv[] = {p, NULL};
+	setenv("TWOPHASE_SECONDS", "0.1", 1);
+	static const char *const names[] = {"task-clock", "context-switches", "page-faults"};
+	static const uint64_t configs[] = {PERF_COUNT_SW_TASK_CLOCK,
+					   PERF_COUNT_SW_CONTEXT_SWITCHES,
+					   PERF_COUNT_SW_PAGE_FAULTS};
+	struct perf_event_attr members[4];
+	memset(members, 0, sizeof members);
+	members[0].type = PERF_TYPE_SOFTWARE;
+	members[0].config = PERF_COUNT_SW_CPU_CLOCK;
+	for (int i = 0; i < 3; i++) {
+		members[1 + i].type = PERF_TYPE_SOFTWARE;
+		members[1 + i].config = configs[i];
+		members[1 + i].disabled = 1;
+	}
+	sl_session_cfg cfg = {0};
+	cfg.argv = argv;
+	cfg.boundary.type = PERF_TYPE_SOFTWARE;
+	cfg.boundary.config = PERF_COUNT_SW_TASK_CLOCK;
+	cfg.boundary.sample_period = 20000000; /* 20 ms */
+	cfg.sampler.type = PERF_TYPE_SOFTWARE;
+	cfg.sampler.config = PERF_COUNT_SW_CPU_CLOCK;
+	cfg.sampler.sample_period = 1000000;
+	cfg.members = members;
+	cfg.n_members = 4;
+	sl_live_opts o = {0};
+	o.argv = argv;
+	sl_backend *b = sl_live_backend_new("perf", &o, &cfg, 1, names, 3, 2);
+	if (!b)
+		fail_msg("%s", sl_error());
+	assert_int_equal(b->has_counts, 1);
+	assert_int_equal(b->interval_instructions, 20000000);
+	size_t too_many[] = {0, 1, 2}, first[] = {0}, second[] = {1, 2};
+	assert_int_equal(b->program(b, too_many, 3), -1);
+	assert_non_null(strstr(sl_error(), "3 events asked for one interval but the "
+					   "perf backend has 2 counters"));
+	sl_obs ob;
+	int n = 0, rc;
+	uint64_t sum_lead = 0, sum_task = 0, faults = 0;
+	size_t seen_first = 0, seen_second = 0;
+	for (;;) {
+		int odd = n % 2;
+		assert_int_equal(b->program(b, odd ? second : first, odd ? 2 : 1), 0);
+		if ((rc = b->next(b, &ob)) != 1)
+			break;
+		sum_lead += ob.instructions;
+		if (!odd) {
+			assert_true(ob.counts[0] != SL_MISSING);
+			assert_true(ob.counts[1] == SL_MISSING && ob.counts[2] == SL_MISSING);
+			sum_task += ob.counts[0];
+			/* switched on just after the boundary: nearly the whole interval */
+			if (ob.instructions > 10000000)
+				assert_true(ob.counts[0] > 0.7 * ob.instructions &&
+					    ob.counts[0] <= ob.instructions + 1000000);
+			seen_first++;
+		} else {
+			assert_true(ob.counts[0] == SL_MISSING);
+			assert_true(ob.counts[1] != SL_MISSING && ob.counts[2] != SL_MISSING);
+			faults += ob.counts[2];
+			seen_second++;
+		}
+		/* cpu-clock and task-clock measure the same CPU time */
+		if (ob.instructions > 10000000)
+			assert_true(fabs((double)ob.cycles - (double)ob.instructions) <
+				    0.2 * (double)ob.instructions);
+		n++;
+	}
+	unsetenv("TWOPHASE_SECONDS");
+	assert_int_equal(rc, 0);
+	assert_int_equal(b->finish(b), 0);
+	b->destroy(b);
+	print_message("counting: %d intervals, leader %.3f s, task-clock %.3f s on half, "
+		      "%llu faults\n", n, sum_lead * 1e-9, sum_task * 1e-9,
+		      (unsigned long long)faults);
+	/* 6 x 0.1 s of CPU, in 20 ms intervals */
+	assert_true(n >= 20);
+	assert_true(sum_lead > 0.55e9 && sum_lead < 0.8e9);
+	assert_true(sum_task > 0.35 * sum_lead && sum_task < 0.65 * sum_lead);
+	assert_true(seen_first >= 10 && seen_second >= 10);
+	free(p);
+}
+
 /* Work done in a thread the target creates is sampled too (inherit). */
 static void test_threads_followed(void **state)
 {
@@ -289,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_timer_twophase),
 		cmocka_unit_test(test_timer_exit0_and_interrupt),
 		cmocka_unit_test(test_lost_counted),
+		cmocka_unit_test(test_counting_path),
 		cmocka_unit_test(test_threads_followed),
 		cmocka_unit_test(test_missing_program),
 		cmocka_unit_test(test_perf_no_pmu),
