@@ -72,8 +72,14 @@ int sl_perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
 
 typedef struct sl_session_cfg {
 	char *const *argv;            /* target and its arguments (execvp) */
-	/* Group leader, counting, overflowing once per interval. */
+	/* Group leader, counting; with a sample_period it overflows once per
+	 * interval and its overflows cut the intervals. */
 	struct perf_event_attr boundary;
+	/* Or (boundary.sample_period 0): cut an interval every this many
+	 * samples, each sample standing for sampler.sample_period of the
+	 * sampler's event (the timer: cpu-clock time), with no interrupts of
+	 * its own. */
+	uint64_t samples_per_interval;
 	/* Address samples (may be precise); opened with precise fallback. */
 	struct perf_event_attr sampler;
 	int sampler_precise_fallback; /* retry with precise_ip - 1 down to 0 */

@@ -176,7 +176,9 @@ sl_backend *sl_live_backend_new(const char *name, const sl_live_opts *o,
 	b->k = k;
 	b->has_counts = has_counts;
 	b->interval_instructions = has_counts ? cfg->boundary.sample_period : 0;
-	b->interval_s = has_counts ? 0 : (double)cfg->boundary.sample_period * 1e-9;
+	b->interval_s = has_counts ? 0
+				   : (double)(cfg->samples_per_interval *
+					      cfg->sampler.sample_period) * 1e-9;
 	b->host_cpu = sl_host_cpu_name();
 	b->workload = join_argv(o->argv);
 	const char *src = sl_session_energy_source(s);

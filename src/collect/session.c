@@ -10,10 +10,14 @@
  * each CPU with its own ring into which the sampler and the boundary
  * leader both write.
  *
- * Intervals: the group leader (instructions or task-clock) overflows every
+ * Intervals: the group leader (instructions) overflows every
  * interval/ticks on each (thread, CPU) and writes a record; an interval is
  * closed after `ticks` such records, so a thread that migrates still gets
- * intervals of interval +- interval/ticks.  Records carry CLOCK_MONOTONIC
+ * intervals of interval +- interval/ticks.  Without a leader period (the
+ * timer backend), every address sample is a tick: a cpu-clock sample
+ * stands for exactly one sampling period of the target's CPU time, so N
+ * samples make an interval of N periods of CPU time, without the extra
+ * interrupts a second sampling event would cost (they are dear in a VM).  Records carry CLOCK_MONOTONIC
  * timestamps; samples go to the interval whose closing record follows them.
  * When the group counts events, the collector is woken at every boundary to
  * read them (eager); otherwise it reads the rings when half full (lazy),
@@ -63,6 +67,8 @@ struct sl_session {
 	size_t n_members;
 	int eager;
 	int precise;
+	size_t ticks;        /* boundary records per interval */
+	int sample_ticks;    /* every address sample is also a tick */
 	uint64_t t0_ns, last_cut_ns, exit_ns;
 	/* records not yet assigned to an interval */
 	pend_sample *pend;
@@ -325,7 +331,10 @@ sl_session *sl_session_start(const sl_session_cfg *cfg)
 	common_attr(&lead);
 	lead.disabled = 1;
 	lead.enable_on_exec = 1;
-	lead.sample_period = SL_MAX(lead.sample_period / TICKS, 1);
+	s->sample_ticks = cfg->boundary.sample_period == 0;
+	s->ticks = s->sample_ticks ? SL_MAX(cfg->samples_per_interval, 1) : TICKS;
+	if (!s->sample_ticks)
+		lead.sample_period = SL_MAX(lead.sample_period / TICKS, 1);
 	lead.sample_type = SL_SAMPLE_TYPE;
 	lead.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
 			   PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -407,6 +416,10 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 		} else {
 			SL_GROW(s->pend, s->n_pend, s->cap_pend);
 			s->pend[s->n_pend++] = (pend_sample){v[1], v[3]};
+			if (s->sample_ticks) {
+				SL_GROW(s->bounds, s->n_bounds, s->cap_bounds);
+				s->bounds[s->n_bounds++] = v[3];
+			}
 		}
 		break;
 	}
@@ -548,14 +561,14 @@ static int cut(sl_session *s, uint64_t t, sl_interval *iv)
 	return 1;
 }
 
-/* Take TICKS boundary records (or, when counting, all complete groups of
+/* Take one interval's ticks (or, when counting, all complete groups of
  * them: the counts read now cover them all). */
 static int take_bounds(sl_session *s, uint64_t *t)
 {
-	if (s->n_bounds < TICKS)
+	if (s->n_bounds < s->ticks)
 		return 0;
 	qsort(s->bounds, s->n_bounds, sizeof *s->bounds, cmp_u64);
-	size_t take = s->eager ? s->n_bounds / TICKS * TICKS : TICKS;
+	size_t take = s->eager ? s->n_bounds / s->ticks * s->ticks : s->ticks;
 	*t = s->bounds[take - 1];
 	memmove(s->bounds, s->bounds + take, (s->n_bounds - take) * sizeof *s->bounds);
 	s->n_bounds -= take;

@@ -1,7 +1,9 @@
 /*
- * The timer backend: phases without a PMU.  Intervals are cut by the
- * target's task-clock (its CPU time), and user-space instruction pointers
- * are sampled by cpu-clock; both are software events every Linux has.  It
+ * The timer backend: phases without a PMU.  User-space instruction
+ * pointers are sampled by cpu-clock, a software event every Linux has, and
+ * intervals are cut by the target's CPU time: each sample stands for one
+ * sampling period of it, so an interval is interval_s * hz samples
+ * (the task-clock group leader only counts).  It
  * counts no hardware events (has_counts = 0), so profiles from it carry
  * phases and code locations but nothing to predict from.
  *
@@ -31,10 +33,10 @@ sl_backend *sl_timer_backend_new(const sl_live_opts *o)
 	cfg.argv = o->argv;
 	cfg.boundary.type = PERF_TYPE_SOFTWARE;
 	cfg.boundary.config = PERF_COUNT_SW_TASK_CLOCK;
-	cfg.boundary.sample_period = (uint64_t)(interval * 1e9 + 0.5);
 	cfg.sampler.type = PERF_TYPE_SOFTWARE;
 	cfg.sampler.config = PERF_COUNT_SW_CPU_CLOCK;
 	cfg.sampler.sample_period = (uint64_t)(1e9 / hz + 0.5);
+	cfg.samples_per_interval = (uint64_t)SL_MAX(interval * hz + 0.5, 1.0);
 	cfg.energy = o->energy;
 	return sl_live_backend_new("timer", o, &cfg, 0, NULL, 0, 0);
 }
