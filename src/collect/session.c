@@ -48,6 +48,7 @@ typedef struct pend_sample {
 } pend_sample;
 
 typedef struct cpu_events {
+	int id;              /* the CPU's number */
 	int leader, sampler;
 	uint64_t leader_id;  /* each CPU's leader has its own id */
 	int *members;
@@ -226,10 +227,41 @@ static void common_attr(struct perf_event_attr *a)
 	a->sample_id_all = 1;
 }
 
-static int open_cpu(sl_session *s, const sl_session_cfg *cfg, int cpu,
+/* The online CPUs ("0-3,6" in sysfs; all configured ones if unreadable). */
+static int *online_cpus(int *n)
+{
+	int *ids = NULL;
+	size_t len = 0, cap = 0;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	int a, b;
+	char sep;
+	while (f && fscanf(f, "%d", &a) == 1) {
+		b = a;
+		if (fscanf(f, "%c", &sep) == 1 && sep == '-' && fscanf(f, "%d", &b) == 1)
+			sep = fscanf(f, "%c", &sep) == 1 ? sep : 0;
+		for (int c = a; c <= b; c++) {
+			SL_GROW(ids, len, cap);
+			ids[len++] = c;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!len) {
+		long conf = sysconf(_SC_NPROCESSORS_CONF);
+		for (long c = 0; c < (conf > 0 ? conf : 1); c++) {
+			SL_GROW(ids, len, cap);
+			ids[len++] = (int)c;
+		}
+	}
+	*n = (int)len;
+	return ids;
+}
+
+static int open_cpu(sl_session *s, const sl_session_cfg *cfg, int idx,
 		    struct perf_event_attr *lead, struct perf_event_attr *smp)
 {
-	cpu_events *c = &s->cpus[cpu];
+	cpu_events *c = &s->cpus[idx];
+	int cpu = c->id;
 	c->leader = sl_perf_open(lead, s->pid, cpu, -1, "the interval counter");
 	if (c->leader < 0)
 		return -1;
@@ -305,17 +337,17 @@ sl_session *sl_session_start(const sl_session_cfg *cfg)
 	s->gate_fd = s->err_fd = s->pidfd = -1;
 	s->n_members = cfg->n_members;
 	s->eager = cfg->n_members > 0;
-	s->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (s->ncpu < 1)
-		s->ncpu = 1;
+	int *ids = online_cpus(&s->ncpu);
 	s->cpus = sl_xcalloc((size_t)s->ncpu, sizeof *s->cpus);
 	for (int i = 0; i < s->ncpu; i++) {
+		s->cpus[i].id = ids[i];
 		s->cpus[i].leader = s->cpus[i].sampler = -1;
 		s->cpus[i].ring.fd = -1;
 		s->cpus[i].members = sl_xmalloc((cfg->n_members + 1) * sizeof(int));
 		for (size_t m = 0; m < cfg->n_members; m++)
 			s->cpus[i].members[m] = -1;
 	}
+	free(ids);
 	s->prev = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->now = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->deltas = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
