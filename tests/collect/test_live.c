@@ -351,6 +351,49 @@ static void test_missing_program(void **state)
 	assert_non_null(strstr(sl_error(), "Permission denied"));
 }
 
+/* Interval length and sampling rate are honoured; bad values and missing
+ * RAPL are clear errors. */
+static void test_timer_options(void **state)
+{
+	(void)state;
+	char *p = prog_path("twophase");
+	char *argv[] = {p, NULL};
+	setenv("TWOPHASE_SECONDS", "0.1", 1);
+	sl_live_opts o = {0};
+	o.argv = argv;
+	o.interval_s = 0.02;
+	o.sample_hz = 1000;
+	sl_backend *b = sl_timer_backend_new(&o);
+	if (!b)
+		fail_msg("%s", sl_error());
+	assert_true(fabs(b->interval_s - 0.02) < 1e-9);
+	sl_obs ob;
+	size_t n = 0, full = 0;
+	while (b->next(b, &ob) == 1) {
+		n++;
+		full += ob.n_samples == 20;
+	}
+	unsetenv("TWOPHASE_SECONDS");
+	assert_int_equal(b->finish(b), 0);
+	b->destroy(b);
+	/* 0.6 s of CPU in 20 ms intervals of 20 samples (the last one short) */
+	assert_true(n >= 25 && n <= 36);
+	assert_true(full >= n - 2);
+	o.interval_s = 0;
+	o.sample_hz = 1e6;
+	assert_null(sl_timer_backend_new(&o));
+	assert_string_equal(sl_error(), "sampling rate 1e+06 Hz is out of range (1 to 100000)");
+	o.sample_hz = 0;
+	o.energy = 1;
+	b = sl_timer_backend_new(&o);
+	if (b) { /* this machine has RAPL */
+		b->destroy(b);
+	} else {
+		assert_non_null(strstr(sl_error(), "no RAPL energy counters"));
+	}
+	free(p);
+}
+
 /* Where the machine has no PMU (our VMs), the perf backend says so. */
 static void test_perf_no_pmu(void **state)
 {
@@ -384,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_counting_path),
 		cmocka_unit_test(test_threads_followed),
 		cmocka_unit_test(test_missing_program),
+		cmocka_unit_test(test_timer_options),
 		cmocka_unit_test(test_perf_no_pmu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
