@@ -215,9 +215,12 @@ static int cmd_doctor(int argc, char **argv)
 	if (hw && have_pmu)
 		printf("sleuth can: record profiles with the perf backend (phases, event "
 		       "counts, predictions), plus everything below.\n");
-	else
+	else if (!hw)
 		printf("sleuth cannot: measure hardware events on this machine (no PMU), "
 		       "so 'sleuth run' cannot count events for predictions here.\n");
+	else
+		printf("sleuth cannot: encode this CPU's events (libpfm4 does not know "
+		       "its PMU), so the perf backend cannot run; a newer libpfm4 may.\n");
 	printf("sleuth can: %s'sleuth run --replay TRACE', 'sleuth simulate', and "
 	       "predict/schedule from profiles or traces recorded elsewhere.\n",
 	       sw ? "find phases of a real program with 'sleuth run --backend timer', "
