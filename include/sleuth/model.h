@@ -138,8 +138,8 @@ typedef struct sl_model {
 	double f0_ghz;            /* the profiled frequency */
 	double mem_ns;            /* memory latency */
 	sl_interp view;           /* owned: every event the models use */
-	/* view indices of the roles, -1 when the machine names none */
-	int k_stall, k_llc, k_rs, k_memstall;
+	/* view indices of the time model's roles, -1 when unused */
+	int k_stall, k_llc, k_memstall;
 	int power;                /* the power model is evaluated */
 	size_t n_terms;
 	int *k_term;              /* view index of each power term */
