@@ -185,19 +185,21 @@ int sl_interp_event(const sl_interp *v, const char *event)
 	return -1;
 }
 
-void sl_interp_phase_shares(const sl_interp *v, uint32_t phase, double share[SL_SRC_N])
+void sl_interp_phase_shares(const sl_interp *v, double (*share)[SL_SRC_N])
 {
-	uint64_t n[SL_SRC_N] = {0}, all = 0;
-	for (size_t j = 0; j < v->n_instances; j++) {
-		const sl_instance *in = &v->inst[j];
-		if (in->phase != phase)
-			continue;
-		for (size_t i = in->first; i < in->first + in->n; i++)
-			for (size_t k = 0; k < v->n_events; k++) {
-				n[v->src[i * v->n_events + k]]++;
-				all++;
-			}
+	const sl_profile *p = v->prof;
+	uint64_t *n = sl_xcalloc((size_t)v->n_phase_ids * SL_SRC_N, sizeof *n);
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		uint64_t *row = n + (size_t)p->iv[i].phase * SL_SRC_N;
+		for (size_t k = 0; k < v->n_events; k++)
+			row[v->src[i * v->n_events + k]]++;
 	}
-	for (int s = 0; s < SL_SRC_N; s++)
-		share[s] = all ? (double)n[s] / (double)all : 0.0;
+	for (uint32_t ph = 0; ph < v->n_phase_ids; ph++) {
+		uint64_t all = 0, *row = n + (size_t)ph * SL_SRC_N;
+		for (int s = 0; s < SL_SRC_N; s++)
+			all += row[s];
+		for (int s = 0; s < SL_SRC_N; s++)
+			share[ph][s] = all ? (double)row[s] / (double)all : 0.0;
+	}
+	free(n);
 }

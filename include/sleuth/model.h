@@ -87,9 +87,9 @@ static inline sl_src sl_interp_src(const sl_interp *v, size_t i, size_t k)
 double sl_interp_share(const sl_interp *v, sl_src s);
 /* Index of `event` in the view, or -1. */
 int sl_interp_event(const sl_interp *v, const char *event);
-/* Shares per source over the cells of the intervals of one phase. */
-void sl_interp_phase_shares(const sl_interp *v, uint32_t phase,
-			    double share[SL_SRC_N]);
+/* Shares per source over the cells of each phase's intervals, in one
+ * pass: share[ph][s] for every phase id ph < n_phase_ids. */
+void sl_interp_phase_shares(const sl_interp *v, double (*share)[SL_SRC_N]);
 
 /* ---- voltage and static power between P-states ------------------------ */
 

@@ -192,10 +192,15 @@ static void test_interp_cases(void **state)
 	assert_near(sl_interp_share(&v, SL_SRC_PROGRAM), 6 / 32.0, 1e-12);
 	assert_near(sl_interp_share(&v, SL_SRC_NONE), 16 / 32.0, 1e-12);
 	/* phase 1: 2 intervals x 4 events, A and B from the program, C and D none */
-	double sh[SL_SRC_N];
-	sl_interp_phase_shares(&v, 1, sh);
-	assert_near(sh[SL_SRC_PROGRAM], 0.5, 1e-12);
-	assert_near(sh[SL_SRC_NONE], 0.5, 1e-12);
+	double sh[3][SL_SRC_N];
+	sl_interp_phase_shares(&v, sh);
+	assert_near(sh[1][SL_SRC_PROGRAM], 0.5, 1e-12);
+	assert_near(sh[1][SL_SRC_NONE], 0.5, 1e-12);
+	/* phase 0: 5 intervals x 4 = 20 cells: 3 measured, 5 instance, 2 phase */
+	assert_near(sh[0][SL_SRC_MEASURED], 3 / 20.0, 1e-12);
+	assert_near(sh[0][SL_SRC_INSTANCE], 5 / 20.0, 1e-12);
+	assert_near(sh[0][SL_SRC_PHASE], 2 / 20.0, 1e-12);
+	assert_near(sh[2][SL_SRC_PROGRAM], 0.5, 1e-12);
 	assert_int_equal(sl_interp_event(&v, "B"), 1);
 	assert_int_equal(sl_interp_event(&v, "Z"), -1);
 	assert_string_equal(sl_src_name(SL_SRC_PHASE), "phase");
