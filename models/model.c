@@ -29,30 +29,6 @@ int sl_time_model_parse(const char *s, sl_time_model *t)
 	return 0;
 }
 
-/* The event a machine assigns to `role`, or NULL. */
-static const char *role_event(const sl_machine *m, const char *role)
-{
-	for (size_t i = 0; i < m->n_roles; i++)
-		if (!strcmp(m->roles[i].role, role))
-			return m->roles[i].event;
-	return NULL;
-}
-
-/* Whether the machine's power model can be evaluated: every P-state has a
- * static power and every term a coefficient. */
-static int power_fitted(const sl_machine *m)
-{
-	if (!m->has_power || !m->has_constant)
-		return 0;
-	for (size_t i = 0; i < m->n_terms; i++)
-		if (!m->terms[i].has_coeff)
-			return 0;
-	for (size_t i = 0; i < m->n_pstates; i++)
-		if (!m->pstates[i].has_static)
-			return 0;
-	return 1;
-}
-
 /* Append `ev` to the list unless present; its index. */
 static int add_event(const char ***list, size_t *n, size_t *cap, const char *ev)
 {
@@ -94,22 +70,23 @@ static int check_inputs(const sl_profile *p, const sl_machine *m, sl_time_model 
 			     "profile at a fixed frequency");
 		return -1;
 	}
-	if (t == SL_TIME_STALL && !role_event(m, "memory_stall_cycles") &&
-	    (!role_event(m, "stall_cycles") || !role_event(m, "llc_misses"))) {
+	if (t == SL_TIME_STALL && !sl_machine_role(m, "memory_stall_cycles") &&
+	    (!sl_machine_role(m, "stall_cycles") || !sl_machine_role(m, "llc_misses"))) {
 		sl_error_set("machine %s names no stall_cycles and llc_misses events "
 			     "(nor memory_stall_cycles) for the stall model; add them "
 			     "or use --model linear", m->name);
 		return -1;
 	}
-	if (t == SL_TIME_STALL && !role_event(m, "memory_stall_cycles") &&
+	if (t == SL_TIME_STALL && !sl_machine_role(m, "memory_stall_cycles") &&
 	    !(m->memory_latency_ns > 0)) {
 		sl_error_set("machine %s has no memory_latency_ns for the stall model; "
 			     "add it or use --model linear", m->name);
 		return -1;
 	}
-	if (!(flags & SL_MODEL_TIME_ONLY) && !power_fitted(m)) {
-		sl_error_set("machine %s has no fitted power model; run sleuth calibrate "
-			     "(or predict time only with --time-only)", m->name);
+	if (!(flags & SL_MODEL_TIME_ONLY) && !sl_machine_complete(m)) {
+		char *why = sl_xstrdup(sl_error());
+		sl_error_set("%s, or predict time only with --time-only", why);
+		free(why);
 		return -1;
 	}
 	return 0;
@@ -134,12 +111,12 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	 * interpolation shares describe what the prediction rests on. */
 	const char **evs = NULL;
 	size_t n = 0, cap = 0;
-	const char *memstall = role_event(m, "memory_stall_cycles");
+	const char *memstall = sl_machine_role(m, "memory_stall_cycles");
 	if (t == SL_TIME_STALL && memstall)
 		md->k_memstall = add_event(&evs, &n, &cap, memstall);
 	else if (t == SL_TIME_STALL) {
-		md->k_stall = add_event(&evs, &n, &cap, role_event(m, "stall_cycles"));
-		md->k_llc = add_event(&evs, &n, &cap, role_event(m, "llc_misses"));
+		md->k_stall = add_event(&evs, &n, &cap, sl_machine_role(m, "stall_cycles"));
+		md->k_llc = add_event(&evs, &n, &cap, sl_machine_role(m, "llc_misses"));
 	}
 	if (md->power) {
 		static const char *const cycle_roles[] = {
@@ -157,7 +134,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 			/* Cycle counts that overlap memory stalls scale with them
 			 * (docs/models.md, "Event rates at the target"). */
 			for (size_t r = 0; r < SL_ARRAY_LEN(cycle_roles); r++) {
-				const char *re = role_event(m, cycle_roles[r]);
+				const char *re = sl_machine_role(m, cycle_roles[r]);
 				md->k_scaled[j] |= re && !strcmp(re, ev);
 			}
 			if (m->terms[j].coeff > 0)

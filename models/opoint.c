@@ -11,9 +11,6 @@
 #include "sleuth/common.h"
 #include "sleuth/model.h"
 
-/* Half a MHz: frequencies closer than this are the same P-state. */
-#define SAME_GHZ 0.0005
-
 /* Linear interpolation of y over ascending x at `at`, inside [x0, xn-1],
  * with GSL. */
 static double interp(const double *x, const double *y, size_t n, double at)
@@ -47,13 +44,11 @@ int sl_machine_opoint(const sl_machine *m, double ghz, int extrapolate, sl_opoin
 		return -1;
 	}
 	int has_static = 1;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		has_static &= m->pstates[i].has_static;
-		if (fabs(m->pstates[i].ghz - ghz) < SAME_GHZ) {
-			op->pstate = (int)i;
-			op->volts = m->pstates[i].volts;
-		}
-	}
+	op->pstate = sl_machine_pstate(m, ghz);
+	if (op->pstate >= 0)
+		op->volts = m->pstates[op->pstate].volts;
 	/* Ascending copies (the machine lists fmax first). */
 	double *x = sl_xmalloc(3 * n * sizeof *x), *v = x + n, *s = x + 2 * n;
 	for (size_t i = 0; i < n; i++) {

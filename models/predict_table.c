@@ -39,16 +39,6 @@ static int rank(const sl_agg *agg, const uint32_t *order, size_t n, uint32_t ph,
 	return r;
 }
 
-/* The table's extreme frequencies (sensitivity is between them). */
-static double f_extreme(const sl_machine *m, int want_max)
-{
-	double v = m->pstates[0].ghz;
-	for (size_t i = 1; i < m->n_pstates; i++)
-		if (want_max ? m->pstates[i].ghz > v : m->pstates[i].ghz < v)
-			v = m->pstates[i].ghz;
-	return v;
-}
-
 /* Time of every phase (and the total, at index n_phase_ids) at `ghz`. */
 static double *phase_times(const sl_model *md, double ghz)
 {
@@ -151,7 +141,7 @@ static void shares_table(FILE *f, const sl_model *md, sl_agg *const *agg, size_t
 
 static void footer(FILE *f, const sl_model *md, const sl_predict_stats *st)
 {
-	double lo = f_extreme(md->mach, 0), hi = f_extreme(md->mach, 1);
+	double lo = sl_machine_fmin(md->mach), hi = sl_machine_fmax(md->mach);
 	fprintf(f, "\nt/e: rank by time / by energy at that frequency (1 = the largest).\n"
 		   "sens: time at %.3g GHz / time at %.3g GHz (%.2f if compute-bound, "
 		   "near 1 if memory-bound).\n", lo, hi, hi / lo);
@@ -179,8 +169,8 @@ int sl_predict_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n
 		sl_model_aggregate(md, &ops[k], agg[k], NULL, &tot[k]);
 		sl_stats_add(stats, &tot[k]);
 	}
-	double *tmin = phase_times(md, f_extreme(md->mach, 0));
-	double *tmax = phase_times(md, f_extreme(md->mach, 1));
+	double *tmin = phase_times(md, sl_machine_fmin(md->mach));
+	double *tmax = phase_times(md, sl_machine_fmax(md->mach));
 
 	header(f, md, info);
 	main_table(f, md, ops, n_ops, agg, tot, order, n_order, tmin, tmax);

@@ -534,7 +534,7 @@ static void test_refusals(void **state)
 	/* skeleton: no constant; or a term without a coefficient; or no static */
 	mkone(&p, &m);
 	m.has_constant = 0;
-	expect_refusal(&p, &m, SL_TIME_STALL, 0, "no fitted power model; run sleuth calibrate");
+	expect_refusal(&p, &m, SL_TIME_STALL, 0, "no fitted power model (power: has no constant)");
 	sl_model md;
 	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_STALL, SL_MODEL_TIME_ONLY), 0);
 	sl_opoint op;
@@ -546,7 +546,8 @@ static void test_refusals(void **state)
 	sl_model_free(&md);
 	mknhm(&m);
 	m.has_power = 0;
-	expect_refusal(&p, &m, SL_TIME_STALL, 0, "run sleuth calibrate");
+	expect_refusal(&p, &m, SL_TIME_STALL, 0, "run sleuth calibrate to complete it, "
+		       "or predict time only with --time-only");
 	mknhm(&m);
 	sl_pstate ps[] = {{2.666, 1.26, 0, 0}};
 	m.pstates = ps;
@@ -579,6 +580,39 @@ static void test_refusals(void **state)
 	sl_model_free(&md);
 }
 
+/* The shipped machine files load; the Nehalem one is complete and is the
+ * machine of the tests above; the simulated one is a skeleton. */
+static void test_shipped_machines(void **state)
+{
+	(void)state;
+	sl_machine m, ref;
+	mknhm(&ref);
+	assert_int_equal(sl_machine_load(TEST_SRCDIR "/models/nehalem-i7-920.yaml", &m), 0);
+	assert_int_equal(sl_machine_complete(&m), 1);
+	assert_int_equal(m.n_pstates, ref.n_pstates);
+	for (size_t i = 0; i < m.n_pstates; i++) {
+		assert_near(m.pstates[i].ghz, ref.pstates[i].ghz, 0);
+		assert_near(m.pstates[i].volts, ref.pstates[i].volts, 0);
+		assert_near(m.pstates[i].static_w, ref.pstates[i].static_w, 0);
+	}
+	assert_int_equal(m.n_terms, ref.n_terms);
+	for (size_t i = 0; i < m.n_terms; i++) {
+		assert_string_equal(m.terms[i].event, ref.terms[i].event);
+		assert_near(m.terms[i].coeff, ref.terms[i].coeff, 0);
+	}
+	assert_near(m.memory_latency_ns, ref.memory_latency_ns, 0);
+	for (size_t i = 0; i < ref.n_roles; i++)
+		assert_string_equal(sl_machine_role(&m, ref.roles[i].role), ref.roles[i].event);
+	sl_machine_free(&m);
+
+	assert_int_equal(sl_machine_load(TEST_SRCDIR "/models/sim-nehalem-i7-920.yaml", &m), 0);
+	assert_int_equal(sl_machine_complete(&m), 0);
+	assert_int_equal(m.n_pstates, 9);
+	assert_near(sl_machine_fmax(&m), 2.66, 0);
+	assert_near(sl_machine_fmin(&m), 1.60, 0);
+	sl_machine_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -593,6 +627,7 @@ int main(void)
 		cmocka_unit_test(test_opoints),
 		cmocka_unit_test(test_aggregate),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_shipped_machines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
