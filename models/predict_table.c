@@ -62,11 +62,11 @@ static void header(FILE *f, const sl_model *md, const sl_predict_info *info)
 	fprintf(f, "Predictions for %s: %zu intervals, %zu phases, %zu instances\n",
 		info && info->profile_path ? info->profile_path : "the profile",
 		p->n_intervals, n_order, v->n_instances);
-	fprintf(f, "  profiled at %.3g GHz (%s backend); machine %s (%s); %s time model\n",
-		md->f0_ghz, p->backend ? p->backend : "?", md->mach->name,
-		info && info->machine_origin ? info->machine_origin : "given",
-		sl_time_model_name(md->time));
-	fprintf(f, "  event values:");
+	fprintf(f, "  profiled at %.4g GHz (%s backend); %s time model\n", md->f0_ghz,
+		p->backend ? p->backend : "?", sl_time_model_name(md->time));
+	fprintf(f, "  machine %s (%s)\n", md->mach->name,
+		info && info->machine_origin ? info->machine_origin : "given");
+	fprintf(f, "  counts:");
 	for (int s = 0; s < SL_SRC_N; s++)
 		fprintf(f, "%s %.1f%% %s", s ? "," : "",
 			100 * sl_interp_share(v, (sl_src)s), sl_src_name((sl_src)s));
@@ -86,7 +86,9 @@ static void main_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t
 		int n = snprintf(g, sizeof g, "%.4g GHz%s", ops[k].ghz,
 				 ops[k].extrapolated ? " (extrapolated)" : "");
 		int pad = n < 31 ? (31 - n) / 2 : 0;
-		fprintf(f, " %*s%-*s", pad, "", 31 - pad, g);
+		fprintf(f, " %*s%s", pad, "", g);
+		if (k + 1 < n_ops)
+			fprintf(f, "%*s", 31 - pad - n, "");
 	}
 	fprintf(f, "\nphase");
 	for (size_t k = 0; k < n_ops; k++)
@@ -143,11 +145,11 @@ static void footer(FILE *f, const sl_model *md, const sl_predict_stats *st)
 {
 	double lo = sl_machine_fmin(md->mach), hi = sl_machine_fmax(md->mach);
 	fprintf(f, "\nt/e: rank by time / by energy at that frequency (1 = the largest).\n"
-		   "sens: time at %.3g GHz / time at %.3g GHz (%.2f if compute-bound, "
-		   "near 1 if memory-bound).\n", lo, hi, hi / lo);
+		   "sens: time at %.4g GHz / time at %.4g GHz: %.2f if compute-bound,\n"
+		   "      near 1 if memory-bound.\n", lo, hi, hi / lo);
 	if (md->power)
 		fprintf(f, "clamped: interval predictions whose power was clamped to idle "
-			   "or peak: %llu of %llu (%llu idle, %llu peak).\n",
+			   "or peak:\n         %llu of %llu (%llu idle, %llu peak).\n",
 			(unsigned long long)(st->clamped_idle + st->clamped_peak),
 			(unsigned long long)st->predictions,
 			(unsigned long long)st->clamped_idle,
