@@ -56,8 +56,7 @@ static int need_measured(const sl_model *md, int k, const char *what)
 	return 0;
 }
 
-static int check_inputs(const sl_profile *p, const sl_machine *m, sl_time_model t,
-			int flags)
+int sl_model_check_profile(const sl_profile *p)
 {
 	if (!p->has_counts) {
 		sl_error_set("the profile has no event counts (backend '%s'): the models "
@@ -70,6 +69,14 @@ static int check_inputs(const sl_profile *p, const sl_machine *m, sl_time_model 
 			     "profile at a fixed frequency");
 		return -1;
 	}
+	return 0;
+}
+
+static int check_inputs(const sl_profile *p, const sl_machine *m, sl_time_model t,
+			int flags)
+{
+	if (sl_model_check_profile(p) < 0)
+		return -1;
 	if (t == SL_TIME_STALL && !sl_machine_role(m, "memory_stall_cycles") &&
 	    (!sl_machine_role(m, "stall_cycles") || !sl_machine_role(m, "llc_misses"))) {
 		sl_error_set("machine %s names no stall_cycles and llc_misses events "

@@ -27,7 +27,7 @@ void sl_ob_u64(sl_obuf *ob, uint64_t v);
 /* `sig` (1..14) significant digits, plain decimal notation for 1e-4 <= |v| < 1e15
  * (exponent notation outside), no trailing zeros; "nan"/"inf" as printf. */
 void sl_ob_double(sl_obuf *ob, double v, int sig);
-/* The same into a string (at least 32 bytes). */
-void sl_fmt_sig(char *out, double v, int sig);
+/* The same into a string (at least 40 bytes); returns its length. */
+size_t sl_fmt_sig(char *out, double v, int sig);
 
 #endif

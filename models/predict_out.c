@@ -71,7 +71,13 @@ typedef struct fv {
 
 #define U(x) ((fv){.kind = FV_U, .u = (x)})
 #define D(x) ((fv){.kind = FV_D, .d = (x)})
-#define S(x) ((fv){.kind = FV_S, .s = (x)})
+#define S(x) ((fv){.kind = FV_S, .s = (x)->s, .u = (x)->len})
+
+/* A preformatted value (the frequency of every row). */
+typedef struct pre {
+	char s[40];
+	size_t len;
+} pre;
 
 typedef struct rows {
 	sl_obuf ob;
@@ -88,7 +94,7 @@ static void put_value(rows *r, const fv *v)
 		sl_ob_u64(&r->ob, v->u);
 		break;
 	case FV_S:
-		sl_ob_str(&r->ob, v->s);
+		sl_ob_mem(&r->ob, v->s, (size_t)v->u);
 		break;
 	case FV_D:
 		if (isfinite(v->d))
@@ -193,7 +199,7 @@ void sl_stats_add(sl_predict_stats *st, const sl_agg *a)
 
 /* Every interval at one frequency, streamed. */
 static void interval_rows(rows *r, const sl_model *md, const sl_opoint *op,
-			  const char *ghz, sl_predict_stats *st)
+			  const pre *ghz, sl_predict_stats *st)
 {
 	const sl_profile *p = md->prof;
 	sl_agg all = {0};
@@ -210,7 +216,7 @@ static void interval_rows(rows *r, const sl_model *md, const sl_opoint *op,
 }
 
 static void instance_rows(rows *r, const sl_model *md, const sl_opoint *op,
-			  const char *ghz, sl_agg *agg, sl_predict_stats *st)
+			  const pre *ghz, sl_agg *agg, sl_predict_stats *st)
 {
 	const sl_interp *vw = &md->view;
 	sl_model_aggregate(md, op, NULL, agg, NULL);
@@ -225,7 +231,7 @@ static void instance_rows(rows *r, const sl_model *md, const sl_opoint *op,
 }
 
 static void phase_rows(rows *r, const sl_model *md, const sl_opoint *op,
-		       const char *ghz, sl_agg *agg, const uint32_t *order, size_t n_order,
+		       const pre *ghz, sl_agg *agg, const uint32_t *order, size_t n_order,
 		       sl_predict_stats *st)
 {
 	sl_model_aggregate(md, op, agg, NULL, NULL);
@@ -274,14 +280,14 @@ int sl_predict_write(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n
 	size_t n_agg = per == SL_PER_INSTANCE ? md->view.n_instances : md->view.n_phase_ids;
 	sl_agg *agg = sl_xcalloc(n_agg + 1, sizeof *agg);
 	for (size_t k = 0; k < n_ops && !r.ob.err; k++) {
-		char ghz[40];
-		sl_fmt_sig(ghz, ops[k].ghz, 6);
+		pre ghz;
+		ghz.len = sl_fmt_sig(ghz.s, ops[k].ghz, 6);
 		if (per == SL_PER_INTERVAL)
-			interval_rows(&r, md, &ops[k], ghz, stats);
+			interval_rows(&r, md, &ops[k], &ghz, stats);
 		else if (per == SL_PER_INSTANCE)
-			instance_rows(&r, md, &ops[k], ghz, agg, stats);
+			instance_rows(&r, md, &ops[k], &ghz, agg, stats);
 		else
-			phase_rows(&r, md, &ops[k], ghz, agg, order, n_order, stats);
+			phase_rows(&r, md, &ops[k], &ghz, agg, order, n_order, stats);
 	}
 	free(agg);
 	free(order);

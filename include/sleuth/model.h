@@ -159,6 +159,8 @@ typedef struct sl_model {
  */
 int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		  sl_time_model t, int flags);
+/* The profile's part of those checks alone (before loading a machine). */
+int sl_model_check_profile(const sl_profile *p);
 void sl_model_free(sl_model *md);
 
 /* The operating point at `ghz` under the model's flags (see
