@@ -60,7 +60,7 @@ static void make_phases(phase_rates *ph, double f0)
 		r->per_ins[2] = 0.35 + 0.1 * urand();
 		r->per_ins[3] = llc * 1.5;
 		r->per_ins[4] = llc * 4 + 0.01;
-		r->per_ins[5] = 0.1 * r->cpi_core + offchip * 0.8;
+		r->per_ins[5] = 0.05 * r->cpi_core + offchip * 0.15;
 		r->per_ins[6] = (1 - mem) * 0.3 * urand();
 		r->per_ins[7] = 0.002 + 0.01 * urand();
 	}
