@@ -81,7 +81,7 @@ int sl_machine_opoint(const sl_machine *m, double ghz, int extrapolate, sl_opoin
 			op->static_w = line(x, s, a, a + 1, ghz);
 		if (!(op->volts > 0)) {
 			sl_error_set("cannot extrapolate to %.3f GHz: the voltage would be "
-				     "%.3f V; choose a frequency nearer %.2f-%.2f GHz",
+				     "%.3f V; choose a frequency nearer %.4g-%.4g GHz",
 				     ghz, op->volts, x[0], x[n - 1]);
 			rc = -1;
 		}
@@ -90,7 +90,7 @@ int sl_machine_opoint(const sl_machine *m, double ghz, int extrapolate, sl_opoin
 			     "P-state; list at least two P-states", ghz, m->name);
 		rc = -1;
 	} else {
-		sl_error_set("%.3f GHz is outside machine %s's P-states (%.2f-%.2f GHz); "
+		sl_error_set("%.3f GHz is outside machine %s's P-states (%.4g-%.4g GHz); "
 			     "choose one inside or pass --extrapolate",
 			     ghz, m->name, x[0], x[n - 1]);
 		rc = -1;
