@@ -10,6 +10,7 @@
 #include "fixture.h"
 #include "sleuth/common.h"
 #include "sleuth/model.h"
+#include "sleuth/sim.h"
 
 /* One interval at 2.666 GHz with every event measured. */
 static sl_prof_interval one_iv[] = {{0, 0, 0.375, 1000000000, 800000000, NAN}};
@@ -522,11 +523,20 @@ static void test_shipped_machines(void **state)
 		assert_string_equal(sl_machine_role(&m, ref.roles[i].role), ref.roles[i].event);
 	sl_machine_free(&m);
 
+	/* the skeleton agrees with the simulated machine it describes */
+	sl_sim_machine sim;
 	assert_int_equal(sl_machine_load(TEST_SRCDIR "/models/sim-nehalem-i7-920.yaml", &m), 0);
+	assert_int_equal(sl_sim_machine_load(TEST_SRCDIR "/data/sim/nehalem-i7-920.yaml", &sim),
+			 0);
 	assert_int_equal(sl_machine_complete(&m), 0);
-	assert_int_equal(m.n_pstates, 9);
-	assert_near(sl_machine_fmax(&m), 2.66, 0);
-	assert_near(sl_machine_fmin(&m), 1.60, 0);
+	assert_int_equal(m.n_pstates, sim.n_pstates);
+	for (size_t i = 0; i < m.n_pstates; i++) {
+		assert_near(m.pstates[i].ghz, sim.ghz[i], 0);
+		assert_near(m.pstates[i].volts, sim.volts[i], 0);
+	}
+	assert_near(m.memory_latency_ns, sim.truth.memory_ns, 0);
+	assert_int_equal(m.programmable, sim.programmable);
+	sl_sim_machine_free(&sim);
 	sl_machine_free(&m);
 }
 
