@@ -33,23 +33,18 @@ static void acc_add(acc *a, double r)
 	a->n++;
 }
 
-/* Split the profile into phase instances and map each interval to its
- * instance.  (Done here rather than with sl_profile_instances() because the
- * view needs the reverse map too.) */
+/* The profile's phase instances, and the map from interval to instance
+ * that the interpolation needs. */
 static void build_instances(sl_interp *v, const sl_profile *p)
 {
-	size_t cap = 0;
+	v->n_instances = sl_profile_instances(p, &v->inst);
 	v->inst_of = sl_xmalloc(p->n_intervals * sizeof *v->inst_of);
-	for (size_t i = 0; i < p->n_intervals; i++) {
-		uint32_t ph = p->iv[i].phase;
-		if (ph + 1 > v->n_phase_ids)
-			v->n_phase_ids = ph + 1;
-		if (!v->n_instances || v->inst[v->n_instances - 1].phase != ph) {
-			SL_GROW(v->inst, v->n_instances, cap);
-			v->inst[v->n_instances++] = (sl_instance){ph, i, 0};
-		}
-		v->inst[v->n_instances - 1].n++;
-		v->inst_of[i] = (uint32_t)(v->n_instances - 1);
+	for (size_t j = 0; j < v->n_instances; j++) {
+		const sl_instance *in = &v->inst[j];
+		if (in->phase + 1 > v->n_phase_ids)
+			v->n_phase_ids = in->phase + 1;
+		for (size_t i = in->first; i < in->first + in->n; i++)
+			v->inst_of[i] = (uint32_t)j;
 	}
 }
 
