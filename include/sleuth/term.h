@@ -38,6 +38,15 @@ char sl_term_phase_char(size_t phase);
 char *sl_term_strip(const uint32_t *phase, const double *w, size_t n, size_t cols,
 		    int colour);
 
+/* The phase timeline of a profile (intervals weighted by their time), as
+ * sl_term_strip. */
+struct sl_profile;
+char *sl_term_profile_strip(const struct sl_profile *p, size_t cols, int colour);
+
+/* Print phase id `ph` right-aligned in `width` columns, in its colour
+ * when `colour`. */
+void sl_term_phase_id(FILE *f, uint32_t ph, int width, int colour);
+
 /*
  * Progress on stderr: drawn only when stderr is a terminal and only once
  * the work has run for `delay` seconds (short runs stay silent), redrawn at

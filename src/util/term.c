@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "sleuth/common.h"
+#include "sleuth/profile.h"
 #include "sleuth/term.h"
 
 int sl_term_colour_wanted(int isatty, const char *no_color, const char *term)
@@ -142,6 +143,28 @@ char *sl_term_strip(const uint32_t *phase, const double *w, size_t n, size_t col
 	out[len] = 0;
 	free(cum);
 	return out;
+}
+
+char *sl_term_profile_strip(const sl_profile *p, size_t cols, int colour)
+{
+	uint32_t *ph = sl_xmalloc((p->n_intervals + 1) * sizeof *ph);
+	double *w = sl_xmalloc((p->n_intervals + 1) * sizeof *w);
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		ph[i] = p->iv[i].phase;
+		w[i] = p->iv[i].time_s;
+	}
+	char *s = sl_term_strip(ph, w, p->n_intervals, cols, colour);
+	free(ph);
+	free(w);
+	return s;
+}
+
+void sl_term_phase_id(FILE *f, uint32_t ph, int width, int colour)
+{
+	if (colour)
+		fprintf(f, "%s%*u" SL_TERM_RESET, sl_term_phase_sgr(ph), width, ph);
+	else
+		fprintf(f, "%*u", width, ph);
 }
 
 /* ---- progress ------------------------------------------------------------ */
