@@ -93,6 +93,21 @@ void sl_sched_evaluate(const sl_sched_table *t, const sl_sched_opts *o,
 /* Check a table's shape and values: 0, or -1 with sl_error(). */
 int sl_sched_table_check(const sl_sched_table *t);
 
+/* A table with its own storage (what the inputs below fill). */
+typedef struct sl_sched_data {
+	sl_sched_table tab;  /* points into the arrays below */
+	double *ghz;
+	uint32_t *phase;
+	double *time_s, *energy_j, *peak_w;
+} sl_sched_data;
+
+void sl_sched_data_alloc(sl_sched_data *d, size_t n_pstates, size_t n_inst,
+			 size_t n_phases);
+void sl_sched_data_free(sl_sched_data *d);
+/* From `sleuth predict --per instance --all --format csv` (formats.md §4;
+ * "-" is stdin).  The peak power of an instance is then its mean power. */
+int sl_sched_data_from_csv(const char *path, sl_sched_data *d);
+
 /* ---- sleuth-schedule/1 ---------------------------------------------- */
 
 typedef struct sl_sched_phase {
