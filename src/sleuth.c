@@ -23,6 +23,7 @@ static const struct sl_cmd cmd_help = {
 static const struct sl_cmd *const commands[] = {
 	/* one line per subcommand, alphabetical */
 	&cmd_help,
+	&sl_cmd_schedule,
 	&sl_cmd_simulate,
 };
 
