@@ -736,9 +736,9 @@ static double lower_bound(const prob *pr, const search *s, const rest *r,
  * it, every other phase relaxed) cannot beat the incumbent is dropped.  With
  * a good incumbent this leaves a small core of phases with more than one
  * option, and the DP's frontiers stay small.  The incumbent's own options
- * always survive.
+ * always survive.  Returns the relaxation's bound on the whole problem.
  */
-static void reduce_options(prob *pr, const search *s, double *score)
+static double reduce_options(prob *pr, const search *s, double *score)
 {
 	size_t P = pr->P, K = pr->K;
 	rest all = {0, 0, {0}};
@@ -787,6 +787,7 @@ static void reduce_options(prob *pr, const search *s, double *score)
 		pr->nopt[k] = n;
 	}
 	free(own);
+	return lower_bound(pr, s, &all, pr->T0, pr->E0);
 }
 
 /* ---- exact DP ---------------------------------------------------------- */
@@ -1244,15 +1245,18 @@ static int solve_global(prob *pr, sl_sched_result *r, int *x)
 	}
 	uint32_t *order = sl_xmalloc((L + 1) * sizeof *order);
 	double *score = sl_xmalloc(K * sizeof *score);
+	/* a proven lower bound on the optimum: min(incumbent, relaxation over
+	 * the options that survive), the best of every round */
+	double lb = 0;
 	if (isfinite(s.f)) {
 		local_search(pr, &s);
 		set_lambdas(pr, &s);
-		reduce_options(pr, &s, score);
+		lb = SL_MIN(s.f, reduce_options(pr, &s, score));
 		size_t maxcore = pr->ne ? 16 : 256;
 		for (size_t core = 16; core <= maxcore && core_size(pr) > core; core *= 4) {
 			improve_in_core(pr, &s, score, core, order, L);
 			set_lambdas(pr, &s);
-			reduce_options(pr, &s, score);
+			lb = SL_MAX(lb, SL_MIN(s.f, reduce_options(pr, &s, score)));
 		}
 	}
 	free(score);
@@ -1262,6 +1266,7 @@ static int solve_global(prob *pr, sl_sched_result *r, int *x)
 		r->exact = dp_solve(pr, &s, order, L);
 	if (!r->exact && isfinite(s.f))
 		local_search(pr, &s);
+	r->lower_bound = r->exact ? s.f : SL_MIN(lb, s.f);
 	free(order);
 	if (!isfinite(s.f)) {
 		sl_error_set("no schedule keeps the slowdown within %g%% once frequency "

@@ -73,6 +73,8 @@ typedef struct sl_sched_result {
 			       * cap, -1 if none does */
 	sl_sched_eval fixed;
 	int exact;            /* 1: proven optimal; 0: heuristic (docs/schedule.md) */
+	double lower_bound;   /* global: a proven lower bound on the optimal
+			       * objective (the objective itself when exact) */
 } sl_sched_result;
 
 /* Solve.  -1 with sl_error() for invalid input or an infeasible cap/bound. */

@@ -198,6 +198,7 @@ static void check_global(gen *g, const sl_sched_opts *o)
 		fail();
 	}
 	assert_int_equal(r.exact, 1);
+	assert_close(r.lower_bound, want);
 	double T, E, pk;
 	ref_eval(g, o, r.pstate, &T, &E, &pk);
 	assert_close(r.total.time_s, T);
@@ -471,6 +472,8 @@ static void test_heuristic_wide(void **state)
 		assert_int_equal(r.exact, 0);
 		double T, E, pk;
 		ref_eval(&g, &o, r.pstate, &T, &E, &pk);
+		double f = sl_objective_value(o.objective, T, E);
+		assert_true(r.lower_bound > 0.9 * f && r.lower_bound <= f);
 		assert_true(T <= 1.1 * base_time(&g) * (1 + 1e-12));
 		assert_true(r.fixed_pstate >= 0);
 		assert_true(sl_objective_value(o.objective, T, E) <=
