@@ -4,7 +4,7 @@
  * bound) -- the issue's target is under 0.5 s.  Prints one line per
  * objective: seconds, whether the result is proven optimal, and the saving.
  *
- * usage: bench-schedule [PHASES [PSTATES [INSTANCES_PER_PHASE [TRANSITION_US]]]]
+ * usage: bench-schedule [PHASES [PSTATES [INSTANCES_PER_PHASE [TRANSITION_US [BOUND]]]]]
  */
 #include <math.h>
 #include <stdio.h>
@@ -29,8 +29,10 @@ int main(int argc, char **argv)
 	size_t P = argc > 2 ? strtoul(argv[2], NULL, 10) : 32;
 	size_t R = argc > 3 ? strtoul(argv[3], NULL, 10) : 1;
 	double tus = argc > 4 ? strtod(argv[4], NULL) : 0;
+	double bound = argc > 5 ? strtod(argv[5], NULL) : 0.10;
 	if (!K || !P || !R) {
-		fprintf(stderr, "usage: bench-schedule [PHASES [PSTATES [REPEATS [TRANSITION_US]]]]\n");
+		fprintf(stderr, "usage: bench-schedule [PHASES [PSTATES [REPEATS [TRANSITION_US "
+				"[BOUND]]]]]\n");
 		return 2;
 	}
 	size_t N = K * R;
@@ -58,10 +60,10 @@ int main(int argc, char **argv)
 		}
 	}
 	sl_sched_table tab = {P, ghz, 0, K, N, ph, t, e, NULL};
-	printf("# %zu phases x %zu P-states, %zu instances, bound 10%%, switch %g us\n",
-	       K, P, N, tus);
+	printf("# %zu phases x %zu P-states, %zu instances, bound %g%%, switch %g us\n",
+	       K, P, N, 100 * bound, tus);
 	for (int obj = 0; obj < 3; obj++) {
-		sl_sched_opts o = {.objective = (sl_objective)obj, .max_slowdown = 0.10,
+		sl_sched_opts o = {.objective = (sl_objective)obj, .max_slowdown = bound,
 				   .transition_s = tus * 1e-6};
 		sl_sched_result r;
 		double t0 = sl_now();
