@@ -158,6 +158,12 @@ static int is_long(const sl_sched_table *t, const sl_sched_opts *o, size_t i)
 	return cell(t, t->time_s, i, t->baseline) >= o->min_instance_s;
 }
 
+double sl_sched_switch_energy(const sl_sched_table *t, const sl_sched_opts *o,
+			      size_t i, size_t from, size_t to)
+{
+	return o->transition_s * SL_MAX(mean_w(t, i - 1, from), mean_w(t, i, to));
+}
+
 /*
  * The definition of a schedule's cost, instance by instance: what the DP's
  * decomposition must reproduce and what the tests compare against.
@@ -183,10 +189,9 @@ void sl_sched_evaluate(const sl_sched_table *t, const sl_sched_opts *o,
 		if (phase_energy_j)
 			phase_energy_j[t->phase[i]] += ei;
 		if (i > 0 && e != cur) {
-			double w = SL_MAX(mean_w(t, i - 1, cur), mean_w(t, i, e));
 			ev->switches++;
 			ev->switch_time_s += o->transition_s;
-			ev->switch_energy_j += o->transition_s * w;
+			ev->switch_energy_j += sl_sched_switch_energy(t, o, i, cur, e);
 		}
 		if (inst_pstate)
 			inst_pstate[i] = (int)e;

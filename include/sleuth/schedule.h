@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef enum { SL_OBJ_ENERGY, SL_OBJ_EDP, SL_OBJ_ED2P } sl_objective;
 typedef enum { SL_SCOPE_GLOBAL, SL_SCOPE_PHASE } sl_scope;
@@ -92,6 +93,12 @@ void sl_sched_evaluate(const sl_sched_table *t, const sl_sched_opts *o,
 		       const int *pstate, sl_sched_eval *ev, int *inst_pstate,
 		       double *phase_time_s, double *phase_energy_j);
 
+/* Energy of the switch into instance i (> 0) from P-state `from` (that of
+ * instance i - 1) to `to`: the switch time times the higher of the two
+ * instances' mean powers. */
+double sl_sched_switch_energy(const sl_sched_table *t, const sl_sched_opts *o,
+			      size_t i, size_t from, size_t to);
+
 /* Check a table's shape and values: 0, or -1 with sl_error(). */
 int sl_sched_table_check(const sl_sched_table *t);
 
@@ -140,5 +147,19 @@ int sl_schedule_write(const char *path, const sl_schedule_file *s,
 void sl_schedule_file_free(sl_schedule_file *s);
 /* The frequency of `phase`, or 0 when the schedule does not list it. */
 double sl_schedule_ghz(const sl_schedule_file *s, uint32_t phase);
+
+/*
+ * Apply a schedule to a table (made from the same profile): the P-state of
+ * every phase, and the options (switch cost, minimum instance) it was made
+ * with.  -1 with sl_error() when a phase is missing or a frequency is not
+ * one of the table's P-states.
+ */
+int sl_schedule_apply(const sl_sched_table *t, const sl_schedule_file *s, int *pstate,
+		      sl_sched_opts *o);
+/* CSV, one row per instance along the run: instance, phase, the frequency it
+ * runs at, its start time, predicted time, mean power and energy, and the
+ * time and energy of the switch into it. */
+int sl_schedule_write_run(FILE *f, const sl_sched_table *t, const sl_sched_opts *o,
+			  const int *pstate);
 
 #endif

@@ -515,6 +515,63 @@ static void test_evaluate(void **state)
 	}
 }
 
+/* A schedule written as a file and applied back to the table gives the
+ * same map, and the per-instance rows add up to the schedule's totals. */
+static void test_apply_and_run(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		rng_state = seed;
+		gen g;
+		gen_table(&g, 4, 4, 12, 1);
+		sl_sched_opts o = {.objective = SL_OBJ_EDP, .max_slowdown = 0.1,
+				   .transition_s = 2e-4, .min_instance_s = seed % 2 ? 0.004 : 0};
+		sl_sched_result r;
+		assert_int_equal(sl_schedule_solve(&g.tab, &o, &r), 0);
+		sl_sched_phase ph[MAXK];
+		for (size_t k = 0; k < g.K; k++)
+			ph[k] = (sl_sched_phase){(uint32_t)k, g.ghz[r.pstate[k]], 0, 0};
+		sl_schedule_file f = {.objective = SL_OBJ_EDP, .max_slowdown = 0.1,
+				      .phases = ph, .n_phases = g.K, .transition_us = 200,
+				      .min_instance_ms = o.min_instance_s * 1e3};
+		int x[MAXK];
+		sl_sched_opts o2;
+		assert_int_equal(sl_schedule_apply(&g.tab, &f, x, &o2), 0);
+		for (size_t k = 0; k < g.K; k++)
+			assert_int_equal(x[k], r.pstate[k]);
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		assert_int_equal(sl_schedule_write_run(m, &g.tab, &o2, x), 0);
+		fclose(m);
+		double st = 0, se = 0, start = 0, t, pw, e, sw, sj, g1;
+		unsigned inst, phase;
+		char *line = strchr(buf, '\n') + 1;
+		size_t rows = 0;
+		while (*line) {
+			assert_int_equal(sscanf(line, "%u,%u,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &inst,
+						&phase, &g1, &start, &t, &pw, &e, &sw, &sj), 9);
+			st += t + sw;
+			se += e + sj;
+			rows++;
+			line = strchr(line, '\n') + 1;
+		}
+		assert_int_equal(rows, g.N);
+		assert_close(st, r.total.time_s);
+		assert_close(se, r.total.energy_j);
+		assert_close(start + t, r.total.time_s);
+		free(buf);
+		/* a frequency that is not a P-state, and a missing phase */
+		ph[0].ghz = 2.5;
+		assert_int_equal(sl_schedule_apply(&g.tab, &f, x, &o2), -1);
+		assert_non_null(strstr(sl_error(), "not a P-state"));
+		f.n_phases = 0;
+		assert_int_equal(sl_schedule_apply(&g.tab, &f, x, &o2), -1);
+		assert_non_null(strstr(sl_error(), "not in the schedule"));
+		sl_sched_result_free(&r);
+	}
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -543,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_zero_bound),
 		cmocka_unit_test(test_short_phase_stays),
 		cmocka_unit_test(test_heuristic_wide),
+		cmocka_unit_test(test_apply_and_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
