@@ -22,13 +22,13 @@
 
 /* Keys (frequency tuples of open phases) and frontier points the exact DP
  * may hold before it gives way to the heuristic. */
-#define KEY_LIMIT 4096u
+#define KEY_LIMIT (1u << 24)
 #define STATE_LIMIT (1u << 20)
 /* Candidate states the DP may generate (its work) before it gives way. */
 #define WORK_LIMIT (1u << 21)
 /* With switch costs the bound ignores future switches and prunes less: the
  * exact DP is tried only on cores up to this many phases. */
-#define COUPLED_CORE 64
+#define COUPLED_CORE 256
 /* Sums of the same times in another order differ in the last bits: a time
  * within this relative tolerance of the bound meets it (so that the baseline
  * always meets a zero slowdown bound). */
@@ -1101,8 +1101,35 @@ static int dp_solve(const prob *pr, search *s, const uint32_t *order, size_t L)
 }
 
 /* ---- heuristic for wide coupling --------------------------------------
- * First improvement over single-phase moves from the incumbent, each move
+ * First improvement over single-phase moves and, when switches couple
+ * phases, over moves of both phases of an edge at once (two neighbours
+ * moving to one frequency together is what saves a switch), each move
  * priced exactly (unary and incident switch costs): a local optimum. */
+
+/* Try moving phase a to pa and then b to pb (b == SIZE_MAX: a alone);
+ * apply the move if it is feasible and improves.  Returns 1 if applied. */
+static int try_move(const prob *pr, int *x, double *T, double *E, size_t a, int pa,
+		    size_t b, int pb)
+{
+	double dT, dE, dT2 = 0, dE2 = 0;
+	int old = x[a];
+	phase_delta(pr, x, a, pa, &dT, &dE);
+	if (b != SIZE_MAX) {
+		x[a] = pa;
+		phase_delta(pr, x, b, pb, &dT2, &dE2);
+		x[a] = old;
+	}
+	double nT = *T + dT + dT2, nE = *E + dE + dE2;
+	if (nT > pr->B || !(fobj(pr, nT, nE) < fobj(pr, *T, *E) * (1 - 1e-12)))
+		return 0;
+	x[a] = pa;
+	if (b != SIZE_MAX)
+		x[b] = pb;
+	*T = nT;
+	*E = nE;
+	return 1;
+}
+
 static void local_search(const prob *pr, search *s)
 {
 	size_t P = pr->P, K = pr->K;
@@ -1114,20 +1141,19 @@ static void local_search(const prob *pr, search *s)
 		for (size_t k = 0; k < K; k++) {
 			if (!pr->live[k])
 				continue;
-			for (size_t i = 0; i < pr->nopt[k]; i++) {
-				int p = pr->opt[k * P + i];
-				if (p == x[k])
-					continue;
-				double dT, dE;
-				phase_delta(pr, x, k, p, &dT, &dE);
-				double f = fobj(pr, T + dT, E + dE);
-				if (T + dT <= pr->B && f < fobj(pr, T, E) * (1 - 1e-12)) {
-					x[k] = p;
-					T += dT;
-					E += dE;
-					improved = 1;
+			for (size_t i = 0; i < pr->nopt[k]; i++)
+				if (pr->opt[k * P + i] != x[k])
+					improved |= try_move(pr, x, &T, &E, k, pr->opt[k * P + i],
+							     SIZE_MAX, 0);
+		}
+		for (size_t q = 0; q < pr->ne && !improved; q++) {
+			size_t a = pr->e[q].a, b = pr->e[q].b;
+			for (size_t i = 0; i < pr->nopt[a]; i++)
+				for (size_t j = 0; j < pr->nopt[b]; j++) {
+					int pa = pr->opt[a * P + i], pb = pr->opt[b * P + j];
+					if (pa != x[a] && pb != x[b])
+						improved |= try_move(pr, x, &T, &E, a, pa, b, pb);
 				}
-			}
 		}
 	}
 	consider(pr, s, x, T, E);
