@@ -569,7 +569,8 @@ static double hull_walk(const prob *pr, search *s)
 		}
 	}
 	double Tmin = Tu;
-	qsort(st, nst, sizeof *st, step_cmp);
+	if (nst)
+		qsort(st, nst, sizeof *st, step_cmp);
 	double T, E;
 	prob_eval(pr, x, &T, &E);
 	consider(pr, s, x, T, E);
@@ -1045,7 +1046,8 @@ static int dp_solve(const prob *pr, search *s, const uint32_t *order, size_t L)
 			}
 		}
 		work += nc;
-		qsort(cand, nc, sizeof *cand, state_cmp);
+		if (nc)
+			qsort(cand, nc, sizeof *cand, state_cmp);
 		stage_off[j + 2] = stage_off[j + 1];
 		for (size_t c = 0; c < nc; c++) {
 			state *last = nall > stage_off[j + 1] ? &all[nall - 1] : NULL;

@@ -140,9 +140,11 @@ static int parse_args(int argc, char **argv, args *a)
  * table's. */
 static int machine_name(const args *a, const sl_sched_table *t, char **name)
 {
-	*name = sl_xstrdup("-");
-	if (!a->machine)
+	*name = NULL;
+	if (!a->machine) {
+		*name = sl_xstrdup("-");
 		return 0;
+	}
 	sl_machine m;
 	if (sl_machine_load(a->machine, &m) < 0)
 		return -1;
@@ -154,7 +156,6 @@ static int machine_name(const args *a, const sl_sched_table *t, char **name)
 			sl_machine_free(&m);
 			return -1;
 		}
-	free(*name);
 	*name = sl_xstrdup(m.name);
 	sl_machine_free(&m);
 	return 0;
