@@ -1011,7 +1011,7 @@ static int dp_solve(const prob *pr, search *s, const uint32_t *order, size_t L)
 		}
 		size_t nc = 0;
 		rest rj = suffix_at(&sf, j + 1);
-		for (size_t si = stage_off[j]; si < stage_off[j + 1]; si++) {
+		for (size_t si = stage_off[j]; si < stage_off[j + 1] && ok; si++) {
 			const state *ps = &all[si];
 			for (size_t a = 0; a < cur.n; a++)
 				dig[a] = ps->key / cur.mult[a] % (uint32_t)pr->nopt[cur.ph[a]];
@@ -1040,6 +1040,10 @@ static int dp_solve(const prob *pr, search *s, const uint32_t *order, size_t L)
 				uint32_t key = base_key;
 				if (nxt.n && src[nxt.n - 1] < 0)
 					key += (uint32_t)jo * nxt.mult[nxt.n - 1];
+				if (work + nc >= WORK_LIMIT) {
+					ok = 0; /* stop before the candidates outgrow memory */
+					break;
+				}
 				SL_GROW(cand, nc, ccap);
 				cand[nc++] = (state){T, E, key, (int32_t)(si - stage_off[j]),
 						     (uint16_t)jo};
