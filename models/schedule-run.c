@@ -47,8 +47,8 @@ int sl_schedule_apply(const sl_sched_table *t, const sl_schedule_file *s, int *p
 	o->scope = s->scope;
 	o->max_slowdown = s->max_slowdown;
 	o->power_cap_w = s->power_cap_w;
-	o->transition_s = s->transition_us * 1e-6;
-	o->min_instance_s = s->min_instance_ms * 1e-3;
+	o->transition_s = s->transition_us / 1e6;
+	o->min_instance_s = s->min_instance_ms / 1e3;
 	return rc;
 }
 

@@ -13,6 +13,9 @@
 #include "schedule-print.h"
 #include "sleuth/common.h"
 #include "sleuth/machine.h"
+#include "sleuth/model.h"
+#include "sleuth/profile.h"
+#include "sleuth/schedule-model.h"
 #include "sleuth/schedule.h"
 
 #define CMD "schedule"
@@ -24,12 +27,13 @@ typedef struct args {
 	const char *profile, *predictions, *machine, *out;
 	int format;       /* -1: the default (table, or yaml with -o) */
 	int objective;    /* -1: not given */
+	sl_time_model model;
 	double transition_us, min_instance_ms; /* as given */
 	sl_sched_opts o;
 } args;
 
 enum { O_ENERGY = 256, O_EDP, O_ED2P, O_SLOW, O_SCOPE, O_CAP, O_TRANS, O_MININST,
-       O_MACHINE, O_FORMAT, O_PRED };
+       O_MACHINE, O_FORMAT, O_PRED, O_MODEL };
 
 static const struct option longopts[] = {
 	{"min-energy", no_argument, NULL, O_ENERGY},
@@ -42,6 +46,7 @@ static const struct option longopts[] = {
 	{"min-instance-ms", required_argument, NULL, O_MININST},
 	{"machine", required_argument, NULL, O_MACHINE},
 	{"predictions", required_argument, NULL, O_PRED},
+	{"model", required_argument, NULL, O_MODEL},
 	{"format", required_argument, NULL, O_FORMAT},
 	{"output", required_argument, NULL, 'o'},
 	{NULL, 0, NULL, 0},
@@ -65,7 +70,7 @@ static int parse_args(int argc, char **argv, args *a)
 	a->o.scope = SL_SCOPE_GLOBAL;
 	optind = 1;
 	int c, rc = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, "+:o:", longopts, NULL)) != -1) {
+	while (rc == 0 && (c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_ENERGY:
 		case O_EDP:
@@ -88,17 +93,21 @@ static int parse_args(int argc, char **argv, args *a)
 			break;
 		case O_TRANS:
 			rc = num_opt("--transition-us", optarg, 0, &a->transition_us);
-			a->o.transition_s = a->transition_us * 1e-6;
+			a->o.transition_s = a->transition_us / 1e6;
 			break;
 		case O_MININST:
 			rc = num_opt("--min-instance-ms", optarg, 0, &a->min_instance_ms);
-			a->o.min_instance_s = a->min_instance_ms * 1e-3;
+			a->o.min_instance_s = a->min_instance_ms / 1e3;
 			break;
 		case O_MACHINE:
 			a->machine = optarg;
 			break;
 		case O_PRED:
 			a->predictions = optarg;
+			break;
+		case O_MODEL:
+			if (sl_time_model_parse(optarg, &a->model) < 0)
+				return sl_usage_error(CMD, "--model: %s", sl_error());
 			break;
 		case O_FORMAT:
 			for (size_t i = 0; i < SL_ARRAY_LEN(formats); i++)
@@ -124,8 +133,10 @@ static int parse_args(int argc, char **argv, args *a)
 	if (a->objective < 0)
 		return sl_usage_error(CMD, "give an objective: --min-energy, --min-edp or "
 				      "--min-ed2p");
-	if (!a->profile == !a->predictions)
-		return sl_usage_error(CMD, "give a PROFILE or --predictions CSV (one of them)");
+	if (a->profile && a->predictions)
+		return sl_usage_error(CMD, "give a PROFILE or --predictions CSV, not both");
+	if (!a->predictions && !a->profile)
+		a->profile = "sleuth.prof";
 	if (a->o.scope == SL_SCOPE_PHASE && (a->o.transition_s > 0 || a->o.min_instance_s > 0))
 		return sl_usage_error(CMD, "--transition-us and --min-instance-ms couple "
 				      "phases, which the per-phase rule cannot honour; use "
@@ -137,7 +148,7 @@ static int parse_args(int argc, char **argv, args *a)
 }
 
 /* The machine's name for the outputs, and a check that its P-states are the
- * table's. */
+ * table's (when scheduling from a prediction table). */
 static int machine_name(const args *a, const sl_sched_table *t, char **name)
 {
 	*name = NULL;
@@ -159,6 +170,46 @@ static int machine_name(const args *a, const sl_sched_table *t, char **name)
 	*name = sl_xstrdup(m.name);
 	sl_machine_free(&m);
 	return 0;
+}
+
+/*
+ * The table from a profile: the machine given with --machine, else the one
+ * the profile embeds; every interval predicted at every P-state.
+ */
+static int table_from_profile(const args *a, sl_sched_data *d, char **name)
+{
+	sl_profile p;
+	sl_machine m = {0};
+	sl_model md = {0};
+	int rc = -1;
+	sl_profile_init(&p);
+	*name = NULL;
+	if (sl_profile_read(a->profile, &p) < 0)
+		goto out;
+	if (sl_model_check_profile(&p) < 0) {
+		sl_error_prefix("%s: ", a->profile);
+		goto out;
+	}
+	if (a->machine) {
+		if (sl_machine_load(a->machine, &m) < 0)
+			goto out;
+	} else if (!p.machine_text) {
+		sl_error_set("%s embeds no machine model; pass --machine FILE", a->profile);
+		goto out;
+	} else if (sl_machine_load_mem(p.machine_path ? p.machine_path : a->profile,
+				       p.machine_text, strlen(p.machine_text), &m) < 0) {
+		goto out;
+	}
+	if (sl_model_init(&md, &p, &m, a->model, 0) < 0 ||
+	    sl_sched_data_from_model(&md, d) < 0)
+		goto out;
+	*name = sl_xstrdup(m.name);
+	rc = 0;
+out:
+	sl_model_free(&md);
+	sl_machine_free(&m);
+	sl_profile_free(&p);
+	return rc;
 }
 
 static int write_output(const args *a, const sched_report *r)
@@ -192,17 +243,17 @@ static int cmd_schedule(int argc, char **argv)
 	if (rc)
 		return rc;
 	sl_sched_data d;
-	if (a.profile) {
-		sl_error_set("reading a profile needs the models, not yet in this build; "
-			     "use --predictions with sleuth predict's per-instance CSV");
-		return sl_fail();
-	}
-	if (sl_sched_data_from_csv(a.predictions, &d) < 0)
-		return sl_fail();
 	char *mname;
-	if (machine_name(&a, &d.tab, &mname) < 0) {
-		sl_sched_data_free(&d);
-		return sl_fail();
+	if (a.profile) {
+		if (table_from_profile(&a, &d, &mname) < 0)
+			return sl_fail();
+	} else {
+		if (sl_sched_data_from_csv(a.predictions, &d) < 0)
+			return sl_fail();
+		if (machine_name(&a, &d.tab, &mname) < 0) {
+			sl_sched_data_free(&d);
+			return sl_fail();
+		}
 	}
 	sl_sched_result res;
 	rc = SL_EXIT_ERROR;
@@ -241,12 +292,13 @@ const struct sl_cmd sl_cmd_schedule = {
 	"usage: sleuth schedule [PROFILE] (--min-energy | --min-edp | --min-ed2p)\n"
 	"                       [--max-slowdown 10%] [--scope global|phase]\n"
 	"                       [--power-cap W] [--transition-us T] [--min-instance-ms M]\n"
-	"                       [--machine FILE] [--predictions CSV]\n"
+	"                       [--machine FILE] [--model stall|linear] [--predictions CSV]\n"
 	"                       [-o FILE] [--format table|yaml|json|geopm]\n\n"
 	"Choose the P-state of every phase so that the run's energy, EDP or ED2P is\n"
 	"least while the predicted slowdown against the baseline (the fastest\n"
 	"P-state) stays within the bound, and compare with the best single fixed\n"
 	"frequency under the same bound.\n\n"
+	"  PROFILE              the profile (default sleuth.prof)\n"
 	"  --max-slowdown X     bound on the predicted slowdown (default 10%)\n"
 	"  --scope global       the whole run within the bound, phases trade (default;\n"
 	"                       solved exactly, see docs/schedule.md)\n"
@@ -255,6 +307,7 @@ const struct sl_cmd sl_cmd_schedule = {
 	"  --transition-us T    a frequency switch costs T us (and T x the higher power)\n"
 	"  --min-instance-ms M  instances shorter than M ms keep the previous frequency\n"
 	"  --machine FILE       the sleuth-machine/1 model (default: the profile's)\n"
+	"  --model M            time model: stall (default) or linear (sleuth predict)\n"
 	"  --predictions CSV    schedule from `sleuth predict --per instance --all\n"
 	"                       --format csv` instead of a profile ('-': stdin)\n"
 	"  -o, --output FILE    write there (default format then yaml; the table still\n"

@@ -50,11 +50,11 @@ static double pct(double a, double b)
 	return 100 * (a / b - 1);
 }
 
-static void total_row(FILE *out, const char *name, const char *ghz,
-		      const sl_sched_eval *e, const sl_sched_eval *base)
+static void total_row(FILE *out, const char *name, const sl_sched_eval *e,
+		      const sl_sched_eval *base)
 {
-	fprintf(out, "%-16s %9s %11.4f %11.4g %11.4g %+8.2f%% %+8.2f%% %+8.2f%%\n", name,
-		ghz, e->time_s, e->energy_j, e->time_s * e->energy_j,
+	fprintf(out, "%-16s %10.4f %10.4g %10.4g %+8.2f%% %+8.2f%% %+8.2f%%\n", name,
+		e->time_s, e->energy_j, e->time_s * e->energy_j,
 		pct(e->time_s, base->time_s), pct(e->energy_j, base->energy_j),
 		pct(e->time_s * e->energy_j, base->time_s * base->energy_j));
 }
@@ -63,7 +63,7 @@ void sched_print_table(FILE *out, const sched_report *r)
 {
 	const sl_sched_result *s = r->res;
 	const sl_sched_opts *o = r->opts;
-	fprintf(out, "Schedule for %s (machine %s): %s, %s scope, slowdown <= %g%%",
+	fprintf(out, "Schedule for %s (machine %s)\n%s, %s scope, slowdown <= %g%%",
 		r->profile, r->machine, sl_objective_name(o->objective),
 		sl_scope_name(o->scope), 100 * o->max_slowdown);
 	if (o->power_cap_w > 0)
@@ -85,8 +85,8 @@ void sched_print_table(FILE *out, const sched_report *r)
 		ninh += s->inherits[k];
 	}
 	if (ninh)
-		fprintf(out, "* every instance shorter than %g ms: runs at the frequency of "
-			"the instance before it (GHz shown: where most of its time runs)\n",
+		fprintf(out, "* every instance shorter than %g ms: runs at the frequency of the\n"
+			"  instance before it (GHz shown: where most of its time runs)\n",
 			r->min_instance_ms);
 	if (s->total.switches && o->transition_s > 0)
 		fprintf(out, "frequency switches: %zu, costing %.4g s and %.4g J\n",
@@ -94,21 +94,21 @@ void sched_print_table(FILE *out, const sched_report *r)
 	else if (s->total.switches)
 		fprintf(out, "frequency switches: %zu (no cost charged; see --transition-us)\n",
 			s->total.switches);
-	fprintf(out, "\n%-16s %9s %11s %11s %11s %9s %9s %9s\n", "", "GHz", "time_s",
-		"energy_j", "EDP", "time", "energy", "EDP");
-	total_row(out, "per-phase DVFS", "schedule", &s->total, &s->base);
+	fprintf(out, "\n%-16s %10s %10s %10s %9s %9s %9s\n", "", "time_s", "energy_j",
+		"EDP", "time", "energy", "EDP");
+	total_row(out, "per-phase DVFS", &s->total, &s->base);
 	char g[32];
 	if (s->fixed_pstate >= 0) {
-		snprintf(g, sizeof g, "%.3f", ghz_of(r, s->fixed_pstate));
-		total_row(out, "best fixed", g, &s->fixed, &s->base);
+		snprintf(g, sizeof g, "fixed %.3f GHz", ghz_of(r, s->fixed_pstate));
+		total_row(out, g, &s->fixed, &s->base);
 	}
-	snprintf(g, sizeof g, "%.3f", ghz_of(r, (int)r->tab->baseline));
-	total_row(out, "baseline", g, &s->base, &s->base);
+	snprintf(g, sizeof g, "fmax %.3f GHz", ghz_of(r, (int)r->tab->baseline));
+	total_row(out, g, &s->base, &s->base);
 	fprintf(out, "peak power %.4g W (baseline %.4g W)\n", s->total.peak_w, s->base.peak_w);
 	if (s->fixed_pstate >= 0) {
 		const sl_sched_eval *f = &s->fixed;
-		fprintf(out, "per-phase DVFS against the best fixed frequency: time %+.2f%%, "
-			"energy %+.2f%%, EDP %+.2f%%\n", pct(s->total.time_s, f->time_s),
+		fprintf(out, "per-phase DVFS vs fixed %.3f GHz: time %+.2f%%, energy %+.2f%%, "
+			"EDP %+.2f%%\n", ghz_of(r, s->fixed_pstate), pct(s->total.time_s, f->time_s),
 			pct(s->total.energy_j, f->energy_j),
 			pct(s->total.time_s * s->total.energy_j, f->time_s * f->energy_j));
 	} else {
@@ -119,8 +119,8 @@ void sched_print_table(FILE *out, const sched_report *r)
 		fprintf(out, "proven optimal for this objective and bound\n");
 	} else {
 		double f = sl_objective_value(o->objective, s->total.time_s, s->total.energy_j);
-		fprintf(out, "heuristic (switch costs couple too many phases for the exact "
-			"search, docs/schedule.md): within %.3g%% of the optimum\n",
+		fprintf(out, "heuristic (switch costs couple too many phases to prove the\n"
+			"optimum, docs/schedule.md): within %.3g%% of it\n",
 			100 * (f / s->lower_bound - 1));
 	}
 }

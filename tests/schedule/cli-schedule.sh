@@ -6,7 +6,7 @@ P="$SRCDIR/tests/schedule/data/pred-small.csv"
 expect_ok -- "$SLEUTH" help schedule
 expect_exit 2 "give an objective" -- "$SLEUTH" schedule --predictions "$P"
 expect_exit 2 "one objective" -- "$SLEUTH" schedule --predictions "$P" --min-edp --min-energy
-expect_exit 2 "PROFILE or --predictions" -- "$SLEUTH" schedule --min-edp
+expect_exit 2 "not both" -- "$SLEUTH" schedule x.prof --predictions "$P" --min-edp
 expect_exit 2 "--scope global" -- "$SLEUTH" schedule --predictions "$P" --min-edp \
 	--scope phase --transition-us 10
 expect_exit 2 "unknown format 'xml'" -- "$SLEUTH" schedule --predictions "$P" --min-edp --format xml
@@ -17,7 +17,7 @@ expect_exit 2 "unknown option '--fast'" -- "$SLEUTH" schedule --fast
 
 # the table compares the schedule with the best fixed frequency and the baseline
 out=$("$SLEUTH" schedule --predictions "$P" --min-energy --max-slowdown 20% 2>&1)
-if printf '%s\n' "$out" | grep -q "^best fixed" && printf '%s\n' "$out" | grep -q "^baseline" \
+if printf '%s\n' "$out" | grep -q "^fixed 2.130 GHz" && printf '%s\n' "$out" | grep -q "^fmax 2.660 GHz" \
    && printf '%s\n' "$out" | grep -q "proven optimal"; then ok; else fail "table: $out"; fi
 
 # sleuth-schedule/1, with the optional keys only when used
@@ -81,5 +81,39 @@ expect_exit 1 "every instance must be predicted once at every frequency" -- \
 expect_exit 1 "cannot open" -- "$SLEUTH" schedule --predictions "$T/none.csv" --min-edp
 # from stdin
 if "$SLEUTH" schedule --predictions - --min-edp < "$P" | grep -q "proven optimal"; then ok; else fail stdin; fi
+
+# --- from a profile (gen-profile: synthetic, the Nehalem model embedded) ---
+GEN="$BUILDDIR/tests/models/gen-profile"
+"$GEN" "$T/app.prof" 400 --seed 5 >/dev/null || fail "gen-profile"
+"$GEN" "$T/timer.prof" 20 --timer >/dev/null || fail "gen-profile --timer"
+out=$("$SLEUTH" schedule "$T/app.prof" --min-edp 2>&1)
+if grep -q "machine nehalem-i7-920" <<<"$out" && grep -q "proven optimal" <<<"$out"; then ok
+else fail "from a profile: $out"; fi
+if (cd "$T" && cp app.prof sleuth.prof && "$SLEUTH" schedule --min-energy >/dev/null); then ok
+else fail "the default profile sleuth.prof"; fi
+expect_exit 1 "timer" -- "$SLEUTH" schedule "$T/timer.prof" --min-edp
+expect_exit 1 "cannot open" -- "$SLEUTH" schedule "$T/none.prof" --min-edp
+
+# the profile and its per-instance predictions give the same schedule
+"$SLEUTH" predict "$T/app.prof" --all --per instance --format csv -o "$T/app.csv" || fail predict
+"$SLEUTH" schedule "$T/app.prof" --min-ed2p -o "$T/a.yaml" >/dev/null || fail "a.yaml"
+"$SLEUTH" schedule --predictions "$T/app.csv" --min-ed2p -o "$T/b.yaml" >/dev/null || fail "b.yaml"
+if diff <(grep -o 'phase: [0-9]*, ghz: [0-9.]*' "$T/a.yaml") \
+	<(grep -o 'phase: [0-9]*, ghz: [0-9.]*' "$T/b.yaml") >/dev/null; then ok
+else fail "profile and CSV schedules differ"; fi
+
+# predict --schedule: the run instance by instance adds up to the schedule
+"$SLEUTH" schedule "$T/app.prof" --min-edp --transition-us 20 -o "$T/s2.yaml" >/dev/null
+expect_ok -- "$SLEUTH" predict "$T/app.prof" --schedule "$T/s2.yaml" -o "$T/run.csv"
+[ "$(head -1 "$T/run.csv")" = "instance,phase,ghz,start_s,time_s,power_w,energy_j,switch_s,switch_j" ] \
+	&& ok || fail "run header: $(head -1 "$T/run.csv")"
+pred=$(sed -n 's/^predicted: {time_s: \([^,]*\), energy_j: \([^,]*\),.*/\1 \2/p' "$T/s2.yaml")
+if awk -F, -v p="$pred" 'NR > 1 { t += $5 + $8; e += $7 + $9 }
+	END { split(p, w, " "); exit !(w[1] > 0 && (t / w[1] - 1)^2 < 1e-18 && (e / w[2] - 1)^2 < 1e-18) }' \
+	"$T/run.csv"; then ok; else fail "run does not add up to '$pred'"; fi
+expect_exit 2 "--schedule sets the frequencies" -- "$SLEUTH" predict "$T/app.prof" \
+	--schedule "$T/s2.yaml" --all
+expect_exit 1 "2.66 GHz, which is not a P-state" -- "$SLEUTH" predict "$T/app.prof" --schedule "$T/s.yaml"
+expect_exit 1 "key 'format'" -- "$SLEUTH" predict "$T/app.prof" --schedule "$T/m.yaml"
 
 finish
