@@ -200,6 +200,10 @@ static int table_from_profile(const args *a, sl_sched_data *d, char **name)
 				       p.machine_text, strlen(p.machine_text), &m) < 0) {
 		goto out;
 	}
+	if (!sl_machine_complete(&m)) {
+		sl_error_prefix("scheduling needs energy predictions: ");
+		goto out;
+	}
 	if (sl_model_init(&md, &p, &m, a->model, 0) < 0 ||
 	    sl_sched_data_from_model(&md, d) < 0)
 		goto out;
@@ -269,7 +273,8 @@ static int cmd_schedule(int argc, char **argv)
 		sl_sched_evaluate(&d.tab, &a.o, base, &ev, NULL, r.base_phase_s, r.base_phase_j);
 		if (write_output(&a, &r) == 0) {
 			rc = SL_EXIT_OK;
-			if (a.out && a.format != F_TABLE)
+			/* the file written, the table on the terminal */
+			if (a.out && strcmp(a.out, "-") && a.format != F_TABLE)
 				sched_print_table(stdout, &r);
 		}
 		free(base);
