@@ -115,7 +115,10 @@ void sched_print_table(FILE *out, const sched_report *r)
 		fprintf(out, "no single fixed frequency meets the same bound%s\n",
 			o->power_cap_w > 0 ? " and cap" : "");
 	}
-	if (s->exact) {
+	if (o->scope == SL_SCOPE_PHASE) {
+		fprintf(out, "each phase at its own best frequency within the bound (the "
+			"per-phase rule)\n");
+	} else if (s->exact) {
 		fprintf(out, "proven optimal for this objective and bound\n");
 	} else {
 		double f = sl_objective_value(o->objective, s->total.time_s, s->total.energy_j);
