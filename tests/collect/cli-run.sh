@@ -113,6 +113,10 @@ expect_exit 1 "--interval '10ms' is not a number of instructions" -- \
 # each is one line naming the way out
 expect_exit 1 "PMU|paranoid|--backend timer|--machine" -- \
 	"$SLEUTH" run --backend perf -o live.prof -- true
+# the default model follows the host PMU (forced with libpfm4): none for
+# Skylake ships, so the error names --machine
+expect_exit 1 "no machine model .*PMU skl.*give --machine FILE" -- \
+	env LIBPFM_FORCE_PMU=skl "$SLEUTH" run --backend perf -o live.prof -- true
 expect_exit 1 "--power rapl: |RAPL" -- \
 	"$SLEUTH" run --backend timer --power rapl -o live.prof -- true
 expect_absent live.prof
