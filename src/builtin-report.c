@@ -25,6 +25,7 @@ static int report(int argc, char **argv)
 		{"model", required_argument, NULL, 'M'},
 		{"format", required_argument, NULL, 'F'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"extrapolate", no_argument, NULL, 'X'},
 		{0},
 	};
 	sl_report_opts o = {.time_model = SL_TIME_STALL};
@@ -41,6 +42,7 @@ static int report(int argc, char **argv)
 		case 'm': o.machine_path = optarg; break;
 		case 'F': format = optarg; break;
 		case 'q': sl_quiet = 1; break;
+		case 'X': o.extrapolate = 1; break;
 		case 'M':
 			if (sl_time_model_parse(optarg, &tm) < 0) {
 				rc = sl_usage_error(CMD, "%s", sl_error());
@@ -112,7 +114,8 @@ const struct sl_cmd sl_cmd_report = {
 	.summary = "Write an HTML (or JSON) report of a profile with charts",
 	.usage =
 	"usage: sleuth report [PROFILE] [--freq F ...] [--schedule S] [--machine FILE]\n"
-	"                     [--model stall|linear] [-o FILE] [--format html|json]\n\n"
+	"                     [--model stall|linear] [--extrapolate] [-o FILE]\n"
+	"                     [--format html|json] [-q]\n\n"
 	"One self-contained HTML page of PROFILE (default sleuth.prof): the phase\n"
 	"timeline, predicted power over time at the profiled frequency, at each\n"
 	"--freq (default: fmax and fmin) and under a schedule, per-phase time and\n"
@@ -125,6 +128,7 @@ const struct sl_cmd sl_cmd_report = {
 	"  --schedule S        a sleuth-schedule/1 file to predict power under\n"
 	"  --machine FILE      machine model (default: the one in the profile)\n"
 	"  --model M           time model: stall (default) or linear\n"
+	"  --extrapolate       allow --freq outside the machine's P-states\n"
 	"  --format F          html (default) or json (everything the page shows)\n"
 	"  -q, --quiet         no summary line on stderr\n\n"
 	"A profile without event counts (timer backend) gets a report of its\n"

@@ -102,6 +102,7 @@ typedef struct sl_report_opts {
 	const double *ghz;         /* requested frequencies; none: fmax and fmin */
 	size_t n_ghz;
 	int time_model;            /* sl_time_model (sleuth/model.h) */
+	int extrapolate;           /* allow --freq outside the P-state table */
 } sl_report_opts;
 
 /*

@@ -313,6 +313,19 @@ static int build_all_series(sl_report *r, const sl_model *md, const sl_report_op
 	return 0;
 }
 
+/* Every requested frequency must be one the model can predict, whether
+ * or not there is a power model to draw it with. */
+static int check_freqs(const sl_model *md, const sl_report_opts *o)
+{
+	sl_opoint op;
+	for (size_t k = 0; k < o->n_ghz; k++)
+		if (sl_model_opoint(md, o->ghz[k], &op) < 0) {
+			sl_error_prefix("--freq %.4g GHz: ", o->ghz[k]);
+			return -1;
+		}
+	return 0;
+}
+
 /* Load the machine model: --machine, else the one embedded in the profile.
  * 1 loaded, 0 none (noted), -1 error. */
 static int load_machine(sl_report *r, const sl_profile *p, const sl_report_opts *o,
@@ -341,16 +354,16 @@ static int load_machine(sl_report *r, const sl_profile *p, const sl_report_opts 
 
 /* The models, with the power model when the machine has one. */
 static int init_model(sl_report *r, sl_model *md, const sl_profile *p, const sl_machine *m,
-		      sl_time_model tm)
+		      sl_time_model tm, int extrapolate)
 {
-	int flags = 0;
+	int flags = 0, ex = extrapolate ? SL_MODEL_EXTRAPOLATE : 0;
 	if (!sl_machine_complete(m)) {
 		sl_report_note(r, "power and energy unavailable: %s", sl_error());
 		flags = SL_MODEL_TIME_ONLY;
 	}
-	if (sl_model_init(md, p, m, tm, flags) < 0) {
+	if (sl_model_init(md, p, m, tm, flags | ex) < 0) {
 		char *why = sl_xstrdup(sl_error());
-		if (flags || sl_model_init(md, p, m, tm, SL_MODEL_TIME_ONLY) < 0) {
+		if (flags || sl_model_init(md, p, m, tm, SL_MODEL_TIME_ONLY | ex) < 0) {
 			sl_report_note(r, "predictions unavailable: %s", why);
 			free(why);
 			return 0;
@@ -390,14 +403,21 @@ int sl_report_build(sl_report *r, const sl_profile *p, const sl_report_opts *o)
 	sl_machine m;
 	memset(&m, 0, sizeof m);
 	int rc = 0;
-	int got = load_machine(r, p, o, &m);
+	int got = 0;
+	if (!p->has_counts)
+		sl_report_note(r, "predictions unavailable: the profile has no event counts "
+				  "(%s backend); profile with the perf backend for them",
+			       p->backend ? p->backend : "?");
+	else
+		got = load_machine(r, p, o, &m);
 	if (got < 0) {
 		rc = -1;
 		goto out;
 	}
 	sl_model md;
-	if (got && init_model(r, &md, p, &m, (sl_time_model)o->time_model)) {
-		if (build_sweep(r, &md, &m) < 0 || (build_cells(r, &md), 0) ||
+	if (got && init_model(r, &md, p, &m, (sl_time_model)o->time_model, o->extrapolate)) {
+		if (check_freqs(&md, o) < 0 || build_sweep(r, &md, &m) < 0 ||
+		    (build_cells(r, &md), 0) ||
 		    (r->have_power && build_all_series(r, &md, o, have_sched ? &sched : NULL) < 0))
 			rc = -1;
 		else if (!r->have_power && (o->n_ghz || have_sched))
