@@ -27,7 +27,7 @@ static const char css[] =
 	"table.grid th{background:#f3f3f3}\n"
 	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
 	"td.n,td.nm{white-space:nowrap}\n"
-	"table.meta th{color:#555;font-weight:normal;padding-left:0}\n"
+	"table.meta th{color:#555;font-weight:normal;padding-left:0;white-space:nowrap}\n"
 	".notes{background:#fff6e0;border-left:4px solid #E69F00;padding:6px 14px;margin:10px 0}\n"
 	".notes ul{margin:4px 0;padding-left:20px}\n"
 	".na{color:#8a5a00;font-style:italic}\n"

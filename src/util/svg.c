@@ -614,7 +614,7 @@ void sl_svg_line(FILE *f, const sl_svg_line_chart *c)
 	scale sy = {ay.lo, ay.hi, top + ph, top};
 	if (c->n_bands) {
 		fputs("<g class=\"bands\">\n", f);
-		draw_segments(f, c->bands, c->n_bands, &sx, top, ph, " fill-opacity=\"0.16\"",
+		draw_segments(f, c->bands, c->n_bands, &sx, top, ph, " fill-opacity=\"0.11\"",
 			      &c->keys);
 		fputs("</g>\n", f);
 	}
