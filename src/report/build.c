@@ -306,7 +306,9 @@ static int build_all_series(sl_report *r, const sl_model *md, const sl_report_op
 		     sl_xasprintf("schedule (%s, at most %.0f%% slower)",
 				  sl_objective_name(sched->objective), 100 * sched->max_slowdown),
 		     0);
-	sl_report_note(r, "the schedule's power over time leaves out frequency switch costs");
+	if (sched->transition_us > 0)
+		sl_report_note(r, "the schedule's power over time leaves out its frequency "
+				  "switch costs (%.3g us each)", sched->transition_us);
 	free(ops);
 	free(op_of);
 	free(op_of_phase);
