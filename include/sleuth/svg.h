@@ -20,9 +20,14 @@ const char *sl_svg_series_colour(size_t i);
 const char *sl_svg_phase_colour(size_t p);
 
 /* Write s with &, <, >, " and ' escaped (for text and attribute values).
- * Control characters other than tab and newline become U+FFFD, since XML
+ * Control characters other than tab and newline, and bytes that are not
+ * valid UTF-8 (file names can hold anything), become U+FFFD, since XML
  * 1.0 cannot carry them. */
 void sl_xml_puts(FILE *f, const char *s);
+
+/* Length (2..4) of the valid UTF-8 sequence of a non-ASCII character at
+ * s, or 0 if it is not one (overlong, surrogate, truncated, > U+10FFFF). */
+size_t sl_utf8_len(const unsigned char *s);
 
 /* "Nice" axis ticks (1, 2, 5 x 10^k) covering [lo, hi] with at most
  * `max_ticks` ticks: returns the count and writes them to out[max_ticks]. */

@@ -39,9 +39,34 @@ const char *sl_svg_phase_colour(size_t p)
 	return phase_pal[p % SL_ARRAY_LEN(phase_pal)];
 }
 
+size_t sl_utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+		   : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* overlong 3- and 4-byte forms, surrogates, beyond U+10FFFF */
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0) ||
+	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
 void sl_xml_puts(FILE *f, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p >= 0x80) {
+			size_t n = sl_utf8_len(p);
+			if (n) {
+				fwrite(p, 1, n, f);
+				p += n - 1;
+			} else {
+				fputs("\xef\xbf\xbd", f);
+			}
+			continue;
+		}
 		switch (*p) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;

@@ -315,8 +315,10 @@ static void test_json(void **state)
 	free(j);
 	sl_report_free(&fx->r);
 	make(fx, 0);
+	fx->prof.workload = "caf\xc3\xa9 \xff\"q\"";
 	j = render(&fx->r, 1);
 	json_balanced(j);
+	assert_non_null(strstr(j, "\"workload\": \"caf\xc3\xa9 \\ufffd\\\"q\\\"\""));
 	assert_non_null(strstr(j, "\"time_predictions\": false"));
 	assert_non_null(strstr(j, "\"data_measured\": null"));
 	assert_non_null(strstr(j, "\"power_over_time\": []"));

@@ -45,6 +45,15 @@ static void test_escape(void **state)
 	char *s = mem_close(&m);
 	assert_string_equal(s, "a&lt;b&gt;&amp;&quot;c&#39;\xef\xbf\xbd\t");
 	free(s);
+	/* valid UTF-8 passes; a stray continuation byte, a truncated sequence,
+	 * an overlong form and a surrogate do not */
+	sl_xml_puts(mem_open(&m), "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80|\x80|\xe2\x82|\xc0\xaf|"
+				  "\xed\xa0\x80");
+	s = mem_close(&m);
+	assert_string_equal(s, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80|\xef\xbf\xbd|"
+			       "\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd|"
+			       "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	free(s);
 }
 
 static void test_ticks(void **state)
