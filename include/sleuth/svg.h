@@ -28,6 +28,9 @@ void sl_xml_puts(FILE *f, const char *s);
 /* Length (2..4) of the valid UTF-8 sequence of a non-ASCII character at
  * s, or 0 if it is not one (overlong, surrogate, truncated, > U+10FFFF). */
 size_t sl_utf8_len(const unsigned char *s);
+/* At a byte >= 0x80: write the valid UTF-8 character there, or `bad` for
+ * an invalid byte; returns the number of bytes consumed. */
+size_t sl_utf8_put(FILE *f, const unsigned char *s, const char *bad);
 
 /* "Nice" axis ticks (1, 2, 5 x 10^k) covering [lo, hi] with at most
  * `max_ticks` ticks: returns the count and writes them to out[max_ticks]. */

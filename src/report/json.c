@@ -21,15 +21,9 @@ static void jstr(FILE *f, const char *s)
 	}
 	putc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p >= 0x80) { /* valid UTF-8 as is, anything else U+FFFD */
-			size_t n = sl_utf8_len(p);
-			if (n) {
-				fwrite(p, 1, n, f);
-				p += n - 1;
-			} else {
-				fputs("\\ufffd", f);
-			}
-		} else if (*p == '"' || *p == '\\')
+		if (*p >= 0x80) /* valid UTF-8 as is, anything else U+FFFD */
+			p += sl_utf8_put(f, p, "\\ufffd") - 1;
+		else if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
 		else if (*p == '\n')
 			fputs("\\n", f);

@@ -54,17 +54,22 @@ size_t sl_utf8_len(const unsigned char *s)
 	return n;
 }
 
+size_t sl_utf8_put(FILE *f, const unsigned char *s, const char *bad)
+{
+	size_t n = sl_utf8_len(s);
+	if (!n) {
+		fputs(bad, f);
+		return 1;
+	}
+	fwrite(s, 1, n, f);
+	return n;
+}
+
 void sl_xml_puts(FILE *f, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p >= 0x80) {
-			size_t n = sl_utf8_len(p);
-			if (n) {
-				fwrite(p, 1, n, f);
-				p += n - 1;
-			} else {
-				fputs("\xef\xbf\xbd", f);
-			}
+			p += sl_utf8_put(f, p, "\xef\xbf\xbd") - 1;
 			continue;
 		}
 		switch (*p) {
