@@ -65,6 +65,7 @@ typedef struct sl_report {
 	char *model;             /* "stall time model, Ceff power model" or NULL */
 	char *schedule_path;
 	double run_time_s;       /* measured */
+	double run_energy_j;     /* measured; NAN unless every interval has it */
 	char **notes;            /* what is unavailable, profile's notes first */
 	size_t n_notes;
 	double cells[3];         /* measured, interpolated, missing: whole run */

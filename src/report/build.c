@@ -87,6 +87,10 @@ static void build_instances(sl_report *r, const sl_profile *p)
 	if (p->n_intervals) {
 		const sl_prof_interval *last = &p->iv[p->n_intervals - 1];
 		r->run_time_s = last->start_s + last->time_s;
+		double e = 0;
+		for (size_t i = 0; i < p->n_intervals; i++)
+			e += p->iv[i].energy_j; /* NAN if any is unmeasured */
+		r->run_energy_j = e;
 	}
 }
 

@@ -253,13 +253,16 @@ static void totals_table(FILE *f, const sl_report *r)
 	if (ref)
 		fputs("<th class=\"n\">time vs fmax</th><th class=\"n\">energy vs fmax</th>", f);
 	fputs("</tr>\n", f);
-	for (size_t k = 0; k < r->n_series; k++) {
-		const sl_rep_series *s = &r->series[k];
-		double v[5] = {s->time_s, s->energy_j, s->time_s > 0 ? s->energy_j / s->time_s : NAN,
-			       ref ? s->time_s / ref->time_s - 1 : NAN,
-			       ref ? s->energy_j / ref->energy_j - 1 : NAN};
+	/* The measured run first, when its energy is known: the reference the
+	 * profiled-frequency prediction should match. */
+	int measured = isfinite(r->run_energy_j) && r->run_time_s > 0;
+	for (size_t k = !measured; k <= r->n_series; k++) {
+		const sl_rep_series *s = k ? &r->series[k - 1] : NULL;
+		double t = s ? s->time_s : r->run_time_s, e = s ? s->energy_j : r->run_energy_j;
+		double v[5] = {t, e, t > 0 ? e / t : NAN, ref ? t / ref->time_s - 1 : NAN,
+			       ref ? e / ref->energy_j - 1 : NAN};
 		fputs("<tr><td class=\"nm\">", f);
-		esc(f, s->label);
+		esc(f, s ? s->label : "measured (the profiled run)");
 		fputs("</td>", f);
 		for (int i = 0; i < (ref ? 5 : 3); i++) {
 			fputs("<td class=\"n\">", f);

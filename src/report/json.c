@@ -122,6 +122,7 @@ static void meta(FILE *f, const sl_report *r)
 	kint(f, &first, "intervals", p->n_intervals);
 	kint(f, &first, "interval_instructions", p->interval_instructions);
 	knum(f, &first, "run_time_s", r->run_time_s);
+	knum(f, &first, "run_energy_j", r->run_energy_j);
 	kint(f, &first, "samples", p->samples);
 	kint(f, &first, "lost_samples", p->lost_samples);
 	kstr(f, &first, "predictor", p->predictor);

@@ -15,6 +15,7 @@ void sl_report_init(sl_report *r)
 {
 	memset(r, 0, sizeof *r);
 	r->cells[0] = r->cells[1] = r->cells[2] = NAN;
+	r->run_energy_j = NAN;
 }
 
 void sl_report_free(sl_report *r)
