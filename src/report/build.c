@@ -245,8 +245,10 @@ static int build_all_series(sl_report *r, const sl_model *md, const sl_report_op
 			sl_report_note(r, "no prediction at the profiled frequency: %s",
 				       sl_error());
 		} else {
+			const char *also = same_ghz(p->freq_ghz, r->sweep_ghz[r->fmax]) ? ", fmax"
+					   : same_ghz(p->freq_ghz, r->sweep_ghz[r->fmin]) ? ", fmin" : "";
 			build_series(r, md, &op, NULL,
-				     sl_xasprintf("%.3g GHz (profiled)", p->freq_ghz),
+				     sl_xasprintf("%.3g GHz (profiled%s)", p->freq_ghz, also),
 				     p->freq_ghz);
 			attach_measured(&r->series[r->n_series - 1], p);
 		}

@@ -268,8 +268,8 @@ static void totals_table(FILE *f, const sl_report *r)
 			fputs("<td class=\"n\">", f);
 			if (i < 3)
 				num(f, v[i]);
-			else
-				fprintf(f, "%+.1f%%", 100 * v[i]);
+			else /* no "-0.0%" for a difference that rounds away */
+				fprintf(f, "%+.1f%%", fabs(v[i]) < 0.0005 ? 0.0 : 100 * v[i]);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
