@@ -460,19 +460,19 @@ static void phase_table(FILE *f, const sl_report *r, const colours *col)
 	char fmax[64], fmin[64];
 	int pred = r->have_time && r->n_sweep;
 	fputs("<table class=\"grid\"><tr><th>phase</th><th class=\"n\">intervals</th>"
-	      "<th class=\"n\">instances</th><th class=\"n\">time (measured)</th>", f);
+	      "<th class=\"n\">instances</th><th class=\"n\">time (s)<br>measured</th>", f);
 	if (pred) {
 		rep_ghz_label(fmax, sizeof fmax, r, r->fmax);
 		rep_ghz_label(fmin, sizeof fmin, r, r->fmin);
-		fprintf(f, "<th class=\"n\">time at %s (s)</th><th class=\"n\">time at %s (s)</th>",
+		fprintf(f, "<th class=\"n\">time (s)<br>%s</th><th class=\"n\">time (s)<br>%s</th>",
 			fmax, fmin);
 		if (r->have_power)
-			fprintf(f, "<th class=\"n\">energy at %s (J)</th>"
-				   "<th class=\"n\">energy at %s (J)</th>", fmax, fmin);
-		fputs("<th class=\"n\">time fmin / fmax</th>", f);
+			fprintf(f, "<th class=\"n\">energy (J)<br>%s</th>"
+				   "<th class=\"n\">energy (J)<br>%s</th>", fmax, fmin);
+		fputs("<th class=\"n\">time<br>fmin / fmax</th>", f);
 	}
 	if (isfinite(r->cells[0]))
-		fputs("<th class=\"n\">data measured</th>", f);
+		fputs("<th class=\"n\">data<br>measured</th>", f);
 	fputs("</tr>\n", f);
 	for (size_t i = 0; i < r->n_phases; i++) {
 		const sl_rep_phase *ph = &r->phases[r->rank[i]];
@@ -482,7 +482,7 @@ static void phase_table(FILE *f, const sl_report *r, const colours *col)
 		fprintf(f, "</td><td class=\"n\">%zu</td><td class=\"n\">%zu</td><td class=\"n\">",
 			ph->intervals, ph->instances);
 		num(f, ph->time_s);
-		fputs(" s (", f);
+		fputs(" (", f);
 		pct(f, ph->share);
 		fputs(")</td>", f);
 		if (pred) {
