@@ -61,9 +61,15 @@ static void build_phases(sl_report *r, const sl_profile *p)
 		ph->share = total > 0 ? ph->time_s / total : NAN;
 		ph->measured = ph->interpolated = ph->missing = NAN;
 		ph->mem_bound = NAN;
+		/* Named after its top function, shortened: C++ names can fill a
+		 * line, and the name labels legends and table rows. */
 		const char *fn = ph->n_funcs ? ph->funcs[0].function : NULL;
-		ph->name = fn && strcmp(fn, "?") ? sl_xasprintf("phase %u (%s)", ph->id, fn)
-						 : sl_xasprintf("phase %u", ph->id);
+		if (fn && strcmp(fn, "?") && strlen(fn) > 32)
+			ph->name = sl_xasprintf("phase %u (%.31s\xe2\x80\xa6)", ph->id, fn);
+		else if (fn && strcmp(fn, "?"))
+			ph->name = sl_xasprintf("phase %u (%s)", ph->id, fn);
+		else
+			ph->name = sl_xasprintf("phase %u", ph->id);
 	}
 	free(at);
 	free(cnt);

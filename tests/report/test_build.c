@@ -46,6 +46,8 @@ static char *events[NEV] = {"UOPS_EXECUTED:PORT015_STALL_CYCLES", "LLC_MISSES",
 
 typedef struct fixture {
 	sl_profile p;
+	sl_codeloc funcs[2];
+	sl_phase_info info[2];
 	sl_prof_interval iv[NIV];
 	uint64_t counts[NIV * NEV];
 	double phase_time[2];
@@ -68,6 +70,13 @@ static void make(fixture *fx, const char *mtext, int counts)
 	p->n_intervals = NIV;
 	p->iv = fx->iv;
 	p->counts = counts ? fx->counts : NULL;
+	fx->funcs[0] = (sl_codeloc){"std::vector<double>::operator[](unsigned long) const",
+				    "vector.h", 1, 0x1000, 0.5};
+	fx->funcs[1] = (sl_codeloc){"stream", "app.c", 7, 0x2000, 0.9};
+	fx->info[0] = (sl_phase_info){0, &fx->funcs[0], 1, NULL, 0};
+	fx->info[1] = (sl_phase_info){1, &fx->funcs[1], 1, NULL, 0};
+	p->phases = fx->info;
+	p->n_phases = 2;
 	double t = 0;
 	for (size_t i = 0; i < NIV; i++) {
 		uint32_t ph = i % 10 < 7 ? 0 : 1;
@@ -141,6 +150,11 @@ static void test_full(void **state)
 		assert_null(s->measured_w); /* the profile has no energies */
 	}
 	assert_string_equal(r.machine_origin, "embedded in the profile");
+	/* phases are named after their top function, long names shortened */
+	assert_string_equal(r.phases[1].name, "phase 1 (stream)");
+	assert_string_equal(r.phases[0].name,
+			    "phase 0 (std::vector<double>::operator[]\xe2\x80\xa6)");
+	assert_ptr_equal(r.phases[1].funcs, &fx->funcs[1]);
 	sl_report_free(&r);
 
 	/* requested frequencies: fmin is deduplicated, 2.0 interpolated */
