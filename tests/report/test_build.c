@@ -15,6 +15,7 @@
 
 #include "sleuth/common.h"
 #include "sleuth/report.h"
+#include "xmlcheck.h"
 
 #define NIV 200
 #define NEV 5
@@ -155,6 +156,16 @@ static void test_full(void **state)
 	assert_string_equal(r.phases[0].name,
 			    "phase 0 (std::vector<double>::operator[]\xe2\x80\xa6)");
 	assert_ptr_equal(r.phases[1].funcs, &fx->funcs[1]);
+	/* the page of a computed report is well formed and has its charts */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(sl_report_html(f, &r), 0);
+	fclose(f);
+	assert_int_equal(xml_check(buf), 0);
+	assert_int_equal(count_str(buf, "<svg"), 1 + 2 + 2 + 1);
+	assert_non_null(strstr(buf, "&lt;double&gt;"));
+	free(buf);
 	sl_report_free(&r);
 
 	/* requested frequencies: fmin is deduplicated, 2.0 interpolated */
