@@ -185,7 +185,8 @@ static void train_stats(sl_calib_fit *fit, const sl_calib_data *d,
 				break;
 			}
 	}
-	fit->r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : (ss_res == 0 ? 1 : 0);
+	/* Power that does not vary (beyond rounding) leaves nothing to explain. */
+	fit->r2 = ss_tot > 1e-20 * mean * mean * (double)nr ? 1 - ss_res / ss_tot : 1;
 	double *wl_sum = sl_xcalloc(d->n_workloads, sizeof *wl_sum);
 	fit->mape = ape_sums(fit, d, rows, nr, wl_sum, fit->wl_n) / (double)nr;
 	for (size_t w = 0; w < d->n_workloads; w++)

@@ -46,13 +46,19 @@ void sl_calib_run_add(sl_calib_run *r, double start_s, double time_s,
 		      uint32_t phase);
 void sl_calib_run_free(sl_calib_run *r);
 
-/* A profile written by `sleuth run` (its energy_j, if any, is kept; the
- * fixed counter `instructions` becomes an event). */
-void sl_calib_run_from_profile(sl_calib_run *r, const char *input,
-			       const char *workload, const sl_profile *p);
-/* A sleuth-trace/1 file: every event counted, energy from `e`.  -1 with
- * sl_error() on a bad trace or one without a `cycles` event. */
-int sl_calib_run_from_trace(sl_calib_run *r, const char *input, const char *path);
+/*
+ * A training run from a file: a profile written by `sleuth run` (its
+ * energy_j, if any, is kept) or a sleuth-trace/1 file (every event counted,
+ * energy from `e`), told apart by the profile's magic.  The workload is the
+ * file's label, else its name without directory and extension.  Only
+ * programmable events become model candidates: the fixed counters (cycles,
+ * instructions) are not events of a profile, so sleuth predict could not
+ * evaluate a term on them.  -1 with sl_error() on a bad file, one without
+ * counts or frequency, or a trace without a `cycles` event.
+ */
+int sl_calib_run_load(sl_calib_run *r, const char *path);
+int sl_calib_run_from_profile(sl_calib_run *r, const char *path, const sl_profile *p);
+int sl_calib_run_from_trace(sl_calib_run *r, const char *path);
 
 /* What aligning a run to a power log did. */
 typedef struct sl_calib_align {
