@@ -1,0 +1,393 @@
+/*
+ * sleuth-machine/1 reader and writer (shared/spec/formats.md §2).
+ *
+ * A machine file is small, so it is loaded as one tree.  Skeletons (no
+ * static_w, power: absent or without coefficients) load fine: calibrate
+ * starts from them.  Whether the power model can be evaluated is a separate
+ * question, answered by sl_machine_complete().
+ */
+#include "sleuth/machine.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleuth/yamlio.h"
+
+#define MACHINE_FORMAT "sleuth-machine/1"
+#define GHZ_EPS 0.0005 /* P-states closer than 0.5 MHz are the same one */
+
+static const char *const known_roles[] = {
+	"branch_sample", "stall_cycles", "llc_misses", "resource_stalls",
+	"memory_stall_cycles", NULL,
+};
+
+/* A required number that must be > 0. */
+static int get_positive(sl_yparser *yp, const sl_ynode *map, const char *key,
+			const char *where, double *out)
+{
+	const sl_ynode *v = sl_yreq(yp, map, key, where);
+	if (!v || sl_yget_double(yp, v, key, out) < 0)
+		return -1;
+	if (*out <= 0)
+		return sl_yerr(yp, v->line, key, "must be > 0, found %s", v->str);
+	return 0;
+}
+
+static int cmp_pstate_desc(const void *a, const void *b)
+{
+	double x = ((const sl_pstate *)a)->ghz, y = ((const sl_pstate *)b)->ghz;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
+{
+	static const char *const known[] = {"ghz", "volts", "static_w", NULL};
+	size_t with_static = 0;
+	if (sl_yexpect(yp, v, SL_YSEQ, "pstates") < 0)
+		return -1;
+	if (!v->n)
+		return sl_yerr(yp, v->line, "pstates", "at least one P-state is needed");
+	m->pstates = sl_xcalloc(v->n, sizeof *m->pstates);
+	for (size_t i = 0; i < v->n; i++) {
+		const sl_ynode *p = v->kid[i];
+		sl_pstate *ps = &m->pstates[i];
+		char where[32];
+		snprintf(where, sizeof where, "P-state %zu", i + 1);
+		if (sl_yexpect(yp, p, SL_YMAP, "pstates") < 0)
+			return -1;
+		sl_ywarn_unknown(yp, p, known);
+		if (get_positive(yp, p, "ghz", where, &ps->ghz) < 0 ||
+		    get_positive(yp, p, "volts", where, &ps->volts) < 0)
+			return -1;
+		const sl_ynode *s = sl_ymap_get(p, "static_w");
+		if (s) {
+			if (sl_yget_double(yp, s, "static_w", &ps->static_w) < 0)
+				return -1;
+			if (ps->static_w < 0)
+				return sl_yerr(yp, s->line, "static_w",
+					       "must be >= 0, found %s", s->str);
+			ps->has_static = 1;
+			with_static++;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (fabs(m->pstates[j].ghz - ps->ghz) < GHZ_EPS)
+				return sl_yerr(yp, p->line, "ghz",
+					       "%g GHz is the same P-state as %g GHz "
+					       "(listed twice)", ps->ghz, m->pstates[j].ghz);
+		m->n_pstates++;
+	}
+	for (size_t i = 0; with_static && i < m->n_pstates; i++)
+		if (!m->pstates[i].has_static)
+			return sl_yerr(yp, v->kid[i]->line, "static_w",
+				       "missing here but given for %zu of %zu P-states; "
+				       "give it for all (run sleuth calibrate) or for "
+				       "none (a skeleton)", with_static, m->n_pstates);
+	qsort(m->pstates, m->n_pstates, sizeof *m->pstates, cmp_pstate_desc);
+	return 0;
+}
+
+static int read_roles(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
+{
+	if (sl_yexpect(yp, v, SL_YMAP, "events") < 0)
+		return -1;
+	sl_ywarn_unknown(yp, v, known_roles);
+	m->roles = sl_xcalloc(v->n / 2 + 1, sizeof *m->roles);
+	for (size_t i = 0; i + 1 < v->n; i += 2) {
+		const char *ev;
+		if (sl_yget_str(yp, v->kid[i + 1], v->kid[i]->str, &ev) < 0)
+			return -1;
+		m->roles[m->n_roles].role = sl_xstrdup(v->kid[i]->str);
+		m->roles[m->n_roles].event = sl_xstrdup(ev);
+		m->n_roles++;
+	}
+	return 0;
+}
+
+/*
+ * power: is absent, a skeleton (terms without coeff, no constant) or a
+ * fitted model (constant and every coeff).  Anything in between is a file
+ * someone edited by hand and got wrong, so it is refused.
+ */
+static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
+{
+	static const char *const known[] = {"constant", "terms", NULL};
+	static const char *const known_term[] = {"event", "coeff", NULL};
+	size_t with_coeff = 0;
+	const sl_ynode *c, *t;
+	if (sl_yexpect(yp, v, SL_YMAP, "power") < 0)
+		return -1;
+	sl_ywarn_unknown(yp, v, known);
+	m->has_power = 1;
+	if ((c = sl_ymap_get(v, "constant"))) {
+		if (sl_yget_double(yp, c, "constant", &m->constant) < 0)
+			return -1;
+		m->has_constant = 1;
+	}
+	if (!(t = sl_yreq(yp, v, "terms", "power")) || sl_yexpect(yp, t, SL_YSEQ, "terms") < 0)
+		return -1;
+	m->terms = sl_xcalloc(t->n + 1, sizeof *m->terms);
+	for (size_t i = 0; i < t->n; i++) {
+		const sl_ynode *p = t->kid[i], *e, *k;
+		sl_power_term *term = &m->terms[i];
+		const char *ev;
+		if (sl_yexpect(yp, p, SL_YMAP, "terms") < 0)
+			return -1;
+		sl_ywarn_unknown(yp, p, known_term);
+		if (!(e = sl_yreq(yp, p, "event", "a power term")) ||
+		    sl_yget_str(yp, e, "event", &ev) < 0)
+			return -1;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(m->terms[j].event, ev))
+				return sl_yerr(yp, e->line, "event",
+					       "%s is a power term twice", ev);
+		term->event = sl_xstrdup(ev);
+		m->n_terms++;
+		if ((k = sl_ymap_get(p, "coeff"))) {
+			if (sl_yget_double(yp, k, "coeff", &term->coeff) < 0)
+				return -1;
+			term->has_coeff = 1;
+			with_coeff++;
+		}
+	}
+	if (with_coeff && with_coeff != m->n_terms)
+		return sl_yerr(yp, t->line, "coeff",
+			       "given for %zu of %zu power terms; give it for all "
+			       "(run sleuth calibrate) or for none (a skeleton)",
+			       with_coeff, m->n_terms);
+	if (m->n_terms && m->has_constant != (with_coeff > 0))
+		return sl_yerr(yp, c ? c->line : v->line, "constant",
+			       m->has_constant ? "given but the terms have no coeff; a "
+						 "skeleton has neither (run sleuth calibrate)"
+					       : "missing while the terms have coeff; "
+						 "a fitted model has both (run sleuth calibrate)");
+	return 0;
+}
+
+static int read_machine(sl_yparser *yp, const sl_ynode *root, sl_machine *m)
+{
+	static const char *const known[] = {"format", "name", "counters",
+		"memory_latency_ns", "pstates", "events", "power", NULL};
+	const sl_ynode *v;
+	const char *s;
+	int64_t k;
+	sl_ywarn_unknown(yp, root, known);
+	if (!(v = sl_yreq(yp, root, "format", NULL)) || sl_yget_str(yp, v, "format", &s) < 0)
+		return -1;
+	if (strcmp(s, MACHINE_FORMAT))
+		return sl_yerr(yp, v->line, "format",
+			       "'%s' is not a sleuth machine format; expected '%s'", s,
+			       MACHINE_FORMAT);
+	if (!(v = sl_yreq(yp, root, "name", NULL)) || sl_yget_str(yp, v, "name", &s) < 0)
+		return -1;
+	m->name = sl_xstrdup(s);
+	if (!(v = sl_yreq(yp, root, "counters", NULL)) ||
+	    sl_yexpect(yp, v, SL_YMAP, "counters") < 0)
+		return -1;
+	static const char *const known_counters[] = {"programmable", NULL};
+	sl_ywarn_unknown(yp, v, known_counters);
+	if (!(v = sl_yreq(yp, v, "programmable", "counters")) ||
+	    sl_yget_int(yp, v, "programmable", &k) < 0)
+		return -1;
+	if (k < 1 || k > 64)
+		return sl_yerr(yp, v->line, "programmable",
+			       "must be between 1 and 64, found %s", v->str);
+	m->programmable = (int)k;
+	if (get_positive(yp, root, "memory_latency_ns", NULL, &m->memory_latency_ns) < 0)
+		return -1;
+	if (!(v = sl_yreq(yp, root, "pstates", NULL)) || read_pstates(yp, v, m) < 0)
+		return -1;
+	if (!(v = sl_yreq(yp, root, "events", NULL)) || read_roles(yp, v, m) < 0)
+		return -1;
+	if ((v = sl_ymap_get(root, "power")) && read_power(yp, v, m) < 0)
+		return -1;
+	return 0;
+}
+
+int sl_machine_load_mem(const char *name, const char *text, size_t len, sl_machine *m)
+{
+	sl_yparser yp;
+	sl_ynode *root;
+	int rc = -1;
+	memset(m, 0, sizeof *m);
+	m->text = sl_xmalloc(len + 1);
+	memcpy(m->text, text, len);
+	m->text[len] = 0;
+	if (sl_yp_open_mem(&yp, name, m->text, len) < 0)
+		goto out;
+	if (sl_yp_load_document(&yp, &root) == 0 && read_machine(&yp, root, m) == 0)
+		rc = 0;
+	sl_yp_close(&yp);
+out:
+	if (rc < 0)
+		sl_machine_free(m);
+	return rc;
+}
+
+int sl_machine_load(const char *path, sl_machine *m)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, got;
+	memset(m, 0, sizeof *m);
+	if (!f) {
+		sl_error_set("cannot open machine %s: %s", path, strerror(errno));
+		return -1;
+	}
+	do {
+		if (cap - len < 4096) {
+			cap = cap ? 2 * cap : 8192;
+			buf = sl_xrealloc(buf, cap);
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+	} while (got);
+	if (ferror(f)) {
+		sl_error_set("cannot read machine %s: %s", path, strerror(errno));
+		fclose(f);
+		free(buf);
+		return -1;
+	}
+	fclose(f);
+	int rc = sl_machine_load_mem(path, buf, len, m);
+	free(buf);
+	return rc;
+}
+
+int sl_machine_complete(const sl_machine *m)
+{
+	const char *missing = NULL;
+	for (size_t i = 0; i < m->n_pstates && !missing; i++)
+		if (!m->pstates[i].has_static)
+			missing = "the P-states have no static_w";
+	if (!missing && !m->has_power)
+		missing = "there is no power: section";
+	if (!missing && !m->has_constant)
+		missing = "power: has no constant";
+	for (size_t i = 0; i < m->n_terms && !missing; i++)
+		if (!m->terms[i].has_coeff)
+			missing = "the power terms have no coeff";
+	if (!missing)
+		return 1;
+	sl_error_set("machine %s has no fitted power model (%s); "
+		     "run sleuth calibrate to complete it", m->name ? m->name : "?",
+		     missing);
+	return 0;
+}
+
+int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
+{
+	sl_ywriter w;
+	if (sl_yw_open(&w, path, comment) < 0)
+		return -1;
+	sl_yw_map(&w, 0);
+	sl_yw_kstr(&w, "format", MACHINE_FORMAT);
+	sl_yw_kstr(&w, "name", m->name);
+	sl_yw_plain(&w, "counters");
+	sl_yw_map(&w, 1);
+	sl_yw_ku64(&w, "programmable", (uint64_t)m->programmable);
+	sl_yw_end_map(&w);
+	sl_yw_kdouble(&w, "memory_latency_ns", m->memory_latency_ns);
+	sl_yw_plain(&w, "pstates");
+	sl_yw_seq(&w, 0);
+	for (size_t i = 0; i < m->n_pstates; i++) {
+		const sl_pstate *p = &m->pstates[i];
+		sl_yw_map(&w, 1);
+		sl_yw_kdouble(&w, "ghz", p->ghz);
+		sl_yw_kdouble(&w, "volts", p->volts);
+		if (p->has_static)
+			sl_yw_kdouble(&w, "static_w", p->static_w);
+		sl_yw_end_map(&w);
+	}
+	sl_yw_end_seq(&w);
+	sl_yw_plain(&w, "events");
+	sl_yw_map(&w, 0);
+	for (size_t i = 0; i < m->n_roles; i++)
+		sl_yw_kstr(&w, m->roles[i].role, m->roles[i].event);
+	sl_yw_end_map(&w);
+	if (m->has_power) {
+		sl_yw_plain(&w, "power");
+		sl_yw_map(&w, 0);
+		if (m->has_constant)
+			sl_yw_kdouble(&w, "constant", m->constant);
+		sl_yw_plain(&w, "terms");
+		sl_yw_seq(&w, 0);
+		for (size_t i = 0; i < m->n_terms; i++) {
+			sl_yw_map(&w, 1);
+			sl_yw_kstr(&w, "event", m->terms[i].event);
+			if (m->terms[i].has_coeff)
+				sl_yw_kdouble(&w, "coeff", m->terms[i].coeff);
+			sl_yw_end_map(&w);
+		}
+		sl_yw_end_seq(&w);
+		sl_yw_end_map(&w);
+	}
+	sl_yw_end_map(&w);
+	return sl_yw_commit(&w);
+}
+
+void sl_machine_free(sl_machine *m)
+{
+	for (size_t i = 0; i < m->n_roles; i++) {
+		free(m->roles[i].role);
+		free(m->roles[i].event);
+	}
+	for (size_t i = 0; i < m->n_terms; i++)
+		free(m->terms[i].event);
+	free(m->roles);
+	free(m->terms);
+	free(m->pstates);
+	free(m->name);
+	free(m->text);
+	memset(m, 0, sizeof *m);
+}
+
+const char *sl_machine_role(const sl_machine *m, const char *role)
+{
+	for (size_t i = 0; i < m->n_roles; i++)
+		if (!strcmp(m->roles[i].role, role))
+			return m->roles[i].event;
+	return NULL;
+}
+
+static int has_str(const char **v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return 1;
+	return 0;
+}
+
+size_t sl_machine_model_events(const sl_machine *m, const char ***out)
+{
+	const char **v = sl_xcalloc(m->n_roles + m->n_terms + 1, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < m->n_roles; i++)
+		if (strcmp(m->roles[i].role, "branch_sample") &&
+		    !has_str(v, n, m->roles[i].event))
+			v[n++] = m->roles[i].event;
+	for (size_t i = 0; i < m->n_terms; i++)
+		if (!has_str(v, n, m->terms[i].event))
+			v[n++] = m->terms[i].event;
+	*out = v;
+	return n;
+}
+
+int sl_machine_pstate(const sl_machine *m, double ghz)
+{
+	for (size_t i = 0; i < m->n_pstates; i++)
+		if (fabs(m->pstates[i].ghz - ghz) < GHZ_EPS)
+			return (int)i;
+	return -1;
+}
+
+double sl_machine_fmax(const sl_machine *m)
+{
+	return m->n_pstates ? m->pstates[0].ghz : 0;
+}
+
+double sl_machine_fmin(const sl_machine *m)
+{
+	return m->n_pstates ? m->pstates[m->n_pstates - 1].ghz : 0;
+}

@@ -1,0 +1,196 @@
+/* Unit tests of sleuth-machine/1: the spec's example loads, skeletons load
+ * but are not complete, write -> load is the identity, and every rejection
+ * rule names file, line and key. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sleuth/common.h"
+#include "sleuth/machine.h"
+
+#define HEAD "format: sleuth-machine/1\nname: nhm\ncounters: {programmable: 4}\n" \
+	     "memory_latency_ns: 65\n"
+/* line 5 */
+#define PSTATES "pstates:\n  - {ghz: 1.60, volts: 0.950, static_w: 14.1}\n" \
+		"  - {ghz: 2.66, volts: 1.200, static_w: 21.3}\n"
+/* line 8 */
+#define EVENTS "events:\n  branch_sample: BR_INST_RETIRED:CONDITIONAL\n" \
+	       "  stall_cycles: UOPS_EXECUTED:CORE_STALL_CYCLES\n" \
+	       "  llc_misses: LLC_MISSES\n  resource_stalls: RESOURCE_STALLS:ANY\n"
+/* line 13 */
+#define POWER "power:\n  constant: 2.11\n  terms:\n" \
+	      "    - {event: UOPS_EXECUTED:PORT234_CORE, coeff: 0.75}\n" \
+	      "    - {event: L2_RQSTS:MISS, coeff: -4.51}\n"
+
+static int load(const char *text, sl_machine *m)
+{
+	return sl_machine_load_mem("m.yaml", text, strlen(text), m);
+}
+
+static void check_example(const sl_machine *m)
+{
+	assert_string_equal(m->name, "nhm");
+	assert_int_equal(m->programmable, 4);
+	assert_true(m->memory_latency_ns == 65);
+	assert_int_equal(m->n_pstates, 2);
+	assert_true(m->pstates[0].ghz == 2.66); /* sorted, fastest first */
+	assert_true(m->pstates[0].volts == 1.2);
+	assert_true(m->pstates[0].static_w == 21.3);
+	assert_true(m->pstates[1].ghz == 1.6);
+	assert_true(sl_machine_fmax(m) == 2.66);
+	assert_true(sl_machine_fmin(m) == 1.6);
+	assert_int_equal(sl_machine_pstate(m, 1.6002), 1);
+	assert_int_equal(sl_machine_pstate(m, 2.0), -1);
+	assert_string_equal(sl_machine_role(m, "llc_misses"), "LLC_MISSES");
+	assert_null(sl_machine_role(m, "memory_stall_cycles"));
+	assert_int_equal(m->n_roles, 4);
+	assert_string_equal(m->roles[0].role, "branch_sample"); /* file order */
+	assert_true(m->has_power && m->has_constant && m->constant == 2.11);
+	assert_int_equal(m->n_terms, 2);
+	assert_string_equal(m->terms[1].event, "L2_RQSTS:MISS");
+	assert_true(m->terms[1].has_coeff && m->terms[1].coeff == -4.51);
+}
+
+static void test_example_and_round_trip(void **state)
+{
+	(void)state;
+	sl_machine m, m2;
+	const char *text = HEAD PSTATES EVENTS POWER;
+	assert_int_equal(load(text, &m), 0);
+	check_example(&m);
+	assert_string_equal(m.text, text);
+	assert_int_equal(sl_machine_complete(&m), 1);
+
+	const char **ev;
+	size_t n = sl_machine_model_events(&m, &ev);
+	assert_int_equal(n, 5);
+	assert_string_equal(ev[0], "UOPS_EXECUTED:CORE_STALL_CYCLES");
+	assert_string_equal(ev[2], "RESOURCE_STALLS:ANY");
+	assert_string_equal(ev[4], "L2_RQSTS:MISS");
+	free(ev);
+
+	char dir[] = "/tmp/sleuth-machine-ut.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = sl_xasprintf("%s/m.yaml", dir);
+	assert_int_equal(sl_machine_write(path, &m, "fitted by a test\non two lines"), 0);
+	assert_int_equal(sl_machine_load(path, &m2), 0);
+	check_example(&m2);
+	assert_non_null(strstr(m2.text, "# fitted by a test\n# on two lines\n"));
+	assert_non_null(strstr(m2.text, "- {ghz: 2.66, volts: 1.2, static_w: 21.3}"));
+	sl_machine_free(&m2);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	sl_machine_free(&m);
+	assert_null(m.name);
+
+	assert_int_equal(sl_machine_load("/nonexistent/m.yaml", &m), -1);
+	assert_non_null(strstr(sl_error(), "cannot open machine /nonexistent/m.yaml"));
+}
+
+/* Skeletons load; sl_machine_complete() names what is missing. */
+static void test_skeletons(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		const char *missing;
+	} cases[] = {
+		{HEAD "pstates: [{ghz: 2.66, volts: 1.2}, {ghz: 1.6, volts: 0.95}]\n" EVENTS,
+		 "the P-states have no static_w"},
+		{HEAD PSTATES EVENTS, "there is no power: section"},
+		{HEAD PSTATES EVENTS "power: {terms: [{event: UOPS_EXECUTED:PORT234_CORE}, "
+		 "{event: L2_RQSTS:MISS}]}\n", "power: has no constant"},
+	};
+	for (size_t i = 0; i < SL_ARRAY_LEN(cases); i++) {
+		sl_machine m;
+		assert_int_equal(load(cases[i].text, &m), 0);
+		assert_int_equal(sl_machine_complete(&m), 0);
+		assert_non_null(strstr(sl_error(), cases[i].missing));
+		assert_non_null(strstr(sl_error(), "run sleuth calibrate"));
+		sl_machine_free(&m);
+	}
+	/* Flow style throughout, hex integers. */
+	sl_machine m;
+	assert_int_equal(load("{format: sleuth-machine/1, name: x, counters: {programmable: 0x2},"
+			      " memory_latency_ns: 0x41, pstates: [{ghz: 1, volts: 1}],"
+			      " events: {}, power: {constant: 1, terms: []}}", &m), 0);
+	assert_int_equal(m.programmable, 2);
+	assert_true(m.memory_latency_ns == 65);
+	assert_int_equal(m.n_terms, 0);
+	assert_int_equal(sl_machine_complete(&m), 0);
+	sl_machine_free(&m);
+}
+
+static const struct {
+	const char *text;
+	const char *error;
+} bad[] = {
+	{"name: x\n", "m.yaml:1: key 'format': missing required key"},
+	{"format: sleuth-machine/2\n", "m.yaml:1: key 'format': 'sleuth-machine/2' is not"},
+	{"format: sleuth-trace/1\n", "m.yaml:1: key 'format': 'sleuth-trace/1' is not"},
+	{"format: sleuth-machine/1\n", "m.yaml:1: key 'name': missing required key"},
+	{"format: sleuth-machine/1\nname: x\n", "m.yaml:1: key 'counters': missing required key"},
+	{"format: sleuth-machine/1\nname: x\ncounters: 4\n", "m.yaml:3: key 'counters': expected a mapping"},
+	{"format: sleuth-machine/1\nname: x\ncounters: {}\n", "m.yaml:3: key 'programmable': missing required key"},
+	{"format: sleuth-machine/1\nname: x\ncounters: {programmable: 0}\n", "m.yaml:3: key 'programmable': must be between 1 and 64"},
+	{"format: sleuth-machine/1\nname: x\ncounters: {programmable: four}\n", "m.yaml:3: key 'programmable': expected an integer"},
+	{"format: sleuth-machine/1\nname: x\ncounters: {programmable: 4}\n", "m.yaml:1: key 'memory_latency_ns': missing required key"},
+	{"format: sleuth-machine/1\nname: x\ncounters: {programmable: 4}\nmemory_latency_ns: 0\n", "m.yaml:4: key 'memory_latency_ns': must be > 0"},
+	{"format: sleuth-machine/1\nname: x\ncounters: {programmable: 4}\nmemory_latency_ns: .nan\n", "m.yaml:4: key 'memory_latency_ns': NaN"},
+	{HEAD EVENTS, "m.yaml:1: key 'pstates': missing required key"},
+	{HEAD "pstates: []\n", "m.yaml:5: key 'pstates': at least one P-state"},
+	{HEAD "pstates: {ghz: 1}\n", "m.yaml:5: key 'pstates': expected a sequence"},
+	{HEAD "pstates:\n  - {ghz: 2.66}\n", "m.yaml:6: key 'volts': missing required key in P-state 1"},
+	{HEAD "pstates:\n  - {volts: 1}\n", "m.yaml:6: key 'ghz': missing required key in P-state 1"},
+	{HEAD "pstates:\n  - {ghz: 0, volts: 1}\n", "m.yaml:6: key 'ghz': must be > 0"},
+	{HEAD "pstates:\n  - {ghz: 1, volts: -1}\n", "m.yaml:6: key 'volts': must be > 0"},
+	{HEAD "pstates:\n  - {ghz: 1, volts: 1, static_w: -2}\n", "m.yaml:6: key 'static_w': must be >= 0"},
+	{HEAD "pstates:\n  - {ghz: 1, volts: 1}\n  - {ghz: 1.0001, volts: 1}\n", "m.yaml:7: key 'ghz': 1.0001 GHz is the same P-state as 1 GHz"},
+	{HEAD "pstates:\n  - {ghz: 1, volts: 1, static_w: 3}\n  - {ghz: 2, volts: 1}\n", "m.yaml:7: key 'static_w': missing here but given for 1 of 2 P-states"},
+	{HEAD PSTATES, "m.yaml:1: key 'events': missing required key"},
+	{HEAD PSTATES "events: [LLC_MISSES]\n", "m.yaml:8: key 'events': expected a mapping"},
+	{HEAD PSTATES "events: {llc_misses: [LLC_MISSES]}\n", "m.yaml:8: key 'llc_misses': expected a scalar"},
+	{HEAD PSTATES EVENTS "power: 3\n", "m.yaml:13: key 'power': expected a mapping"},
+	{HEAD PSTATES EVENTS "power: {constant: 1}\n", "m.yaml:13: key 'terms': missing required key in power"},
+	{HEAD PSTATES EVENTS "power:\n  constant: 1\n  terms:\n    - {event: A}\n", "m.yaml:14: key 'constant': given but the terms have no coeff"},
+	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A, coeff: 1}\n", "m.yaml:14: key 'constant': missing while the terms have coeff"},
+	{HEAD PSTATES EVENTS "power:\n  constant: 1\n  terms:\n    - {event: A, coeff: 1}\n    - {event: B}\n", "m.yaml:16: key 'coeff': given for 1 of 2 power terms"},
+	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {coeff: 1}\n", "m.yaml:15: key 'event': missing required key in a power term"},
+	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A}\n    - {event: A}\n", "m.yaml:16: key 'event': A is a power term twice"},
+	{HEAD PSTATES EVENTS "power:\n  constant: .inf\n  terms: []\n", "m.yaml:14: key 'constant': an infinite value"},
+	{HEAD PSTATES EVENTS "power:\n  constant: 1\n  terms:\n    - {event: A, coeff: x}\n", "m.yaml:16: key 'coeff': expected a number"},
+	{HEAD "name: y\n", "m.yaml:5: key 'name': duplicate key"},
+	{"[1, 2]\n", "m.yaml:1: the document must be a mapping"},
+};
+
+static void test_rejections(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < SL_ARRAY_LEN(bad); i++) {
+		sl_machine m;
+		int rc = load(bad[i].text, &m);
+		if (rc != -1 || !strstr(sl_error(), bad[i].error))
+			fail_msg("case %zu: got %d, error '%s', wanted '%s'", i, rc,
+				 sl_error(), bad[i].error);
+		assert_null(m.text); /* freed on failure */
+		if (rc == 0)
+			sl_machine_free(&m);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_example_and_round_trip),
+		cmocka_unit_test(test_skeletons),
+		cmocka_unit_test(test_rejections),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
