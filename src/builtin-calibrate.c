@@ -282,7 +282,8 @@ static void report(const cal_opts *o, const cal_state *st)
 	if (d->no_cycles)
 		printf("  %zu intervals without a cycle count: dropped\n", d->no_cycles);
 	if (d->n > f->n_used)
-		printf("  %zu intervals whose phase never measured a model event: dropped\n",
+		printf("  %zu intervals without a rate for a model event (not counted in "
+		       "their run, or never in their phase): dropped\n",
 		       d->n - f->n_used);
 	if (f->n_filled)
 		printf("  %zu intervals with a multiplexed (unmeasured) model event use "
