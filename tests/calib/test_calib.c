@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -497,6 +498,67 @@ static void test_missing_volts(void **state)
 		fail_msg("unexpected error: %s", sl_error());
 }
 
+/* Runs from files: a trace (events but the fixed counters, start times the
+ * running sum of t, e when present), a profile, and what is neither. */
+static void test_inputs(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/sleuth-calib.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *tr = sl_xasprintf("%s/run.yaml", dir), *bad = sl_xasprintf("%s/x.csv", dir);
+	FILE *f = fopen(tr, "w");
+	fputs("format: sleuth-trace/1\nworkload: tw\nfrequency_ghz: 2.66\n"
+	      "interval_instructions: 1000\nevents: [cycles, instructions, EV_A]\n"
+	      "intervals:\n  - {t: 0.5, n: [1000, 1000, 10], br: [], e: 10}\n"
+	      "  - {t: 0.25, n: [2000, 1000, 30], br: []}\n", f);
+	fclose(f);
+	f = fopen(bad, "w");
+	fputs("time_s,power_w\n0,1\n", f);
+	fclose(f);
+	sl_calib_run r;
+	assert_int_equal(sl_calib_run_load(&r, tr), 0);
+	assert_string_equal(r.workload, "tw");
+	NEAR(r.ghz, 2.66, 0);
+	assert_int_equal(r.n_events, 1);
+	assert_string_equal(r.events[0], "EV_A");
+	assert_int_equal(r.n, 2);
+	NEAR(r.start_s[1], 0.5, 0);
+	NEAR(r.energy_j[0], 10, 0);
+	assert_true(isnan(r.energy_j[1]));
+	assert_int_equal(r.cycles[1], 2000);
+	assert_int_equal(r.counts[1], 30);
+	sl_calib_run_free(&r);
+	assert_int_equal(sl_calib_run_load(&r, bad), -1);
+	assert_non_null(strstr(sl_error(), "x.csv is neither a sleuth profile nor"));
+
+	/* a profile (in memory): its events, energies and phases */
+	char *evs[1] = {"EV_B"};
+	uint64_t counts[2] = {5, SL_MISSING};
+	sl_prof_interval iv[2] = {{.phase = 0, .start_s = 0, .time_s = 1, .cycles = 100,
+				   .instructions = 50, .energy_j = 20},
+				  {.phase = 1, .start_s = 1, .time_s = 1, .cycles = 100,
+				   .instructions = 50, .energy_j = NAN}};
+	sl_profile p = {.has_counts = 1, .freq_ghz = 1.6, .n_events = 1, .events = evs,
+			.n_intervals = 2, .iv = iv, .counts = counts, .backend = "replay"};
+	assert_int_equal(sl_calib_run_from_profile(&r, "dir/app.prof", &p), 0);
+	assert_string_equal(r.workload, "app"); /* no label: the file name */
+	assert_int_equal(r.phase[1], 1);
+	assert_int_equal(r.counts[1], SL_MISSING);
+	NEAR(r.energy_j[0], 20, 0);
+	sl_calib_run_free(&r);
+	p.freq_ghz = 0;
+	assert_int_equal(sl_calib_run_from_profile(&r, "app.prof", &p), -1);
+	assert_non_null(strstr(sl_error(), "app.prof does not record its core frequency"));
+	p.has_counts = 0;
+	assert_int_equal(sl_calib_run_from_profile(&r, "app.prof", &p), -1);
+	assert_non_null(strstr(sl_error(), "app.prof has no event counts"));
+	unlink(tr);
+	unlink(bad);
+	rmdir(dir);
+	free(tr);
+	free(bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -511,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_robust),
 		cmocka_unit_test(test_diagnostics),
 		cmocka_unit_test(test_missing_volts),
+		cmocka_unit_test(test_inputs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
