@@ -14,6 +14,7 @@ struct sl_cmd {
 
 /* one line per subcommand, alphabetical */
 extern const struct sl_cmd sl_cmd_calibrate;
+extern const struct sl_cmd sl_cmd_simulate;
 
 /* For getopt_long's '?' (unknown option) and ':' (missing value; start
  * the option string with ":" or "+:" to get it): prints which option and a

@@ -24,6 +24,7 @@ static const struct sl_cmd *const commands[] = {
 	/* one line per subcommand, alphabetical */
 	&sl_cmd_calibrate,
 	&cmd_help,
+	&sl_cmd_simulate,
 };
 
 static const struct sl_cmd *find(const char *name)

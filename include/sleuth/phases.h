@@ -12,13 +12,26 @@
 #include <stdint.h>
 
 #define SL_BV_DIMS_DEFAULT 32
+/* Manhattan distance within which a vector joins a phase: the best fixed
+ * threshold over 50-500 samples per interval (docs/phases.md). */
+#define SL_THRESHOLD_DEFAULT 0.8
+/* Better: widen the threshold by the expected sampling noise of the
+ * interval, sl_threshold_for(); this is its margin above that noise. */
+#define SL_THRESHOLD_MARGIN 0.25
 
 /* Build the normalised (L1 = 1) vector of `n` sampled addresses into
  * out[dims].  The projection is fixed by `seed`.  All-zero if n == 0. */
 void sl_bv_build(const uint64_t *addrs, size_t n, unsigned dims, uint64_t seed,
 		 double *out);
+/* The bin (0..dims-1) an address hashes to under the projection `seed`. */
+unsigned sl_bv_bin(uint64_t addr, unsigned dims, uint64_t seed);
 /* Manhattan distance, in [0, 2] for normalised vectors. */
 double sl_bv_distance(const double *a, const double *b, unsigned dims);
+/* The threshold for an interval of n_samples samples: SL_THRESHOLD_MARGIN
+ * plus sqrt(2 (dims - 1) / (pi n)), the expected L1 distance between n
+ * samples and a uniform distribution over dims bins (the noisiest case).
+ * Set it with sl_cluster_set_threshold() before each sl_cluster_assign(). */
+double sl_threshold_for(unsigned dims, size_t n_samples);
 
 /* Online leader-follower clustering. */
 typedef struct sl_cluster sl_cluster;
@@ -27,12 +40,19 @@ sl_cluster *sl_cluster_new(unsigned dims, double threshold);
  * centroid then moves toward it, or a new phase.  IDs count from 0 in order
  * of first appearance. */
 uint32_t sl_cluster_assign(sl_cluster *c, const double *vec);
+/* Change the threshold for the following assignments. */
+void sl_cluster_set_threshold(sl_cluster *c, double threshold);
+/* Centroid update: 0 (the default) = running mean of the members; alpha in
+ * (0, 1] = exponentially weighted mean, centroid += alpha * (vec - centroid). */
+void sl_cluster_set_alpha(sl_cluster *c, double alpha);
 size_t sl_cluster_count(const sl_cluster *c);
 const double *sl_cluster_centroid(const sl_cluster *c, uint32_t id);
 void sl_cluster_free(sl_cluster *c);
 
 /* Next-phase prediction. */
 typedef enum { SL_PRED_LAST, SL_PRED_MARKOV } sl_pred_kind;
+/* The more accurate one measured (docs/phases.md). */
+#define SL_PRED_DEFAULT SL_PRED_MARKOV
 typedef struct sl_predictor sl_predictor;
 sl_predictor *sl_pred_new(sl_pred_kind kind);
 /* Tell the predictor the phase the last interval really had. */
@@ -51,7 +71,14 @@ sl_mux *sl_mux_new(size_t n_events, size_t k);
  * writes up to k event indices to out, returns how many. */
 size_t sl_mux_select(sl_mux *m, uint32_t phase, size_t *out);
 /* After the interval: it was really of `phase` and measured these events. */
+/* A misprediction credits the actual phase with what was measured; the
+ * predicted phase's queue is left as it was (see phases/mux.c). */
 void sl_mux_commit(sl_mux *m, uint32_t phase, const size_t *measured, size_t n);
+/* How many committed intervals of `phase` measured event `ev`. */
+uint64_t sl_mux_times(const sl_mux *m, uint32_t phase, size_t ev);
 void sl_mux_free(sl_mux *m);
+
+/* Adjusted Rand index of two labelings of n items (1: same partition). */
+double sl_ari(const uint32_t *a, const uint32_t *b, size_t n);
 
 #endif

@@ -1,0 +1,111 @@
+/*
+ * Phase-guided counter multiplexing: with k counters and n > k events, each
+ * interval measures only k events, and the counts are later filled in per
+ * phase (intervals of a phase behave alike).  So what matters is that each
+ * phase, not the run as a whole, gets every event measured, and as evenly
+ * as possible.
+ *
+ * Each phase keeps its own queue over the events: how often it has measured
+ * each one, and a round-robin cursor.  The events for the next interval are
+ * the k least-measured ones of the predicted phase, ties broken in
+ * round-robin order from its cursor; when every interval is predicted
+ * correctly this is exactly per-phase round robin.
+ *
+ * Misprediction: the interval really belonged to another phase, so the
+ * events measured are credited to that actual phase (its counts go up and
+ * it will not ask for them again before the others); the predicted phase is
+ * left untouched and still wants the same events next time.  Hence: a phase
+ * with at least ceil(n/k) correctly predicted intervals has measured every
+ * event, because each such interval measures min(k, still unmeasured) new
+ * events, and credited mispredicted intervals only ever add coverage.
+ */
+#include "sleuth/phases.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleuth/common.h"
+#include "slots.h"
+
+typedef struct phase_q {
+	uint64_t *times; /* n_events: how often each event was measured */
+	size_t cursor;
+} phase_q;
+
+struct sl_mux {
+	size_t n_events, k;
+	phase_q *q;
+	size_t n_q;
+};
+
+sl_mux *sl_mux_new(size_t n_events, size_t k)
+{
+	sl_mux *m = sl_xcalloc(1, sizeof *m);
+	m->n_events = n_events;
+	m->k = k;
+	return m;
+}
+
+static phase_q *queue_of(sl_mux *m, uint32_t phase)
+{
+	phase_q *q = sl_phase_slot(&m->q, &m->n_q, phase, sizeof *m->q);
+	if (!q->times)
+		q->times = sl_xcalloc(m->n_events ? m->n_events : 1,
+				      sizeof *q->times);
+	return q;
+}
+
+size_t sl_mux_select(sl_mux *m, uint32_t phase, size_t *out)
+{
+	size_t n = m->n_events;
+	if (m->k >= n) {
+		for (size_t e = 0; e < n; e++)
+			out[e] = e;
+		return n;
+	}
+	phase_q *q = queue_of(m, phase);
+	/* k passes of a selection scan: n is a dozen events, k a handful. */
+	size_t got = 0;
+	while (got < m->k) {
+		size_t best = n;
+		for (size_t off = 0; off < n; off++) {
+			size_t e = (q->cursor + off) % n;
+			int taken = 0;
+			for (size_t j = 0; j < got && !taken; j++)
+				taken = out[j] == e;
+			if (!taken && (best == n || q->times[e] < q->times[best]))
+				best = e;
+		}
+		out[got++] = best;
+	}
+	return got;
+}
+
+void sl_mux_commit(sl_mux *m, uint32_t phase, const size_t *measured, size_t n)
+{
+	if (m->n_events == 0)
+		return;
+	phase_q *q = queue_of(m, phase);
+	for (size_t i = 0; i < n; i++)
+		if (measured[i] < m->n_events)
+			q->times[measured[i]]++;
+	if (n > 0 && measured[n - 1] < m->n_events)
+		q->cursor = (measured[n - 1] + 1) % m->n_events;
+}
+
+uint64_t sl_mux_times(const sl_mux *m, uint32_t phase, size_t ev)
+{
+	if (phase >= m->n_q || ev >= m->n_events || !m->q[phase].times)
+		return 0;
+	return m->q[phase].times[ev];
+}
+
+void sl_mux_free(sl_mux *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n_q; i++)
+		free(m->q[i].times);
+	free(m->q);
+	free(m);
+}

@@ -1,0 +1,133 @@
+/*
+ * `sleuth simulate`: run a workload on the simulated machine at one
+ * P-state and write what the hardware would show (a sleuth-trace/1 with
+ * every counter, the branch histograms, labels and energies), plus an
+ * optional power-meter log and idle log.  The physics is in src/sim/.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "sleuth/common.h"
+#include "sleuth/sim.h"
+
+#define DEFAULT_MACHINE "data/sim/nehalem-i7-920.yaml"
+
+static const char usage[] =
+	"usage: sleuth simulate WORKLOAD.yaml -o TRACE.yaml [options]\n"
+	"\n"
+	"Run a simulated workload on a simulated machine at one P-state and write\n"
+	"its interval trace (sleuth-trace/1); see docs/simulator.md.\n"
+	"\n"
+	"  -o, --output FILE      the trace to write ('-' for stdout)\n"
+	"  -m, --machine FILE     simulated machine (default " DEFAULT_MACHINE ")\n"
+	"  -f, --freq FREQ        a P-state of the machine: 2.66GHz, 2660MHz or 2.66\n"
+	"                         (default: its highest)\n"
+	"      --seed N           random seed (default 1); the same seed at any\n"
+	"                         frequency runs the same program\n"
+	"      --power-log FILE   also write the power meter's log (CSV time_s,power_w)\n"
+	"      --idle-log FILE    also write the idle power of every P-state (CSV ghz,power_w)\n"
+	"      --truth            per-interval e is the exact energy, not the meter's\n"
+	"      --intervals N      run N intervals (the workload's sequence truncated or\n"
+	"                         repeated); default: the sequence once\n"
+	"  -q, --quiet            no summary line on stderr\n";
+
+enum { OPT_SEED = 256, OPT_POWER_LOG, OPT_IDLE_LOG, OPT_TRUTH, OPT_INTERVALS };
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"machine", required_argument, NULL, 'm'},
+		{"freq", required_argument, NULL, 'f'},
+		{"seed", required_argument, NULL, OPT_SEED},
+		{"power-log", required_argument, NULL, OPT_POWER_LOG},
+		{"idle-log", required_argument, NULL, OPT_IDLE_LOG},
+		{"truth", no_argument, NULL, OPT_TRUTH},
+		{"intervals", required_argument, NULL, OPT_INTERVALS},
+		{"quiet", no_argument, NULL, 'q'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *machine_path = NULL, *freq = NULL;
+	char *default_machine = NULL;
+	uint64_t seed = 1, intervals = 0;
+	sl_sim_run_opts ro = {0};
+	sl_sim_machine m;
+	sl_sim_workload w;
+	sl_sim s;
+	double ghz;
+	int c, rc = SL_EXIT_ERROR;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":o:m:f:q", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': ro.trace_path = optarg; break;
+		case 'm': machine_path = optarg; break;
+		case 'f': freq = optarg; break;
+		case 'q': sl_quiet = 1; break;
+		case OPT_SEED:
+			if (sl_parse_u64(optarg, &seed) < 0)
+				return sl_usage_error("simulate", "--seed: %s", sl_error());
+			break;
+		case OPT_POWER_LOG: ro.power_log = optarg; break;
+		case OPT_IDLE_LOG: ro.idle_log = optarg; break;
+		case OPT_TRUTH: ro.truth = 1; break;
+		case OPT_INTERVALS:
+			if (sl_parse_u64(optarg, &intervals) < 0 || !intervals ||
+			    intervals > 100000000)
+				return sl_usage_error("simulate",
+						      "--intervals: '%s' is not a count from 1 "
+						      "to 100000000", optarg);
+			break;
+		default: return sl_bad_option("simulate", c, argv);
+		}
+	}
+	if (optind >= argc)
+		return sl_usage_error("simulate", "give the workload to run (WORKLOAD.yaml)");
+	if (optind + 1 < argc)
+		return sl_usage_error("simulate", "one workload only; unexpected '%s'",
+				      argv[optind + 1]);
+	if (!ro.trace_path)
+		return sl_usage_error("simulate", "give the trace to write with -o FILE");
+	if (freq && sl_parse_freq(freq, &ghz) < 0)
+		return sl_usage_error("simulate", "--freq: %s", sl_error());
+	if (!machine_path) {
+		default_machine = sl_data_path(DEFAULT_MACHINE);
+		if (!default_machine) {
+			sl_error_set("cannot find %s in the source tree or the installed data; "
+				     "give --machine FILE", DEFAULT_MACHINE);
+			return sl_fail();
+		}
+		machine_path = default_machine;
+	}
+	if (sl_sim_machine_load(machine_path, &m) < 0) {
+		free(default_machine);
+		return sl_fail();
+	}
+	if (sl_sim_workload_load(argv[optind], &w) < 0)
+		goto out_m;
+	ro.ghz = freq ? ghz : m.ghz[0];
+	if (sl_sim_machine_pstate(&m, ro.ghz) < 0)
+		goto out_w;
+	sl_sim_prepare(&s, &m, &w, seed, (size_t)intervals);
+	double t0 = sl_now();
+	if (sl_sim_run(&s, &ro) < 0)
+		goto out_w;
+	sl_info("simulated %zu intervals of %s at %.2f GHz in %.2f s", s.n_intervals,
+		w.name, ro.ghz, sl_now() - t0);
+	rc = SL_EXIT_OK;
+out_w:
+	sl_sim_workload_free(&w);
+out_m:
+	sl_sim_machine_free(&m);
+	free(default_machine);
+	return rc == SL_EXIT_OK ? rc : sl_fail();
+}
+
+const struct sl_cmd sl_cmd_simulate = {
+	.name = "simulate",
+	.fn = run,
+	.summary = "Run a workload on the simulated machine and write its trace",
+	.usage = usage,
+};

@@ -1,0 +1,277 @@
+/*
+ * The physics of one interval (docs/simulator.md): what the program does
+ * (drawn from the interval's own random stream, independent of frequency)
+ * and what that costs at a frequency (deterministic equations: time,
+ * counter values, power).
+ *
+ * Keeping the two apart is what makes the same seed at two frequencies the
+ * same program: every random draw happens in draw_part(), in a fixed order
+ * keyed by (seed, interval), before any frequency enters.
+ */
+#include "sleuth/sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "internal.h"
+
+/* The instructions the skid may add to an interval's nominal length. */
+#define SKID 64
+
+struct sl_sim_ctx {
+	gsl_rng *r, *rk;
+	double *w;       /* jittered branch weights */
+	unsigned *cnt;   /* multinomial draw */
+	sl_branch *h[2]; /* per-part histograms */
+	size_t nh[2];
+	size_t max_br;
+};
+
+/* What a phase does over `n` instructions of one interval: all the random
+ * draws, no frequency. */
+typedef struct drawn {
+	size_t phase;
+	double n;
+	double cpi, mlp, dep;
+	double cond, mispredicts, fp, memu, uops, l2, hits, misses;
+	double power_z; /* standard normal for the Ceff noise */
+} drawn;
+
+sl_sim_ctx *sl_sim_ctx_new(const sl_sim *s)
+{
+	sl_sim_ctx *c = sl_xcalloc(1, sizeof *c);
+	c->r = gsl_rng_alloc(gsl_rng_taus2);
+	c->rk = gsl_rng_alloc(gsl_rng_taus2);
+	for (size_t p = 0; p < s->w->n_phases; p++)
+		c->max_br = SL_MAX(c->max_br, s->w->phases[p].n_br);
+	c->w = sl_xcalloc(c->max_br, sizeof *c->w);
+	c->cnt = sl_xcalloc(c->max_br, sizeof *c->cnt);
+	c->h[0] = sl_xcalloc(c->max_br, sizeof *c->h[0]);
+	c->h[1] = sl_xcalloc(c->max_br, sizeof *c->h[1]);
+	return c;
+}
+
+void sl_sim_ctx_free(sl_sim_ctx *c)
+{
+	if (!c)
+		return;
+	gsl_rng_free(c->r);
+	gsl_rng_free(c->rk);
+	free(c->w);
+	free(c->cnt);
+	free(c->h[0]);
+	free(c->h[1]);
+	free(c);
+}
+
+/* A standard normal keyed by (seed, phase, which, knot). */
+static double knot(const sl_sim *s, sl_sim_ctx *c, size_t phase, int which, uint64_t k)
+{
+	gsl_rng_set(c->rk, (unsigned long)sl_sim_key_hash(s->seed, SL_STREAM_DRIFT, phase,
+							    (uint64_t)which, k));
+	return gsl_ran_gaussian(c->rk, 1.0);
+}
+
+/* Slow drift: a multiplicative factor exp(drift * g(i)), g interpolating
+ * linearly between standard-normal knots every drift_period intervals. */
+static double drift(const sl_sim *s, sl_sim_ctx *c, const sl_sim_phase *ph,
+		    size_t phase, int which, size_t i)
+{
+	double amp = ph->p[SL_P_DRIFT];
+	if (amp == 0)
+		return 1.0;
+	uint64_t per = (uint64_t)ph->p[SL_P_DRIFT_PERIOD];
+	uint64_t k = i / per;
+	double f = (double)(i % per) / (double)per;
+	double g = (1 - f) * knot(s, c, phase, which, k) + f * knot(s, c, phase, which, k + 1);
+	return exp(amp * g);
+}
+
+static double lognormal(gsl_rng *r, double sigma)
+{
+	return gsl_ran_lognormal(r, 0.0, sigma);
+}
+
+/* Every random draw of one part, in a fixed order. */
+static void draw_part(const sl_sim *s, sl_sim_ctx *c, size_t phase, uint64_t n,
+		      size_t i, int slot, drawn *d)
+{
+	const sl_sim_phase *ph = &s->w->phases[phase];
+	const double *p = ph->p;
+	double sig = p[SL_P_NOISE];
+	double dc = drift(s, c, ph, phase, 0, i);
+	double dm = drift(s, c, ph, phase, 1, i);
+	double N = (double)n;
+	gsl_rng *r = c->r;
+
+	d->phase = phase;
+	d->n = N;
+	d->cpi = p[SL_P_CPI_CORE] * dc * lognormal(r, sig);
+	double bf = p[SL_P_BRANCH_FRACTION] * lognormal(r, sig);
+	double mr = SL_MIN(1.0, p[SL_P_MISPREDICT_RATE] * lognormal(r, sig));
+	double fpf = p[SL_P_FP_FRACTION] * lognormal(r, sig);
+	double mf = p[SL_P_MEMORY_FRACTION] * lognormal(r, sig);
+	double upi = p[SL_P_UOPS_PER_INSTRUCTION] * lognormal(r, sig);
+	double l2 = p[SL_P_L2_PKI] * dm * lognormal(r, sig);
+	double hits = p[SL_P_LLC_HITS_PKI] * dm * lognormal(r, sig);
+	double misses = p[SL_P_LLC_MISSES_PKI] * dm * lognormal(r, sig);
+	d->mlp = SL_MAX(1.0, p[SL_P_MLP] * lognormal(r, sig));
+	d->dep = p[SL_P_DEP_STALL_FRACTION];
+
+	d->cond = (double)llround(N * bf);
+	d->mispredicts = (double)llround(d->cond * mr);
+	d->fp = (double)llround(N * fpf);
+	d->memu = (double)llround(N * mf);
+	d->uops = (double)llround(N * upi);
+	d->hits = (double)llround(N * hits / 1000);
+	d->misses = (double)llround(N * misses / 1000);
+	d->l2 = SL_MAX((double)llround(N * l2 / 1000), d->hits + d->misses);
+
+	/* the branch histogram: jittered Zipf weights, multinomial counts */
+	double bn = p[SL_P_BRANCH_NOISE];
+	for (size_t k = 0; k < ph->n_br; k++)
+		c->w[k] = ph->weight[k] * (bn > 0 ? exp(bn * gsl_ran_gaussian(r, 1.0)) : 1.0);
+	gsl_ran_multinomial(r, ph->n_br, (unsigned)d->cond, c->w, c->cnt);
+	c->nh[slot] = 0;
+	for (size_t k = 0; k < ph->n_br; k++)
+		if (c->cnt[k])
+			c->h[slot][c->nh[slot]++] = (sl_branch){ph->addr[k], c->cnt[k]};
+
+	d->power_z = gsl_ran_gaussian(r, 1.0);
+}
+
+/* The deterministic cost of a drawn part at (ghz, volts). */
+static void cost_part(const sl_sim *s, const drawn *d, double ghz, double volts,
+		      sl_sim_part *pt, double q[SL_Q_N])
+{
+	const sl_sim_truth *t = &s->m->truth;
+	pt->phase = d->phase;
+	pt->instructions = (uint64_t)d->n;
+	pt->core_cycles = d->n * d->cpi;
+	pt->branch_cycles = d->mispredicts * t->mispredict_penalty;
+	pt->llc_hit_cycles = d->hits * t->llc_hit_exposed *
+			     (t->llc_hit_core_cycles + t->llc_hit_uncore_ns * ghz);
+	/* Each cluster of mlp overlapping misses stalls for the DRAM latency
+	 * less the work the ROB holds; that work cannot exceed the core work
+	 * there is between two clusters. */
+	double clusters = d->misses / d->mlp;
+	double hidden = clusters > 0 ? SL_MIN(t->rob_fill_cycles, pt->core_cycles / clusters)
+				     : 0;
+	pt->memory_cycles = clusters * SL_MAX(0.0, t->memory_ns * ghz - hidden);
+	double cycles = pt->core_cycles + pt->branch_cycles + pt->llc_hit_cycles +
+			pt->memory_cycles;
+	double dep = d->dep * pt->core_cycles;
+
+	q[SL_Q_CYCLES] += cycles;
+	q[SL_Q_INSTRUCTIONS] += d->n;
+	q[SL_Q_STALL_CYCLES] += dep + t->stall_mispredict_share * pt->branch_cycles +
+				t->stall_llc_hit_share * pt->llc_hit_cycles + pt->memory_cycles;
+	q[SL_Q_RESOURCE_STALLS] += t->resource_memory_share * pt->memory_cycles +
+				   t->resource_llc_hit_share * pt->llc_hit_cycles +
+				   t->resource_dep_share * dep;
+	q[SL_Q_LLC_MISSES] += d->misses;
+	q[SL_Q_L2_MISSES] += d->hits + d->misses;
+	q[SL_Q_L2_REFERENCES] += d->l2;
+	q[SL_Q_MEMORY_UOPS] += d->memu;
+	q[SL_Q_FP_OPS] += d->fp;
+	q[SL_Q_MISPREDICTS] += d->mispredicts;
+	q[SL_Q_COND_BRANCHES] += d->cond;
+	q[SL_Q_UOPS] += d->uops;
+
+	/* power: static leakage plus Ceff*f*V^2, Ceff non-linear in the rates */
+	double sat = t->uops_saturation;
+	double ceff = t->ceff_base_nf +
+		      t->ceff_uops_nf * sat * (1 - exp(-(d->uops / cycles) / sat)) +
+		      t->ceff_l2_nf * d->l2 / cycles + t->ceff_llc_nf * d->misses / cycles +
+		      t->ceff_fp_nf * d->fp / cycles +
+		      t->ceff_mispredict_nf * d->mispredicts / cycles;
+	ceff = SL_MAX(0.0, ceff) * exp(t->ceff_noise * d->power_z);
+	pt->ceff_nf = ceff;
+	pt->seconds = cycles / (ghz * 1e9);
+	pt->watts = sl_sim_static_w(s->m, volts) + ceff * ghz * volts * volts;
+}
+
+static void reserve(sl_sim_interval *out, size_t n)
+{
+	if (out->cap_br < n) {
+		out->br = sl_xreallocarray(out->br, n, sizeof *out->br);
+		out->cap_br = n;
+	}
+}
+
+/* Union of the two parts' histograms, addresses ascending. */
+static void merge(sl_sim_ctx *c, int parts, sl_sim_interval *out)
+{
+	size_t a = 0, b = 0, n = 0;
+	size_t na = c->nh[0], nb = parts > 1 ? c->nh[1] : 0;
+	const sl_branch *x = c->h[0], *y = c->h[1];
+	reserve(out, na + nb);
+	while (a < na || b < nb) {
+		if (b >= nb || (a < na && x[a].addr < y[b].addr)) {
+			out->br[n++] = x[a++];
+		} else if (a >= na || y[b].addr < x[a].addr) {
+			out->br[n++] = y[b++];
+		} else {
+			out->br[n++] = (sl_branch){x[a].addr, x[a].count + y[b].count};
+			a++;
+			b++;
+		}
+	}
+	out->n_br = n;
+}
+
+void sl_sim_interval_run(const sl_sim *s, sl_sim_ctx *c, size_t index, double ghz,
+			 double volts, sl_sim_interval *out)
+{
+	const sl_sim_workload *w = s->w;
+	size_t cur = w->phase_of[index % w->n_intervals];
+	size_t prev = index ? w->phase_of[(index - 1) % w->n_intervals] : cur;
+	drawn d[2];
+	double q[SL_Q_N] = {0};
+
+	gsl_rng_set(c->r, (unsigned long)sl_sim_key_hash(s->seed, SL_STREAM_INTERVAL,
+							   index, 0, 0));
+	uint64_t n = w->interval_instructions + gsl_rng_uniform_int(c->r, SKID);
+	/* the share of the new phase when an instance starts mid-interval */
+	double share = gsl_rng_uniform_pos(c->r);
+	uint64_t n_prev = prev == cur ? 0 : (uint64_t)llround((double)n * (1 - share));
+
+	out->n_parts = 0;
+	if (n_prev)
+		draw_part(s, c, prev, n_prev, index, out->n_parts++, &d[0]);
+	draw_part(s, c, cur, n - n_prev, index, out->n_parts, &d[out->n_parts]);
+	out->n_parts++;
+
+	out->t = out->e = 0;
+	for (int k = 0; k < out->n_parts; k++) {
+		cost_part(s, &d[k], ghz, volts, &out->part[k], q);
+		out->t += out->part[k].seconds;
+		out->e += out->part[k].seconds * out->part[k].watts;
+	}
+	for (int k = 0; k < SL_Q_N; k++)
+		out->q[k] = (uint64_t)llround(q[k]);
+	out->phase = n_prev * 2 > n ? prev : cur;
+	out->label = w->phases[out->phase].name;
+	merge(c, out->n_parts, out);
+}
+
+void sl_sim_interval_free(sl_sim_interval *iv)
+{
+	free(iv->br);
+	memset(iv, 0, sizeof *iv);
+}
+
+void sl_sim_interval_copy(sl_sim_interval *dst, const sl_sim_interval *src)
+{
+	sl_branch *br = dst->br;
+	size_t cap = dst->cap_br;
+	*dst = *src;
+	dst->br = br;
+	dst->cap_br = cap;
+	reserve(dst, src->n_br);
+	memcpy(dst->br, src->br, src->n_br * sizeof *src->br);
+}

@@ -1,0 +1,228 @@
+/* Unit tests of symbolisation (src/collect/symbols.c) against this very
+ * process: its own functions with file:line, a libc function, a library
+ * without debug info, and addresses that must stay unknown. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleuth/common.h"
+#include "sleuth/symbols.h"
+
+int symtest_nodebug(int x);
+void *sym_where(void);
+void *sym_target(void);
+
+static int call_line;
+
+/* Its caller's return address: a code address on a known line. */
+__attribute__((noinline, noclone)) void *sym_where(void)
+{
+	return __builtin_return_address(0);
+}
+
+enum { TARGET_LINE = __LINE__ + 1 };
+__attribute__((noinline, noclone)) void *sym_target(void)
+{
+	void *ra = sym_where(); call_line = __LINE__;
+	return ra;
+}
+
+/* The executable file mappings of this process, from /proc/self/maps. */
+static sl_mapping *self_maps(size_t *n)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	assert_non_null(f);
+	sl_mapping *m = NULL;
+	size_t cap = 0;
+	*n = 0;
+	char line[4096];
+	while (fgets(line, sizeof line, f)) {
+		unsigned long long s, e, off;
+		char perms[8];
+		int pos = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &s, &e, perms,
+			   &off, &pos) < 4 || perms[2] != 'x' || line[pos] != '/')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		SL_GROW(m, *n, cap);
+		m[(*n)++] = (sl_mapping){s, e, off, sl_xstrdup(line + pos)};
+	}
+	fclose(f);
+	return m;
+}
+
+static void free_maps(sl_mapping *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(m[i].path);
+	free(m);
+}
+
+/* The fixture: this process's mappings and a symbolizer over them. */
+typedef struct self {
+	sl_mapping *maps;
+	size_t n;
+	sl_symbolizer *s;
+} self;
+
+static int self_setup(void **state)
+{
+	self *f = sl_xcalloc(1, sizeof *f);
+	f->maps = self_maps(&f->n);
+	f->s = sl_sym_new(f->maps, f->n);
+	*state = f;
+	return f->s ? 0 : -1;
+}
+
+static int self_teardown(void **state)
+{
+	self *f = *state;
+	sl_sym_free(f->s);
+	free_maps(f->maps, f->n);
+	free(f);
+	return 0;
+}
+
+/* addr must resolve to function `want`; its file and line go to *file,
+ * *line. */
+static void expect_func(sl_symbolizer *s, uintptr_t addr, const char *want,
+			const char **file, int *line)
+{
+	const char *func;
+	assert_int_equal(sl_sym_lookup(s, addr, &func, file, line), 0);
+	assert_string_equal(func, want);
+}
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static void test_own_function_and_line(void **state)
+{
+	sl_symbolizer *s = ((self *)*state)->s;
+	const char *file;
+	int line;
+
+	expect_func(s, (uintptr_t)sym_target, "sym_target", &file, &line);
+	assert_non_null(file);
+	assert_string_equal(base(file), "test_symbols.c");
+	assert_in_range(line, TARGET_LINE, TARGET_LINE + 2);
+
+	/* Inside the function: the call instruction before the return
+	 * address sits on the line of the call. */
+	uintptr_t ra = (uintptr_t)sym_target();
+	expect_func(s, ra - 1, "sym_target", &file, &line);
+	assert_string_equal(base(file), "test_symbols.c");
+	assert_int_equal(line, call_line);
+
+	expect_func(s, (uintptr_t)sym_where, "sym_where", &file, &line);
+}
+
+/* The address of sym in an already loaded library (not a PLT stub of the
+ * executable, which a non-PIE build hands out for &function). */
+static uintptr_t lib_addr(const char *lib, const char *sym)
+{
+	void *h = dlopen(lib, RTLD_LAZY | RTLD_NOLOAD);
+	assert_non_null(h);
+	void *p = dlsym(h, sym);
+	assert_non_null(p);
+	dlclose(h);
+	return (uintptr_t)p;
+}
+
+/* A mapping that begins inside a segment (the kernel splits mappings, and
+ * MMAP2 records can start mid-file): the bias must account for pgoff. */
+static void test_mapping_inside_segment(void **state)
+{
+	sl_mapping *maps = ((self *)*state)->maps;
+	size_t n = ((self *)*state)->n;
+	char *exe = realpath("/proc/self/exe", NULL);
+	assert_non_null(exe);
+	size_t i = 0;
+	while (i < n && strcmp(maps[i].path, exe) != 0)
+		i++;
+	assert_true(i < n);
+	free(exe);
+	if (maps[i].end - maps[i].start < 0x2000)
+		skip();
+	sl_mapping m = maps[i];
+	m.start += 0x1000;
+	m.pgoff += 0x1000;
+	sl_symbolizer *s = sl_sym_new(&m, 1);
+	const char *file;
+	int line;
+	expect_func(s, (uintptr_t)sym_target, "sym_target", &file, &line);
+	sl_sym_free(s);
+}
+
+static void test_shared_libraries(void **state)
+{
+	sl_symbolizer *s = ((self *)*state)->s;
+	const char *func, *file;
+	int line;
+
+	/* libc, at the address the dynamic linker resolved. */
+	assert_int_equal(sl_sym_lookup(s, lib_addr("libc.so.6", "getpid"), &func,
+				       &file, &line), 0);
+	assert_non_null(strstr(func, "getpid"));
+
+	/* A library without debug info: named from its symbol table, no
+	 * line. */
+	assert_int_equal(symtest_nodebug(1), 4);
+	expect_func(s, lib_addr("libsymtest-nodebug.so", "symtest_nodebug"),
+		    "symtest_nodebug", &file, &line);
+	assert_null(file);
+	assert_int_equal(line, 0);
+}
+
+static void test_unknown(void **state)
+{
+	const char *func, *file;
+	int line;
+	/* Files that are missing or not ELF resolve nothing, and nothing
+	 * resolves outside the mappings. */
+	sl_mapping bad[] = {
+		{0x10000000, 0x10010000, 0, "/nonexistent/libgone.so"},
+		{0x20000000, 0x20010000, 0, TEST_SRCDIR "/tests/collect/test_symbols.c"},
+		{0x30000000, 0x30010000, 0, "[vdso]"},
+	};
+	sl_symbolizer *s = sl_sym_new(bad, SL_ARRAY_LEN(bad));
+	assert_non_null(s);
+	for (size_t i = 0; i < SL_ARRAY_LEN(bad); i++) {
+		assert_int_equal(sl_sym_lookup(s, bad[i].start + 0x100, &func,
+					       &file, &line), -1);
+		assert_null(func);
+		assert_null(file);
+		assert_int_equal(line, 0);
+	}
+	sl_sym_free(s);
+
+	sl_symbolizer *all = ((self *)*state)->s;
+	assert_int_equal(sl_sym_lookup(all, 0x10, &func, &file, &line), -1);
+	assert_int_equal(sl_sym_lookup(all, UINT64_MAX - 4096, &func, &file,
+				       &line), -1);
+
+	s = sl_sym_new(NULL, 0);
+	assert_int_equal(sl_sym_lookup(s, (uintptr_t)sym_target, &func, &file,
+				       &line), -1);
+	sl_sym_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_own_function_and_line),
+		cmocka_unit_test(test_mapping_inside_segment),
+		cmocka_unit_test(test_shared_libraries),
+		cmocka_unit_test(test_unknown),
+	};
+	return cmocka_run_group_tests(tests, self_setup, self_teardown);
+}

@@ -1,0 +1,229 @@
+/* Unit tests of branch vectors and leader-follower clustering: the hash is
+ * deterministic and spreads, vectors are normalised, distances are right,
+ * and synthetic phases (separated and overlapping) are recovered with
+ * stable IDs. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleuth/common.h"
+#include "sleuth/phases.h"
+#include "synth.h"
+
+enum { D = SL_BV_DIMS_DEFAULT };
+
+static void test_hash_deterministic(void **state)
+{
+	(void)state;
+	int differs = 0;
+	for (uint64_t a = 0x400000; a < 0x400000 + 4 * 1000; a += 4) {
+		unsigned b = sl_bv_bin(a, D, 1);
+		assert_true(b < D);
+		assert_int_equal(b, sl_bv_bin(a, D, 1));
+		differs += b != sl_bv_bin(a, D, 2);
+	}
+	/* Another seed is another projection: most addresses move. */
+	assert_true(differs > 900);
+	/* Any dims, not only powers of two. */
+	for (uint64_t a = 0; a < 1000; a++)
+		assert_true(sl_bv_bin(a * 8, 7, 3) < 7);
+}
+
+static void test_hash_spreads(void **state)
+{
+	(void)state;
+	/* Consecutive branch addresses (one hot loop) must not pile up. */
+	unsigned hist[D] = {0};
+	const unsigned n = 32000;
+	for (unsigned i = 0; i < n; i++)
+		hist[sl_bv_bin(0x401000 + 2 * (uint64_t)i, D, 7)]++;
+	double chi2 = 0, e = (double)n / D;
+	for (unsigned d = 0; d < D; d++) {
+		assert_true(hist[d] > 0.85 * e && hist[d] < 1.15 * e);
+		chi2 += (hist[d] - e) * (hist[d] - e) / e;
+	}
+	/* 31 degrees of freedom: 99.9th percentile is about 61. */
+	assert_true(chi2 < 61);
+}
+
+static void test_normalise(void **state)
+{
+	(void)state;
+	double v[D];
+	uint64_t a[] = {0x401000, 0x401000, 0x401000, 0x402340};
+	assert_int_not_equal(sl_bv_bin(a[0], D, 5), sl_bv_bin(a[3], D, 5));
+	sl_bv_build(a, 4, D, 5, v);
+	double sum = 0;
+	for (unsigned d = 0; d < D; d++)
+		sum += v[d];
+	assert_true(fabs(sum - 1) < 1e-12);
+	assert_true(fabs(v[sl_bv_bin(a[0], D, 5)] - 0.75) < 1e-12);
+	assert_true(fabs(v[sl_bv_bin(a[3], D, 5)] - 0.25) < 1e-12);
+	/* No samples: all zero, not NaN. */
+	sl_bv_build(a, 0, D, 5, v);
+	for (unsigned d = 0; d < D; d++)
+		assert_true(v[d] == 0);
+}
+
+static void test_distance(void **state)
+{
+	(void)state;
+	double a[4] = {0.5, 0.5, 0, 0}, b[4] = {0, 0, 0.25, 0.75};
+	double c[4] = {0.25, 0.5, 0.25, 0};
+	assert_true(sl_bv_distance(a, a, 4) == 0);
+	assert_true(fabs(sl_bv_distance(a, b, 4) - 2) < 1e-12);
+	assert_true(fabs(sl_bv_distance(a, c, 4) - 0.5) < 1e-12);
+	assert_true(fabs(sl_bv_distance(c, a, 4) - 0.5) < 1e-12);
+}
+
+/* Assign the vector with weight wi in bin i and wj in bin j. */
+static uint32_t put(sl_cluster *c, unsigned i, double wi, unsigned j, double wj)
+{
+	double v[D] = {0};
+	v[i] += wi;
+	v[j] += wj;
+	return sl_cluster_assign(c, v);
+}
+
+/* A vector with weight wi in bin i and wj in bin j, and the phase it must
+ * get. */
+typedef struct step {
+	unsigned i;
+	double wi;
+	unsigned j;
+	double wj;
+	uint32_t want;
+} step;
+
+static void expect_ids(sl_cluster *c, const step *s, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (put(c, s[k].i, s[k].wi, s[k].j, s[k].wj) != s[k].want)
+			fail_msg("step %zu: not phase %u", k, s[k].want);
+}
+
+static void test_stable_ids_and_centroid(void **state)
+{
+	(void)state;
+	sl_cluster *c = sl_cluster_new(D, 0.5);
+	/* IDs in order of first appearance; the last vector is 0.4 from
+	 * phase 1 (unit 3): it joins it and the running mean moves. */
+	const step s[] = {{9, 1, 0, 0, 0}, {3, 1, 0, 0, 1}, {9, 1, 0, 0, 0},
+			  {20, 1, 0, 0, 2}, {3, 0.8, 4, 0.2, 1}};
+	expect_ids(c, s, SL_ARRAY_LEN(s));
+	assert_int_equal(sl_cluster_count(c), 3);
+	const double *ce = sl_cluster_centroid(c, 1);
+	assert_true(fabs(ce[3] - 0.9) < 1e-12 && fabs(ce[4] - 0.1) < 1e-12);
+	ce = sl_cluster_centroid(c, 0);
+	assert_true(ce[9] == 1);
+	assert_null(sl_cluster_centroid(c, 3));
+	sl_cluster_free(c);
+
+	/* Exponentially weighted: the centroid moves by alpha, not 1/n. */
+	c = sl_cluster_new(D, 0.5);
+	sl_cluster_set_alpha(c, 0.25);
+	const step e[] = {{3, 1, 0, 0, 0}, {3, 1, 0, 0, 0}, {3, 0.8, 4, 0.2, 0}};
+	expect_ids(c, e, SL_ARRAY_LEN(e));
+	ce = sl_cluster_centroid(c, 0);
+	assert_true(fabs(ce[3] - 0.95) < 1e-12 && fabs(ce[4] - 0.05) < 1e-12);
+	sl_cluster_free(c);
+}
+
+static void test_nearest_wins(void **state)
+{
+	(void)state;
+	/* A vector 2.0 away founds a new phase even with a loose threshold;
+	 * one 1.2 from phase 0 and 0.8 from phase 1 joins the nearer. */
+	const step s[] = {{0, 1, 1, 0, 0}, {1, 1, 0, 0, 1}, {0, 0.4, 1, 0.6, 1}};
+	/* Equidistant (1.0 from both): the older phase. */
+	const step t[] = {{0, 1, 1, 0, 0}, {1, 1, 0, 0, 1}, {0, 0.5, 1, 0.5, 0}};
+	sl_cluster *c = sl_cluster_new(D, 1.5);
+	expect_ids(c, s, SL_ARRAY_LEN(s));
+	sl_cluster_free(c);
+	c = sl_cluster_new(D, 1.5);
+	expect_ids(c, t, SL_ARRAY_LEN(t));
+	sl_cluster_free(c);
+}
+
+/* Recover synthetic phases: ARI >= 0.9 for every seed, with the fixed
+ * default threshold and with the noise-aware one. */
+static void check_synthetic(double overlap, unsigned samples, int mix)
+{
+	const synth_how how[2] = {{SL_THRESHOLD_DEFAULT, 0, 0, 0},
+				  {0, 1, SL_THRESHOLD_MARGIN, 0}};
+	enum { N = 400 };
+	uint32_t labels[N];
+	for (unsigned seed = 1; seed <= 8; seed++) {
+		gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+		gsl_rng_set(r, seed);
+		synth_params p = {5, 64, overlap, 1.0, samples, mix};
+		synth_code *c = synth_code_new(&p, r);
+		synth_seq_runs(r, 5, 2, 15, labels, N);
+		size_t found;
+		const synth_how *h = &how[seed % 2];
+		double ari = synth_cluster_ari(c, r, labels, N, h, &found);
+		if (ari < 0.9)
+			fail_msg("overlap %.2f, %u samples, seed %u, %s threshold: "
+				 "ARI %.3f, %zu phases", overlap, samples, seed,
+				 h->adaptive ? "adaptive" : "fixed", ari, found);
+		if (overlap == 0 && !mix)
+			assert_int_equal(found, 5);
+		synth_code_free(c);
+		gsl_rng_free(r);
+	}
+}
+
+static void test_threshold_for(void **state)
+{
+	(void)state;
+	/* margin + sqrt(2 * 31 / (pi * n)) */
+	assert_true(fabs(sl_threshold_for(32, 100) - (SL_THRESHOLD_MARGIN +
+			 0.444243)) < 1e-6);
+	assert_true(sl_threshold_for(32, 50) > sl_threshold_for(32, 500));
+	assert_true(isfinite(sl_threshold_for(32, 0)));
+	assert_true(sl_threshold_for(1, 10) == SL_THRESHOLD_MARGIN);
+	sl_cluster *c = sl_cluster_new(D, 0.1);
+	const step s[] = {{0, 1, 0, 0, 0}, {0, 0.7, 1, 0.3, 1}};
+	expect_ids(c, s, SL_ARRAY_LEN(s));
+	/* Widened: a vector 0.4 from phase 0 (and 0.6 from phase 1) joins it. */
+	sl_cluster_set_threshold(c, 0.7);
+	const step t[] = {{0, 0.8, 2, 0.2, 0}};
+	expect_ids(c, t, SL_ARRAY_LEN(t));
+	sl_cluster_free(c);
+}
+
+static void test_separated_phases(void **state)
+{
+	(void)state;
+	check_synthetic(0, 100, 0);
+	check_synthetic(0, 500, 1);
+}
+
+static void test_overlapping_phases(void **state)
+{
+	(void)state;
+	check_synthetic(0.5, 100, 1);
+	check_synthetic(0.5, 300, 1);
+	check_synthetic(0.75, 200, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hash_deterministic),
+		cmocka_unit_test(test_hash_spreads),
+		cmocka_unit_test(test_normalise),
+		cmocka_unit_test(test_distance),
+		cmocka_unit_test(test_stable_ids_and_centroid),
+		cmocka_unit_test(test_nearest_wins),
+		cmocka_unit_test(test_threshold_for),
+		cmocka_unit_test(test_separated_phases),
+		cmocka_unit_test(test_overlapping_phases),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
