@@ -23,7 +23,12 @@ static const struct sl_cmd cmd_help = {
 static const struct sl_cmd *const commands[] = {
 	/* one line per subcommand, alphabetical */
 	&sl_cmd_calibrate,
+	&sl_cmd_doctor,
 	&cmd_help,
+	&sl_cmd_phases,
+	&sl_cmd_predict,
+	&sl_cmd_run,
+	&sl_cmd_schedule,
 	&sl_cmd_simulate,
 };
 

@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The on-disk version this library writes and reads. */
+#define SL_PROFILE_VERSION 1
+
 /* A count that was not measured in an interval (its event not programmed). */
 #define SL_MISSING UINT64_MAX
 
@@ -55,7 +58,8 @@ typedef struct sl_profile {
 	char *predictor;      /* phase predictor used for multiplexing */
 	double predictor_accuracy;
 	unsigned bv_dims;
-	double threshold;
+	double threshold;     /* fixed clustering threshold, 0 when noise-aware */
+	double threshold_margin; /* noise-aware: margin over the sampling noise */
 
 	size_t n_events;      /* the programmable events, counts[] columns */
 	char **events;

@@ -1,0 +1,242 @@
+/*
+ * `sleuth doctor`: what this machine offers sleuth and what follows from
+ * it.  Each check tries the real thing (opens the event, reads the file)
+ * rather than guessing from names, and each line ends with what works and
+ * what does not, so a user on a VM learns at once that the perf backend is
+ * out but timer phases, replay, simulate and predict are not.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "collect/live.h"
+#include "sleuth/collect.h"
+#include "sleuth/common.h"
+
+static void line(const char *what, const char *state, const char *follows)
+{
+	printf("%-20s %s — %s\n", what, state, follows);
+}
+
+static char *read_line(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char buf[1024];
+	char *s = fgets(buf, sizeof buf, f) ? sl_xstrdup(buf) : NULL;
+	fclose(f);
+	if (s)
+		s[strcspn(s, "\n")] = 0;
+	return s;
+}
+
+static int check_pmu(const char **pmu)
+{
+	const char *desc;
+	*pmu = NULL;
+	if (sl_pfm_host_pmu(pmu, &desc) == 0) {
+		char *s = sl_xasprintf("%s (%s)", *pmu, desc);
+		line("pmu (libpfm4):", s, "event names of this CPU can be encoded");
+		free(s);
+		return 1;
+	}
+	line("pmu (libpfm4):", "none detected",
+	     "libpfm4 knows no core PMU for this CPU: model events cannot be encoded "
+	     "here (encodings can still be checked with LIBPFM_FORCE_PMU=nhm)");
+	return 0;
+}
+
+/* Open a software event on ourselves: what the timer backend needs. */
+static int check_software(void)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	int fd = sl_perf_open(&a, 0, -1, -1, "task-clock");
+	if (fd < 0) {
+		char *st = sl_xasprintf("no (%s)", sl_error());
+		line("software events:", st, "the timer backend cannot run either; only "
+		     "--replay, simulate and predict work");
+		free(st);
+		return 0;
+	}
+	close(fd);
+	line("software events:", "yes",
+	     "task-clock and cpu-clock open: the timer backend works (phases and code "
+	     "locations, no event counts)");
+	return 1;
+}
+
+/* Try the branch-sample event at precise_ip 2, 1, 0 as the perf backend
+ * will. */
+static void check_pebs(void)
+{
+	int precise;
+	const char *ev = sl_pfm_branch_event(&precise);
+	struct perf_event_attr a;
+	if (!ev || sl_pfm_encode(ev, &a) < 0) {
+		char *st = sl_xasprintf("unknown (%s)", sl_error());
+		line("precise sampling:", st, "the perf backend cannot sample branches");
+		free(st);
+		return;
+	}
+	a.disabled = 1;
+	a.sample_period = SL_DEFAULT_BRANCH_PERIOD;
+	a.sample_type = PERF_SAMPLE_IP;
+	for (int p = precise ? 2 : 0; p >= 0; p--) {
+		a.precise_ip = (unsigned)p;
+		int fd = sl_perf_open(&a, 0, -1, -1, ev);
+		if (fd < 0)
+			continue;
+		close(fd);
+		char *s = sl_xasprintf("%s with precise_ip=%d", ev, p);
+		line("precise sampling:", s,
+		     p ? "branch samples are precise (PEBS): sharp phase vectors"
+		       : "branch samples are not precise: phases still work, with "
+			 "some skid in the addresses");
+		free(s);
+		return;
+	}
+	char *st = sl_xasprintf("no (%s)", sl_error());
+	line("precise sampling:", st, "the perf backend cannot sample branches");
+	free(st);
+}
+
+static void check_paranoid(void)
+{
+	char *v = read_line("/proc/sys/kernel/perf_event_paranoid");
+	if (!v) {
+		line("perf_event_paranoid:", "unreadable", "perf events may not exist in "
+		     "this kernel; only --replay and simulate work");
+		return;
+	}
+	long p = strtol(v, NULL, 10);
+	const char *f =
+		p <= 2 ? "user-space profiling of your own programs is allowed: enough "
+			 "for sleuth (it never samples the kernel)"
+		       : "perf events are closed to users: run 'sudo sysctl "
+			 "kernel.perf_event_paranoid=2' to let sleuth profile your programs";
+	line("perf_event_paranoid:", v, f);
+	free(v);
+}
+
+static void check_rapl(void)
+{
+	sl_energy *e = sl_energy_open();
+	if (!e) {
+		char *st = sl_xasprintf("no (%s)", sl_error());
+		line("rapl energy:", st,
+		     "'sleuth run --power rapl' cannot record energy here; calibrate "
+		     "from an external power log (PROFILE:LOG.csv) instead");
+		free(st);
+		return;
+	}
+	double j;
+	int ok = sl_energy_read(e, &j) == 0;
+	line("rapl energy:", sl_energy_source(e),
+	     ok ? "'sleuth run --power rapl' records package energy per interval"
+		: "zones found but unreadable (permissions?); run as a user who may "
+		  "read energy_uj");
+	sl_energy_close(e);
+}
+
+static void check_cpufreq(void)
+{
+	const char *dir = "/sys/devices/system/cpu/cpu0/cpufreq";
+	char *gov = read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+	if (!gov) {
+		char *s = sl_xasprintf("no (%s absent)", dir);
+		line("cpufreq:", s,
+		     "the frequency can be neither read nor set here; predictions for "
+		     "the machine model's P-states still work, measuring at another "
+		     "frequency does not");
+		free(s);
+		return;
+	}
+	char *freqs = read_line(
+		"/sys/devices/system/cpu/cpu0/cpufreq/scaling_available_frequencies");
+	char *govs = read_line(
+		"/sys/devices/system/cpu/cpu0/cpufreq/scaling_available_governors");
+	int can_set = govs && strstr(govs, "userspace") &&
+		      access("/sys/devices/system/cpu/cpu0/cpufreq/scaling_setspeed", W_OK) == 0;
+	char *s = sl_xasprintf("governor %s, frequencies (kHz): %s", gov,
+			       freqs ? freqs : "not listed by the driver");
+	line("cpufreq:", s,
+	     can_set ? "sleuth may set frequencies (userspace governor, writable)"
+		     : "sleuth may not set frequencies (needs the userspace governor and "
+		       "write access to scaling_setspeed, usually root)");
+	free(s);
+	free(gov);
+	free(freqs);
+	free(govs);
+}
+
+static int cmd_doctor(int argc, char **argv)
+{
+	static const struct option opts[] = {{0, 0, 0, 0}};
+	int c;
+	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1)
+		return sl_bad_option("doctor", c, argv);
+	if (optind < argc)
+		return sl_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
+
+	char *cpu = sl_host_cpu_name();
+	line("cpu:", cpu, "from /proc/cpuinfo");
+	free(cpu);
+	const char *pmu;
+	int have_pmu = check_pmu(&pmu);
+	int hw = sl_hw_available();
+	if (hw) {
+		line("hardware events:", "yes", "cycles opens: the perf backend works");
+	} else {
+		char *st = sl_xasprintf("no (%s)", sl_error());
+		line("hardware events:", st, "the perf backend cannot run here: no event "
+		     "counts, so no predictions from runs on this machine");
+		free(st);
+	}
+	if (hw && have_pmu)
+		check_pebs();
+	else
+		line("precise sampling:", "not tried", "needs hardware events and a PMU "
+		     "libpfm4 knows");
+	int sw = check_software();
+	check_paranoid();
+	check_rapl();
+	check_cpufreq();
+	printf("\n");
+	if (hw && have_pmu)
+		printf("sleuth can: record profiles with the perf backend (phases, event "
+		       "counts, predictions), plus everything below.\n");
+	else if (!hw)
+		printf("sleuth cannot: measure hardware events on this machine (no PMU), "
+		       "so 'sleuth run' cannot count events for predictions here.\n");
+	else
+		printf("sleuth cannot: encode this CPU's events (libpfm4 does not know "
+		       "its PMU), so the perf backend cannot run; a newer libpfm4 may.\n");
+	printf("sleuth can: %s'sleuth run --replay TRACE', 'sleuth simulate', and "
+	       "predict/schedule from profiles or traces recorded elsewhere.\n",
+	       sw ? "find phases of a real program with 'sleuth run --backend timer', "
+		  : "");
+	sl_pfm_terminate();
+	return SL_EXIT_OK;
+}
+
+const struct sl_cmd sl_cmd_doctor = {
+	.name = "doctor",
+	.fn = cmd_doctor,
+	.summary = "Tell what this machine offers sleuth (PMU, PEBS, RAPL, cpufreq)",
+	.usage = "usage: sleuth doctor\n\n"
+		 "Check what this machine offers sleuth: the CPU and the PMU libpfm4\n"
+		 "detects, whether hardware events open, whether precise (PEBS) branch\n"
+		 "sampling is accepted, perf_event_paranoid, RAPL energy (PAPI or\n"
+		 "powercap) and cpufreq.  Each line ends with what works and what does\n"
+		 "not.  Always exits 0.\n",
+};

@@ -1,0 +1,206 @@
+/*
+ * `sleuth phases [PROFILE]`: what the run found, at a glance: one line per
+ * phase (intervals, instances, share of time, its top code) and a timeline
+ * of the phases, one character per bucket of intervals, in 80 columns.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "sleuth/common.h"
+#include "sleuth/profile.h"
+
+#define CMD "phases"
+#define WIDTH 80
+#define TIMELINE 70 /* characters of the timeline itself */
+
+/* The character that stands for a phase in the timeline. */
+static char phase_char(uint32_t id)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	return id < sizeof digits - 1 ? digits[id] : '+';
+}
+
+/* Append `s` to the line if it fits in `width` columns; "..." if not. */
+static int append(char *line, size_t width, const char *s)
+{
+	size_t n = strlen(line), m = strlen(s);
+	if (n + m <= width) {
+		memcpy(line + n, s, m + 1);
+		return 0;
+	}
+	if (n + 4 <= width)
+		strcpy(line + n, " ...");
+	return -1;
+}
+
+/* The phase's top functions, then its top source line, in `width`
+ * columns: the line's room is kept and the functions fill the rest. */
+static void code_text(const sl_phase_info *ph, char *line, size_t width)
+{
+	char item[256], where[128] = "";
+	if (!ph->n_funcs) {
+		append(line, width, " (no samples)");
+		return;
+	}
+	if (ph->n_lines) {
+		const sl_codeloc *l = &ph->lines[0];
+		const char *base = strrchr(l->file, '/');
+		snprintf(where, sizeof where, "; %s:%d %.0f%%", base ? base + 1 : l->file,
+			 l->line, 100 * l->share);
+	}
+	size_t room = width > strlen(where) ? width - strlen(where) : 0;
+	for (size_t i = 0; i < ph->n_funcs; i++) {
+		const sl_codeloc *f = &ph->funcs[i];
+		snprintf(item, sizeof item, "%s %s %.0f%%", i ? "," : "", f->function,
+			 100 * f->share);
+		size_t used = strlen(line);
+		if (!i && used + strlen(item) > room && room > used + 12) {
+			/* a long (C++) name: show its start rather than nothing */
+			int keep = (int)(room - used - 9);
+			snprintf(item, sizeof item, " %.*s... %.0f%%", keep, f->function,
+				 100 * f->share);
+		}
+		if (append(line, room, item) < 0)
+			break;
+	}
+	append(line, width, where);
+}
+
+static void phase_table(const sl_profile *p)
+{
+	size_t np = p->n_phases;
+	size_t *iv = sl_xcalloc(np, sizeof *iv), *inst = sl_xcalloc(np, sizeof *inst);
+	double *t = sl_xcalloc(np, sizeof *t), total = 0;
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		iv[p->iv[i].phase]++;
+		t[p->iv[i].phase] += p->iv[i].time_s;
+		total += p->iv[i].time_s;
+	}
+	sl_instance *in;
+	size_t ni = sl_profile_instances(p, &in);
+	for (size_t i = 0; i < ni; i++)
+		inst[in[i].phase]++;
+	free(in);
+	printf("phase intervals instances   time  top code\n");
+	for (size_t k = 0; k < np; k++) {
+		char line[WIDTH + 1];
+		snprintf(line, sizeof line, "%5zu %9zu %9zu %5.1f%% ", k, iv[k], inst[k],
+			 total > 0 ? 100 * t[k] / total : 0.0);
+		code_text(&p->phases[k], line, WIDTH);
+		printf("%s\n", line);
+	}
+	free(iv);
+	free(inst);
+	free(t);
+}
+
+/* Each character: the phase most of its bucket's intervals have. */
+static void timeline(const sl_profile *p)
+{
+	size_t n = p->n_intervals;
+	if (!n)
+		return;
+	size_t per = (n + TIMELINE - 1) / TIMELINE;
+	size_t *votes = sl_xcalloc(p->n_phases, sizeof *votes);
+	char line[TIMELINE + 1];
+	size_t c = 0;
+	for (size_t s = 0; s < n; s += per, c++) {
+		memset(votes, 0, p->n_phases * sizeof *votes);
+		uint32_t best = p->iv[s].phase;
+		for (size_t i = s; i < n && i < s + per; i++)
+			if (++votes[p->iv[i].phase] > votes[best])
+				best = p->iv[i].phase;
+		line[c] = phase_char(best);
+	}
+	line[c] = 0;
+	free(votes);
+	printf("\ntimeline (1 char = %zu interval%s):\n|%s|\n", per, per > 1 ? "s" : "",
+	       line);
+}
+
+/* How many intervals of each phase measured each event: what phase-guided
+ * multiplexing achieved.  Events are numbered e0.. with a legend below. */
+static void event_table(const sl_profile *p)
+{
+	size_t ne = p->n_events, np = p->n_phases;
+	if (!ne) {
+		printf("\nno event counts in this profile\n");
+		return;
+	}
+	size_t *m = sl_xcalloc(np * ne, sizeof *m);
+	for (size_t i = 0; i < p->n_intervals; i++)
+		for (size_t k = 0; k < ne; k++)
+			m[p->iv[i].phase * ne + k] += sl_prof_count(p, i, k) != SL_MISSING;
+	size_t per_line = (WIDTH - 6) / 6;
+	for (size_t k0 = 0; k0 < ne; k0 += per_line) {
+		size_t k1 = SL_MIN(ne, k0 + per_line);
+		printf("\nintervals measuring each event\n phase");
+		for (size_t k = k0; k < k1; k++)
+			printf("  e%-3zu", k);
+		printf("\n");
+		for (size_t ph = 0; ph < np; ph++) {
+			printf("%6zu", ph);
+			for (size_t k = k0; k < k1; k++)
+				printf(" %5zu", m[ph * ne + k]);
+			printf("\n");
+		}
+	}
+	for (size_t k = 0; k < ne; k++)
+		printf("e%zu = %s\n", k, p->events[k]);
+	free(m);
+}
+
+static int cmd_phases(int argc, char **argv)
+{
+	static const struct option lo[] = {{"events", no_argument, 0, 'e'}, {0, 0, 0, 0}};
+	int c, events = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":e", lo, NULL)) != -1) {
+		if (c != 'e')
+			return sl_bad_option(CMD, c, argv);
+		events = 1;
+	}
+	if (argc - optind > 1)
+		return sl_usage_error(CMD, "give at most one profile");
+	const char *path = optind < argc ? argv[optind] : "sleuth.prof";
+	sl_profile p;
+	if (sl_profile_read(path, &p) < 0)
+		return sl_fail();
+	double total = 0;
+	for (size_t i = 0; i < p.n_intervals; i++)
+		total += p.iv[i].time_s;
+	printf("%s: %s, %zu intervals, %zu phases, %.3f s\n", path,
+	       p.workload ? p.workload : p.command ? p.command : "?", p.n_intervals,
+	       p.n_phases, total);
+	char freq[32] = "";
+	if (p.freq_ghz > 0)
+		snprintf(freq, sizeof freq, " at %.2f GHz", p.freq_ghz);
+	printf("%s backend%s, %llu samples (%llu lost), %s predictor %.1f%% right\n",
+	       p.backend, freq, (unsigned long long)p.samples,
+	       (unsigned long long)p.lost_samples, p.predictor ? p.predictor : "?",
+	       isnan(p.predictor_accuracy) ? 0.0 : 100 * p.predictor_accuracy);
+	phase_table(&p);
+	timeline(&p);
+	if (events)
+		event_table(&p);
+	for (size_t i = 0; i < p.n_notes; i++)
+		printf("note: %s\n", p.notes[i]);
+	sl_profile_free(&p);
+	return SL_EXIT_OK;
+}
+
+const struct sl_cmd sl_cmd_phases = {
+	.name = "phases",
+	.fn = cmd_phases,
+	.summary = "Show the phases of a profile and their code",
+	.usage = "usage: sleuth phases [-e|--events] [PROFILE]\n\n"
+		 "One line per phase of PROFILE (default sleuth.prof): its id, how\n"
+		 "many intervals and instances it has, its share of the run's time\n"
+		 "and its most sampled functions and source line; then a timeline of\n"
+		 "the phases, one character per bucket of intervals.  With --events,\n"
+		 "also how many intervals of each phase measured each event.\n",
+};

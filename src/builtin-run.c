@@ -1,0 +1,371 @@
+/*
+ * `sleuth run`: profile one run of a program (perf or timer backend) or
+ * replay a simulated trace, and write the profile.  Everything between the
+ * backend and the file is the collector's; this file only chooses the
+ * backend and machine model, handles Ctrl-C and reports.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "run.h"
+#include "sleuth/collector.h"
+#include "sleuth/common.h"
+#include "sleuth/machine.h"
+#include "sleuth/profile.h"
+#include "sleuth/replay.h"
+
+#define CMD "run"
+#define DEFAULT_OUTPUT "sleuth.prof"
+#define REPLAY_MACHINE "models/sim-nehalem-i7-920.yaml"
+
+/* The backend Ctrl-C must reach; set while the collector runs. */
+static sl_backend *volatile running;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	sl_backend *b = running;
+	if (b && b->interrupt)
+		b->interrupt(b);
+}
+
+static int parse_opts(int argc, char **argv, sl_run_opts *o)
+{
+	enum { O_REPLAY = 256, O_BACKEND, O_MACHINE, O_INTERVAL, O_COUNTERS,
+	       O_PERIOD, O_SEED, O_DIMS, O_THRESHOLD, O_PREDICTOR, O_POWER,
+	       O_SCORE };
+	static const struct option lo[] = {
+		{"output", required_argument, 0, 'o'},
+		{"replay", required_argument, 0, O_REPLAY},
+		{"backend", required_argument, 0, O_BACKEND},
+		{"machine", required_argument, 0, O_MACHINE},
+		{"interval", required_argument, 0, O_INTERVAL},
+		{"counters", required_argument, 0, O_COUNTERS},
+		{"sample-period", required_argument, 0, O_PERIOD},
+		{"seed", required_argument, 0, O_SEED},
+		{"dims", required_argument, 0, O_DIMS},
+		{"threshold", required_argument, 0, O_THRESHOLD},
+		{"predictor", required_argument, 0, O_PREDICTOR},
+		{"power", required_argument, 0, O_POWER},
+		{"score", no_argument, 0, O_SCORE},
+		{"quiet", no_argument, 0, 'q'},
+		{0, 0, 0, 0},
+	};
+	uint64_t u;
+	double d;
+	int c;
+	optind = 1;
+	/* '+': options end at the program, whose own options are its own */
+	while ((c = getopt_long(argc, argv, "+:o:q", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->output = optarg; break;
+		case 'q': sl_quiet = 1; break;
+		case O_REPLAY: o->replay = optarg; break;
+		case O_MACHINE: o->machine = optarg; break;
+		case O_BACKEND:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "perf") &&
+			    strcmp(optarg, "timer"))
+				return sl_usage_error(CMD, "unknown backend '%s'; use auto, "
+						      "perf or timer", optarg);
+			o->backend = optarg;
+			break;
+		case O_INTERVAL: o->interval = optarg; break;
+		case O_COUNTERS:
+			if (sl_parse_u64(optarg, &u) < 0 || u > 64)
+				return sl_usage_error(CMD, "--counters: '%s' is not a number "
+						      "of counters (0 = unlimited, at most 64)",
+						      optarg);
+			o->counters = (int)u;
+			break;
+		case O_PERIOD:
+			if (sl_parse_u64(optarg, &u) < 0 || u == 0)
+				return sl_usage_error(CMD, "--sample-period: '%s' is not a "
+						      "positive integer", optarg);
+			o->sample_period = u;
+			break;
+		case O_SEED:
+			if (sl_parse_u64(optarg, &o->seed) < 0)
+				return sl_usage_error(CMD, "--seed: %s", sl_error());
+			break;
+		case O_DIMS:
+			if (sl_parse_u64(optarg, &u) < 0 || u < 2 || u > 4096)
+				return sl_usage_error(CMD, "--dims: '%s' is not a number of "
+						      "dimensions in 2..4096", optarg);
+			o->copts.dims = (unsigned)u;
+			break;
+		case O_THRESHOLD:
+			if (sl_parse_double(optarg, &d) < 0 || d <= 0 || d > 2)
+				return sl_usage_error(CMD, "--threshold: '%s' is not a "
+						      "distance in (0, 2]", optarg);
+			o->copts.threshold = d;
+			break;
+		case O_PREDICTOR:
+			if (sl_pred_parse(optarg, &o->copts.predictor) < 0)
+				return sl_usage_error(CMD, "unknown predictor '%s'; use "
+						      "last or markov", optarg);
+			break;
+		case O_POWER:
+			if (strcmp(optarg, "rapl"))
+				return sl_usage_error(CMD, "unknown power source '%s'; only "
+						      "'rapl' is supported", optarg);
+			o->power = 1;
+			break;
+		case O_SCORE: o->score = 1; break;
+		default: return sl_bad_option(CMD, c, argv);
+		}
+	}
+	o->argv = argv + optind;
+	o->argc = argc - optind;
+	if (o->replay) {
+		if (o->argc)
+			return sl_usage_error(CMD, "give either --replay TRACE or a "
+					      "program, not both");
+		if (o->backend && strcmp(o->backend, "auto"))
+			return sl_usage_error(CMD, "--replay is its own backend; drop "
+					      "--backend %s", o->backend);
+		if (o->interval)
+			return sl_usage_error(CMD, "--interval does not apply to --replay "
+					      "(the trace's intervals are replayed)");
+		if (o->power)
+			return sl_usage_error(CMD, "--power does not apply to --replay "
+					      "(the trace carries its reference energy)");
+	} else {
+		if (!o->argc)
+			return sl_usage_error(CMD, "no program to run; give "
+					      "'sleuth run [OPTIONS] [--] PROGRAM [ARGS]' "
+					      "or --replay TRACE");
+		if (o->score)
+			return sl_usage_error(CMD, "--score needs --replay (a trace's true "
+					      "labels)");
+	}
+	return 0;
+}
+
+/* The command as a shell would show it (for the profile). */
+static char *command_line(const sl_run_opts *o)
+{
+	if (o->replay)
+		return sl_xasprintf("replay %s", o->replay);
+	size_t len = 1;
+	for (int i = 0; i < o->argc; i++)
+		len += strlen(o->argv[i]) * 4 + 3;
+	char *s = sl_xmalloc(len), *e = s;
+	*e = 0;
+	for (int i = 0; i < o->argc; i++) {
+		const char *a = o->argv[i];
+		int plain = *a && !a[strcspn(a, " \t\n'\"\\$`;&|<>()*?[]#~")];
+		if (i)
+			*e++ = ' ';
+		if (plain) {
+			e = stpcpy(e, a);
+			continue;
+		}
+		*e++ = '\'';
+		for (; *a; a++)
+			e = *a == '\'' ? stpcpy(e, "'\\''") : (*e++ = *a, e);
+		*e++ = '\'';
+		*e = 0;
+	}
+	*e = 0;
+	return s;
+}
+
+/*
+ * Adjusted Rand index of the detected phases against the trace's labels,
+ * leaving out the intervals where a phase change falls: the first interval
+ * of an instance mixes two phases, and a simulator labels it with its
+ * majority phase, so it is either the first interval of a new label or the
+ * last of the old one.  Both intervals around each change of label are
+ * left out.
+ */
+static void score(const sl_backend *b, const sl_profile *p)
+{
+	size_t n;
+	const uint32_t *truth = sl_replay_truth(b, &n);
+	uint32_t *t = sl_xcalloc(n, sizeof *t), *d = sl_xcalloc(n, sizeof *d);
+	size_t m = 0, mixed = 0, unlabelled = 0;
+	n = SL_MIN(n, p->n_intervals);
+	for (size_t i = 0; i < n; i++) {
+		if (truth[i] == UINT32_MAX) {
+			unlabelled++;
+			continue;
+		}
+		if ((i && truth[i] != truth[i - 1]) || (i + 1 < n && truth[i] != truth[i + 1])) {
+			mixed++;
+			continue;
+		}
+		t[m] = truth[i];
+		d[m++] = p->iv[i].phase;
+	}
+	if (!m)
+		printf("score: the trace has no labels\n");
+	else
+		printf("score: ari %.4f over %zu intervals (%zu at phase changes, %zu "
+		       "unlabelled left out); predictor %s accuracy %.4f\n",
+		       sl_ari(t, d, m), m, mixed, unlabelled, p->predictor,
+		       isnan(p->predictor_accuracy) ? 0.0 : p->predictor_accuracy);
+	free(t);
+	free(d);
+}
+
+static void summary(const sl_profile *p, const sl_run_opts *o)
+{
+	sl_info("%s: %zu intervals, %zu phases, %llu samples (%llu lost), %s "
+		"predictor %.1f%% right%s", o->output, p->n_intervals, p->n_phases,
+		(unsigned long long)p->samples, (unsigned long long)p->lost_samples,
+		p->predictor, isnan(p->predictor_accuracy) ? 0 : 100 * p->predictor_accuracy,
+		p->has_counts ? "" : "; no event counts (timer backend)");
+	if (p->lost_samples)
+		sl_warn("%llu of %llu samples were lost; a longer --sample-period "
+			"loses fewer", (unsigned long long)p->lost_samples,
+			(unsigned long long)(p->samples + p->lost_samples));
+}
+
+static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
+{
+	*path = NULL;
+	if (o->machine) {
+		*path = sl_xstrdup(o->machine);
+	} else if (o->replay) {
+		*path = sl_data_path(REPLAY_MACHINE);
+		if (!*path) {
+			sl_error_set("cannot find the default machine model %s; give "
+				     "--machine FILE", REPLAY_MACHINE);
+			return -1;
+		}
+	} else if (sl_run_default_machine(o, path) < 0) {
+		return -1;
+	}
+	if (!*path)
+		return 0; /* the timer backend needs no model */
+	if (sl_machine_load(*path, m) < 0)
+		return -1;
+	return 1;
+}
+
+static int run(sl_run_opts *o)
+{
+	sl_machine m;
+	memset(&m, 0, sizeof m);
+	char *mpath;
+	sl_backend *b = NULL;
+	const char **live_events = NULL;
+	sl_profile p;
+	int status = SL_EXIT_ERROR;
+	sl_profile_init(&p);
+
+	if (!o->replay)
+		sl_run_pick_backend(o);
+	int have = load_machine(o, &m, &mpath);
+	if (have < 0)
+		goto fail;
+	if (o->replay) {
+		sl_replay_opts ro = {.trace = o->replay, .machine = &m,
+				     .counters = o->counters, .sample_period = o->sample_period,
+				     .seed = o->seed};
+		b = sl_replay_backend_new(&ro);
+	} else {
+		b = sl_run_live_backend(o, have ? &m : NULL, &live_events);
+	}
+	if (!b)
+		goto fail;
+
+	struct sigaction sa = {.sa_handler = on_sigint}, old;
+	sigemptyset(&sa.sa_mask);
+	running = b;
+	sigaction(SIGINT, &sa, &old);
+	sl_collect_stats st;
+	int rc = sl_collect(b, &o->copts, &p, &st);
+	int exit_status = b->finish(b);
+	running = NULL;
+	sigaction(SIGINT, &old, NULL);
+	if (rc < 0)
+		goto fail;
+
+	p.command = command_line(o);
+	if (have) {
+		p.machine_text = sl_xstrdup(m.text);
+		p.machine_path = sl_xstrdup(mpath);
+	}
+	if (!p.has_counts)
+		sl_profile_add_note(&p, "%s backend: no event counts; predict will "
+				    "refuse this profile", b->name);
+	if (st.empty)
+		sl_profile_add_note(&p, "%zu intervals had no samples and took the "
+				    "predicted phase", st.empty);
+	if (p.lost_samples)
+		sl_profile_add_note(&p, "%llu samples lost",
+				    (unsigned long long)p.lost_samples);
+	if (sl_profile_write(o->output, &p) < 0)
+		goto fail;
+	summary(&p, o);
+	if (o->score)
+		score(b, &p);
+	status = exit_status;
+	goto out;
+fail:
+	status = sl_fail();
+out:
+	if (b)
+		b->destroy(b);
+	free(live_events);
+	sl_profile_free(&p);
+	if (have > 0)
+		sl_machine_free(&m);
+	free(mpath);
+	return status;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	sl_run_opts o = {.output = DEFAULT_OUTPUT, .counters = -1, .seed = 1};
+	sl_collect_opts_init(&o.copts);
+	int rc = parse_opts(argc, argv, &o);
+	if (rc)
+		return rc;
+	return run(&o);
+}
+
+const struct sl_cmd sl_cmd_run = {
+	.name = "run",
+	.fn = cmd_run,
+	.summary = "Profile one run of a program (or replay a trace) into phases",
+	.usage =
+	"usage: sleuth run [OPTIONS] [--] PROGRAM [ARGS]\n"
+	"       sleuth run [OPTIONS] --replay TRACE\n\n"
+	"Run PROGRAM once (or replay a sleuth-trace/1 as a PMU would see it),\n"
+	"detect its phases from sampled branches, multiplex the machine model's\n"
+	"events over them, and write a profile for predict, schedule and report.\n"
+	"The program's exit status becomes sleuth's; Ctrl-C stops it and still\n"
+	"writes the profile.\n\n"
+	"  -o, --output FILE     profile to write (default sleuth.prof)\n"
+	"  --replay TRACE        replay a sleuth-trace/1 instead of running\n"
+	"  --backend B           auto (default), perf or timer; auto uses perf if\n"
+	"                        hardware events open, else timer\n"
+	"  --machine FILE        machine model (sleuth-machine/1); default: for\n"
+	"                        replay " REPLAY_MACHINE ", for perf the\n"
+	"                        model under models/ matching the host PMU\n"
+	"  --interval N          instructions per interval (perf, default 100M;\n"
+	"                        K/M/G suffixes) or time per interval (timer,\n"
+	"                        default 10ms; s/ms/us suffixes)\n"
+	"  --counters K          programmable counters (default: the machine's;\n"
+	"                        0 = unlimited)\n"
+	"  --sample-period N     sample every Nth conditional branch (replay\n"
+	"                        default 49999, perf default 20011)\n"
+	"  --seed N              seed of the replay's sampling (default 1)\n"
+	"  --dims N              branch vector dimensions (default 256)\n"
+	"  --threshold X         a fixed clustering distance threshold in (0, 2]\n"
+	"                        (default: the sampling noise + 0.25, per interval;\n"
+	"                        see docs/phases.md)\n"
+	"  --predictor P         last or markov (default markov)\n"
+	"  --power rapl          record reference energy per interval from RAPL\n"
+	"  --score               replay: print the adjusted Rand index of the\n"
+	"                        phases against the trace's true labels\n"
+	"  -q, --quiet           no summary on stderr\n",
+};

@@ -1,0 +1,253 @@
+/*
+ * The collector loop (see sleuth/collector.h): identical for replay, perf
+ * and timer, so that what is measured on a simulated trace is what runs on
+ * hardware.  It owns the phase machinery (clusters, predictor, multiplexer)
+ * and the per-phase address histograms; the backend only measures.
+ */
+#include "sleuth/collector.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "locations.h"
+#include "sleuth/common.h"
+#include "sleuth/symbols.h"
+
+#define DEFAULT_TOP 5
+#define DEFAULT_BV_SEED 0x5eed5eedULL
+
+void sl_collect_opts_init(sl_collect_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->dims = SL_RUN_DIMS_DEFAULT;
+	o->margin = SL_THRESHOLD_MARGIN;
+	o->predictor = SL_PRED_DEFAULT;
+	o->bv_seed = DEFAULT_BV_SEED;
+	o->top = DEFAULT_TOP;
+}
+
+typedef struct loop {
+	sl_backend *b;
+	sl_profile *p;
+	sl_cluster *cl;
+	sl_predictor *pred;
+	sl_mux *mux;
+	size_t *sel, *measured;
+	double *vec;
+	unsigned dims;
+	uint64_t bv_seed;
+	double fixed, margin; /* fixed threshold, or 0 and the noise margin */
+	sl_addrhist *hist;    /* per phase */
+	size_t n_hist;
+	size_t iv_cap;
+	int any_energy;
+} loop;
+
+/*
+ * The noise-aware threshold for an interval of n samples: the margin over
+ * the worst-case sampling noise (sl_threshold_for), but never above
+ * 2 - margin.  With few samples (the timer backend's ~20 per interval) the
+ * worst-case bound exceeds 2, the distance of vectors with no bin in
+ * common, and would merge even disjoint code into one phase.
+ */
+static double noise_threshold(const loop *L, size_t n)
+{
+	double t = L->margin + sl_threshold_for(L->dims, n) - SL_THRESHOLD_MARGIN;
+	return SL_MIN(t, 2.0 - L->margin);
+}
+
+/* The phase of an interval.  An interval without samples (a short last
+ * interval, a target blocked in the kernel) says nothing about its code:
+ * it is given the phase the predictor expected. */
+static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
+			 sl_collect_stats *st)
+{
+	if (!o->n_samples) {
+		st->empty++;
+		return predicted;
+	}
+	sl_bv_build(o->samples, o->n_samples, L->dims, L->bv_seed, L->vec);
+	if (!L->fixed)
+		sl_cluster_set_threshold(L->cl, noise_threshold(L, o->n_samples));
+	return sl_cluster_assign(L->cl, L->vec);
+}
+
+/* Append interval `o`, of `phase`, to the profile. */
+static void record(loop *L, const sl_obs *o, uint32_t phase)
+{
+	sl_profile *p = L->p;
+	size_t i = p->n_intervals;
+	if (i >= L->iv_cap) {
+		L->iv_cap = L->iv_cap ? 2 * L->iv_cap : 1024;
+		p->iv = sl_xreallocarray(p->iv, L->iv_cap, sizeof *p->iv);
+		p->counts = sl_xreallocarray(p->counts, L->iv_cap * (p->n_events ? p->n_events : 1),
+					     sizeof *p->counts);
+	}
+	p->iv[i] = (sl_prof_interval){
+		.phase = phase,
+		.start_s = o->start_s,
+		.time_s = o->time_s,
+		.cycles = o->cycles,
+		.instructions = o->instructions,
+		.energy_j = isfinite(o->energy_j) ? o->energy_j : NAN,
+	};
+	for (size_t k = 0; k < p->n_events; k++)
+		p->counts[i * p->n_events + k] = o->counts ? o->counts[k] : SL_MISSING;
+	if (isfinite(o->energy_j))
+		L->any_energy = 1;
+	p->n_intervals++;
+
+	if (phase >= L->n_hist) {
+		L->hist = sl_xreallocarray(L->hist, phase + 1, sizeof *L->hist);
+		memset(L->hist + L->n_hist, 0, (phase + 1 - L->n_hist) * sizeof *L->hist);
+		L->n_hist = phase + 1;
+	}
+	for (size_t s = 0; s < o->n_samples; s++)
+		sl_addrhist_add(&L->hist[phase], o->samples[s], 1);
+}
+
+/* Of the events programmed, those the backend really counted. */
+static size_t measured(loop *L, const sl_obs *o, size_t n_sel)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < n_sel; i++)
+		if (o->counts && o->counts[L->sel[i]] != SL_MISSING)
+			L->measured[n++] = L->sel[i];
+	return n;
+}
+
+static void fill_metadata(loop *L, const sl_collect_opts *o, const sl_collect_stats *st)
+{
+	sl_profile *p = L->p;
+	sl_backend *b = L->b;
+	free(p->backend);
+	p->backend = sl_xstrdup(b->name);
+	if (b->host_cpu && !p->host_cpu)
+		p->host_cpu = sl_xstrdup(b->host_cpu);
+	if (b->workload && !p->workload)
+		p->workload = sl_xstrdup(b->workload);
+	if (L->any_energy && b->energy_source && !p->energy_source)
+		p->energy_source = sl_xstrdup(b->energy_source);
+	p->freq_ghz = b->freq_ghz;
+	p->interval_instructions = b->interval_instructions;
+	p->interval_s = b->interval_s;
+	p->has_counts = b->has_counts;
+	p->samples = st->samples;
+	p->lost_samples = st->lost;
+	free(p->predictor);
+	p->predictor = sl_xstrdup(sl_pred_name(o->predictor));
+	p->predictor_accuracy =
+		st->predictions ? (double)st->correct / (double)st->predictions : NAN;
+	p->bv_dims = L->dims;
+	p->threshold = L->fixed;
+	p->threshold_margin = L->fixed ? 0 : L->margin;
+}
+
+/* Every phase gets its code locations; a phase can exist without samples
+ * (only empty intervals), then it has none. */
+static void name_phases(loop *L, size_t top, sl_resolve_fn resolve, void *ctx)
+{
+	sl_profile *p = L->p;
+	size_t n = sl_cluster_count(L->cl);
+	for (size_t i = 0; i < p->n_intervals; i++)
+		if (p->iv[i].phase >= n)
+			n = p->iv[i].phase + 1;
+	p->phases = sl_xcalloc(n, sizeof *p->phases);
+	p->n_phases = n;
+	for (size_t k = 0; k < n; k++) {
+		p->phases[k].id = (uint32_t)k;
+		if (k < L->n_hist)
+			sl_locations_resolve(&L->hist[k], top, resolve, ctx, &p->phases[k]);
+	}
+}
+
+static int sym_resolve(void *ctx, uint64_t addr, const char **func, const char **file,
+		       int *line)
+{
+	return sl_sym_lookup(ctx, addr, func, file, line);
+}
+
+/* Name every phase's code: with the executable mappings a live backend saw,
+ * through the symbolizer; without (replay), by address. */
+static void locate(loop *L, size_t top)
+{
+	sl_symbolizer *sym = NULL;
+	if (L->b->n_maps) {
+		sym = sl_sym_new(L->b->maps, L->b->n_maps);
+		if (!sym)
+			sl_profile_add_note(L->p, "code locations are addresses: %s",
+					    sl_error());
+	}
+	name_phases(L, top, sym ? sym_resolve : NULL, sym);
+	if (sym)
+		sl_sym_free(sym);
+}
+
+static void loop_free(loop *L)
+{
+	sl_cluster_free(L->cl);
+	sl_pred_free(L->pred);
+	sl_mux_free(L->mux);
+	free(L->sel);
+	free(L->measured);
+	free(L->vec);
+	for (size_t i = 0; i < L->n_hist; i++)
+		sl_addrhist_free(&L->hist[i]);
+	free(L->hist);
+}
+
+int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
+	       sl_collect_stats *st)
+{
+	loop L = {.b = b, .p = p};
+	int rc = -1;
+	memset(st, 0, sizeof *st);
+	L.dims = o->dims ? o->dims : SL_RUN_DIMS_DEFAULT;
+	L.bv_seed = o->bv_seed;
+	L.fixed = o->threshold > 0 ? o->threshold : 0;
+	L.margin = o->margin > 0 ? o->margin : SL_THRESHOLD_MARGIN;
+	L.cl = sl_cluster_new(L.dims, L.fixed ? L.fixed : SL_THRESHOLD_DEFAULT);
+	L.pred = sl_pred_new(o->predictor);
+	size_t k = b->has_counts ? SL_MIN(b->k, b->n_events) : 0;
+	L.mux = sl_mux_new(b->n_events, k);
+	L.sel = sl_xcalloc(k + 1, sizeof *L.sel);
+	L.measured = sl_xcalloc(k + 1, sizeof *L.measured);
+	L.vec = sl_xcalloc(L.dims, sizeof *L.vec);
+
+	p->n_events = b->n_events;
+	p->events = sl_xcalloc(b->n_events, sizeof *p->events);
+	for (size_t i = 0; i < b->n_events; i++)
+		p->events[i] = sl_xstrdup(b->events[i]);
+
+	uint32_t predicted = sl_pred_next(L.pred);
+	for (;;) {
+		size_t n_sel = k ? sl_mux_select(L.mux, predicted, L.sel) : 0;
+		if (b->program(b, L.sel, n_sel) < 0)
+			goto out;
+		sl_obs ob;
+		int r = b->next(b, &ob);
+		if (r < 0)
+			goto out;
+		if (r == 0)
+			break;
+		uint32_t phase = classify(&L, &ob, predicted, st);
+		if (p->n_intervals) {
+			st->predictions++;
+			st->correct += phase == predicted;
+		}
+		record(&L, &ob, phase);
+		st->samples += ob.n_samples;
+		st->lost += ob.lost;
+		if (k)
+			sl_mux_commit(L.mux, phase, L.measured, measured(&L, &ob, n_sel));
+		sl_pred_update(L.pred, phase);
+		predicted = sl_pred_next(L.pred);
+	}
+	fill_metadata(&L, o, st);
+	locate(&L, o->top ? o->top : DEFAULT_TOP);
+	rc = 0;
+out:
+	loop_free(&L);
+	return rc;
+}

@@ -1,0 +1,131 @@
+/*
+ * Event names to perf_event_attr through libpfm4.  Machine models name
+ * events the way libpfm4 does ("BR_INST_RETIRED:CONDITIONAL"); libpfm4
+ * knows which PMU this CPU has and how each event is encoded for it, so
+ * sleuth never carries raw codes.  Everything here is user space only.
+ */
+#include <string.h>
+
+/* linux/perf_event.h (through collect.h) first: libpfm4's own copy of the
+ * perf ABI then steps aside. */
+#include "sleuth/collect.h"
+#include "sleuth/common.h"
+#include <perfmon/pfmlib_perf_event.h>
+
+static int pfm_state; /* 0 untried, 1 ready, -1 failed */
+
+int sl_pfm_init(void)
+{
+	if (pfm_state == 0) {
+		int r = pfm_initialize();
+		pfm_state = r == PFM_SUCCESS ? 1 : -1;
+		if (r != PFM_SUCCESS)
+			sl_error_set("libpfm4 failed to initialise: %s", pfm_strerror(r));
+	}
+	if (pfm_state < 0 && !sl_error()[0])
+		sl_error_set("libpfm4 failed to initialise");
+	return pfm_state > 0 ? 0 : -1;
+}
+
+void sl_pfm_terminate(void)
+{
+	if (pfm_state > 0)
+		pfm_terminate();
+	pfm_state = 0;
+}
+
+/* The first present core PMU other than libpfm4's generic perf_events
+ * tables, which are always present and say nothing about the CPU. */
+int sl_pfm_host_pmu(const char **name, const char **desc)
+{
+	if (sl_pfm_init() < 0)
+		return -1;
+	pfm_pmu_t p;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof pi);
+		pi.size = sizeof pi;
+		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present)
+			continue;
+		if (pi.type != PFM_PMU_TYPE_CORE || !strncmp(pi.name, "perf", 4))
+			continue;
+		if (name)
+			*name = pi.name;
+		if (desc)
+			*desc = pi.desc;
+		return 0;
+	}
+	sl_error_set("libpfm4 knows no core PMU for this CPU; set "
+		     "LIBPFM_FORCE_PMU or run 'sleuth doctor'");
+	return -1;
+}
+
+/* libpfm4 encodes "cycles" and "instructions" through its generic perf PMU,
+ * which is inactive when LIBPFM_FORCE_PMU selects a core PMU; the kernel's
+ * generic hardware events mean the same thing on every PMU. */
+static int generic_event(const char *event, struct perf_event_attr *attr)
+{
+	static const struct { const char *name; uint64_t config; } gen[] = {
+		{"cycles", PERF_COUNT_HW_CPU_CYCLES},
+		{"instructions", PERF_COUNT_HW_INSTRUCTIONS},
+	};
+	for (size_t i = 0; i < SL_ARRAY_LEN(gen); i++)
+		if (!strcmp(event, gen[i].name)) {
+			attr->type = PERF_TYPE_HARDWARE;
+			attr->config = gen[i].config;
+			return 0;
+		}
+	return -1;
+}
+
+int sl_pfm_encode(const char *event, struct perf_event_attr *attr)
+{
+	if (sl_pfm_init() < 0)
+		return -1;
+	memset(attr, 0, sizeof *attr);
+	pfm_perf_encode_arg_t arg;
+	memset(&arg, 0, sizeof arg);
+	arg.size = sizeof arg;
+	arg.attr = attr;
+	int r = pfm_get_os_event_encoding(event, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	if (r != PFM_SUCCESS && generic_event(event, attr) == 0)
+		r = PFM_SUCCESS;
+	if (r != PFM_SUCCESS) {
+		const char *pmu = "none", *desc = "libpfm4 detects no PMU on this CPU";
+		sl_pfm_host_pmu(&pmu, &desc);
+		sl_error_set("event %s is not supported by PMU %s (%s): %s; check the "
+			     "machine model or run 'sleuth doctor'",
+			     event, pmu, desc, pfm_strerror(r));
+		return -1;
+	}
+	attr->size = sizeof *attr;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+	return 0;
+}
+
+/* Retired conditional branches: Intel names the umask CONDITIONAL up to
+ * Skylake and COND from Ice Lake on (libpfm4 knows which is valid where);
+ * AMD has a dedicated event and no precise sampling of it. */
+const char *sl_pfm_branch_event(int *precise)
+{
+	static const char *const intel[] = {"BR_INST_RETIRED:CONDITIONAL",
+					    "BR_INST_RETIRED:COND"};
+	const char *pmu, *desc;
+	if (sl_pfm_host_pmu(&pmu, &desc) < 0)
+		return NULL;
+	struct perf_event_attr a;
+	if (!strncmp(pmu, "amd64", 5)) {
+		*precise = 0;
+		if (sl_pfm_encode("RETIRED_CONDITIONAL_BRANCH_INSTRUCTIONS", &a) == 0)
+			return "RETIRED_CONDITIONAL_BRANCH_INSTRUCTIONS";
+		return NULL;
+	}
+	*precise = 1;
+	for (size_t i = 0; i < SL_ARRAY_LEN(intel); i++)
+		if (sl_pfm_encode(intel[i], &a) == 0)
+			return intel[i];
+	sl_error_set("PMU %s (%s) has no retired-conditional-branch event sleuth "
+		     "knows; run 'sleuth doctor'", pmu, desc);
+	return NULL;
+}

@@ -1,0 +1,728 @@
+/*
+ * The engine shared by the perf and timer backends: start the target,
+ * open its events, read the rings and cut the run into intervals.
+ *
+ * The target is forked and held on a pipe until its events are open; they
+ * are enabled by its exec (enable_on_exec), so sleuth's own start-up is not
+ * measured.  Events follow the target's threads (inherit).  The kernel
+ * refuses to mmap an inherited event that follows a task on any CPU, so, as
+ * `perf record` does, every event is opened once per CPU for the target,
+ * each CPU with its own ring into which the sampler and the boundary
+ * leader both write.
+ *
+ * Intervals: the group leader (instructions) overflows every
+ * interval/ticks on each (thread, CPU) and writes a record; an interval is
+ * closed after `ticks` such records, so a thread that migrates still gets
+ * intervals of interval +- interval/ticks.  Without a leader period (the
+ * timer backend), every address sample is a tick: a cpu-clock sample
+ * stands for exactly one sampling period of the target's CPU time, so N
+ * samples make an interval of N periods of CPU time, without the extra
+ * interrupts a second sampling event would cost (they are dear in a VM).  Records carry CLOCK_MONOTONIC
+ * timestamps; samples go to the interval whose closing record follows them.
+ * When the group counts events, the collector is woken at every boundary to
+ * read them (eager); otherwise it reads the rings when half full (lazy),
+ * which costs the target almost nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sleuth/collect.h"
+#include "sleuth/common.h"
+#include "sleuth/profile.h"
+
+#define TICKS 4
+
+typedef struct pend_sample {
+	uint64_t ip, time;
+} pend_sample;
+
+typedef struct cpu_events {
+	int id;              /* the CPU's number */
+	int leader, sampler;
+	uint64_t leader_id;  /* each CPU's leader has its own id */
+	int *members;
+	sl_ring ring;
+} cpu_events;
+
+struct sl_session {
+	char *prog;
+	pid_t pid;
+	int gate_fd;       /* write end: releases the held child */
+	int err_fd;        /* read end: errno of a failed exec, or EOF */
+	int pidfd;
+	int started, exited, status;
+	volatile sig_atomic_t interrupts;
+	int ncpu;
+	cpu_events *cpus;
+	size_t n_members;
+	int eager;
+	int precise;
+	size_t ticks;        /* boundary records per interval */
+	int sample_ticks;    /* every address sample is also a tick */
+	uint64_t t0_ns, last_cut_ns, exit_ns;
+	/* records not yet assigned to an interval */
+	pend_sample *pend;
+	size_t n_pend, cap_pend;
+	uint64_t *bounds;
+	size_t n_bounds, cap_bounds;
+	uint64_t lost, lost_pending;
+	/* counts */
+	uint64_t *prev, *now;   /* 1 + n_members, summed over CPUs */
+	uint64_t prev_run, now_run;
+	uint64_t *deltas;
+	/* the interval handed out */
+	uint64_t *out_samples;
+	size_t cap_out;
+	int delivered_last;
+	sl_mapping *maps;
+	size_t n_maps, cap_maps;
+	sl_energy *energy;
+	double prev_energy;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- target ------------------------------------------------------------ */
+
+/* Fork the program, held before exec on a pipe.  A failed exec reports its
+ * errno through a close-on-exec pipe, so the parent can tell "not found"
+ * from a program that ran and failed. */
+static int target_fork(sl_session *s, char *const *argv)
+{
+	int gate[2], err[2];
+	if (pipe2(gate, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
+		sl_error_set("cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		sl_error_set("cannot fork: %s", strerror(errno));
+		close(gate[0]), close(gate[1]), close(err[0]), close(err[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		char c;
+		close(gate[1]);
+		close(err[0]);
+		if (read(gate[0], &c, 1) != 1)
+			_exit(127); /* sleuth gave up before the start */
+		execvp(argv[0], argv);
+		int e = errno;
+		if (write(err[1], &e, sizeof e) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(gate[0]);
+	close(err[1]);
+	s->pid = pid;
+	s->gate_fd = gate[1];
+	s->err_fd = err[0];
+	s->pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* -1: poll with a timeout */
+	return 0;
+}
+
+/* Release the child; fails if its exec failed. */
+static int target_go(sl_session *s)
+{
+	s->t0_ns = mono_ns();
+	s->last_cut_ns = s->t0_ns;
+	char c = 1;
+	if (write(s->gate_fd, &c, 1) != 1) {
+		sl_error_set("cannot start %s: %s", s->prog, strerror(errno));
+		return -1;
+	}
+	close(s->gate_fd);
+	s->gate_fd = -1;
+	int e;
+	ssize_t n = read(s->err_fd, &e, sizeof e);
+	close(s->err_fd);
+	s->err_fd = -1;
+	s->started = 1;
+	if (n == (ssize_t)sizeof e) {
+		sl_error_set("cannot run %s: %s", s->prog, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+static void target_reap(sl_session *s, int hang)
+{
+	if (s->exited || s->pid <= 0)
+		return;
+	int st;
+	pid_t r;
+	do
+		r = waitpid(s->pid, &st, hang ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r != s->pid)
+		return;
+	s->exited = 1;
+	s->exit_ns = mono_ns();
+	s->status = WIFEXITED(st) ? WEXITSTATUS(st)
+		    : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
+}
+
+/* ---- opening events ---------------------------------------------------- */
+
+static long read_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	long v = -99;
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -99;
+		fclose(f);
+	}
+	return v;
+}
+
+int sl_perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
+		 const char *what)
+{
+	int fd = (int)syscall(SYS_perf_event_open, a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	int e = errno;
+	if ((e == ENOENT || e == ENODEV || e == EOPNOTSUPP) && a->type != PERF_TYPE_SOFTWARE)
+		sl_error_set("no hardware PMU: perf_event_open(%s) failed with %s; this "
+			     "machine (a VM?) exposes no PMU — use --backend timer, or "
+			     "--replay TRACE", what, e == ENOENT ? "ENOENT" : strerror(e));
+	else if (e == EACCES || e == EPERM)
+		sl_error_set("perf_event_open(%s) refused: kernel.perf_event_paranoid is "
+			     "%ld; allow user-space profiling of your own programs with "
+			     "'sudo sysctl kernel.perf_event_paranoid=2'",
+			     what, read_paranoid());
+	else if (e == EMFILE)
+		sl_error_set("perf_event_open(%s): too many open files; raise 'ulimit -n'",
+			     what);
+	else
+		sl_error_set("perf_event_open(%s) failed: %s", what, strerror(e));
+	return -1;
+}
+
+static void common_attr(struct perf_event_attr *a)
+{
+	a->size = sizeof *a;
+	a->inherit = 1;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->sample_id_all = 1;
+}
+
+/* The online CPUs ("0-3,6" in sysfs; all configured ones if unreadable). */
+static int *online_cpus(int *n)
+{
+	int *ids = NULL;
+	size_t len = 0, cap = 0;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	int a, b;
+	char sep;
+	while (f && fscanf(f, "%d", &a) == 1) {
+		b = a;
+		if (fscanf(f, "%c", &sep) == 1 && sep == '-' && fscanf(f, "%d", &b) == 1)
+			sep = fscanf(f, "%c", &sep) == 1 ? sep : 0;
+		for (int c = a; c <= b; c++) {
+			SL_GROW(ids, len, cap);
+			ids[len++] = c;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!len) {
+		long conf = sysconf(_SC_NPROCESSORS_CONF);
+		for (long c = 0; c < (conf > 0 ? conf : 1); c++) {
+			SL_GROW(ids, len, cap);
+			ids[len++] = (int)c;
+		}
+	}
+	*n = (int)len;
+	return ids;
+}
+
+static int open_cpu(sl_session *s, const sl_session_cfg *cfg, int idx,
+		    struct perf_event_attr *lead, struct perf_event_attr *smp)
+{
+	cpu_events *c = &s->cpus[idx];
+	int cpu = c->id;
+	c->leader = sl_perf_open(lead, s->pid, cpu, -1, "the interval counter");
+	if (c->leader < 0)
+		return -1;
+	for (size_t i = 0; i < cfg->n_members; i++) {
+		struct perf_event_attr m = cfg->members[i];
+		common_attr(&m);
+		m.read_format = 0;
+		m.sample_period = 0;
+		const char *name = cfg->member_names ? cfg->member_names[i] : "event";
+		c->members[i] = sl_perf_open(&m, s->pid, cpu, c->leader, name);
+		if (c->members[i] < 0)
+			return -1;
+	}
+	/* The sampler may refuse a precise level: try lower ones. */
+	for (;;) {
+		c->sampler = (int)syscall(SYS_perf_event_open, smp, s->pid, cpu, -1,
+					  PERF_FLAG_FD_CLOEXEC);
+		if (c->sampler >= 0 || !cfg->sampler_precise_fallback || !smp->precise_ip ||
+		    (errno != EINVAL && errno != EOPNOTSUPP))
+			break;
+		smp->precise_ip--;
+	}
+	if (c->sampler < 0)
+		return sl_perf_open(smp, s->pid, cpu, -1, "the address sampler");
+	if (sl_ring_map(&c->ring, c->sampler, cfg->ring_pages ? cfg->ring_pages : 16) < 0)
+		return -1;
+	if (ioctl(c->leader, PERF_EVENT_IOC_SET_OUTPUT, c->sampler) < 0) {
+		sl_error_set("cannot share a perf ring buffer: %s", strerror(errno));
+		return -1;
+	}
+	if (ioctl(c->leader, PERF_EVENT_IOC_ID, &c->leader_id) < 0) {
+		sl_error_set("cannot identify the interval counter: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A program name without '/' is looked up in PATH as execvp will. */
+static int check_program(const char *prog)
+{
+	if (strchr(prog, '/')) {
+		if (access(prog, X_OK) == 0)
+			return 0;
+		sl_error_set("cannot run %s: %s", prog, strerror(errno));
+		return -1;
+	}
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, ":");
+		char *cand = sl_xasprintf("%.*s/%s", (int)n, n ? p : ".", prog);
+		int ok = access(cand, X_OK) == 0;
+		free(cand);
+		if (ok)
+			return 0;
+		p += n + (p[n] == ':');
+	}
+	sl_error_set("cannot run %s: command not found in PATH", prog);
+	return -1;
+}
+
+sl_session *sl_session_start(const sl_session_cfg *cfg)
+{
+	if (!cfg->argv || !cfg->argv[0]) {
+		sl_error_set("no program to run");
+		return NULL;
+	}
+	if (check_program(cfg->argv[0]) < 0)
+		return NULL;
+	sl_session *s = sl_xcalloc(1, sizeof *s);
+	s->prog = sl_xstrdup(cfg->argv[0]);
+	s->gate_fd = s->err_fd = s->pidfd = -1;
+	s->n_members = cfg->n_members;
+	s->eager = cfg->n_members > 0;
+	int *ids = online_cpus(&s->ncpu);
+	s->cpus = sl_xcalloc((size_t)s->ncpu, sizeof *s->cpus);
+	for (int i = 0; i < s->ncpu; i++) {
+		s->cpus[i].id = ids[i];
+		s->cpus[i].leader = s->cpus[i].sampler = -1;
+		s->cpus[i].ring.fd = -1;
+		s->cpus[i].members = sl_xmalloc((cfg->n_members + 1) * sizeof(int));
+		for (size_t m = 0; m < cfg->n_members; m++)
+			s->cpus[i].members[m] = -1;
+	}
+	free(ids);
+	s->prev = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
+	s->now = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
+	s->deltas = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
+	if (cfg->energy) {
+		s->energy = sl_energy_open();
+		if (!s->energy || sl_energy_read(s->energy, &s->prev_energy) < 0)
+			goto fail;
+	}
+	if (target_fork(s, cfg->argv) < 0)
+		goto fail;
+
+	struct perf_event_attr lead = cfg->boundary, smp = cfg->sampler;
+	common_attr(&lead);
+	lead.disabled = 1;
+	lead.enable_on_exec = 1;
+	s->sample_ticks = cfg->boundary.sample_period == 0;
+	s->ticks = s->sample_ticks ? SL_MAX(cfg->samples_per_interval, 1) : TICKS;
+	if (!s->sample_ticks)
+		lead.sample_period = SL_MAX(lead.sample_period / TICKS, 1);
+	lead.sample_type = SL_SAMPLE_TYPE;
+	lead.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	lead.wakeup_events = s->eager ? 1 : 0;
+	common_attr(&smp);
+	smp.disabled = 1;
+	smp.enable_on_exec = 1;
+	smp.sample_type = SL_SAMPLE_TYPE;
+	smp.mmap = 1;
+	smp.mmap2 = 1;
+	smp.comm = 1;
+	smp.task = 1;
+	smp.watermark = 1;
+	smp.wakeup_watermark = (uint32_t)(cfg->ring_pages ? cfg->ring_pages : 16) *
+			       (uint32_t)sysconf(_SC_PAGESIZE) / 2;
+	for (int i = 0; i < s->ncpu; i++)
+		if (open_cpu(s, cfg, i, &lead, &smp) < 0)
+			goto fail;
+	s->precise = smp.precise_ip;
+	return s;
+fail:
+	sl_session_free(s);
+	return NULL;
+}
+
+int sl_session_precise(const sl_session *s)
+{
+	return s->precise;
+}
+
+int sl_session_enable(sl_session *s, size_t member, int on)
+{
+	for (int i = 0; i < s->ncpu; i++)
+		if (ioctl(s->cpus[i].members[member],
+			  on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0) < 0) {
+			sl_error_set("cannot %s a counter: %s", on ? "enable" : "disable",
+				     strerror(errno));
+			return -1;
+		}
+	return 0;
+}
+
+/* ---- records ----------------------------------------------------------- */
+
+static void add_mapping(sl_session *s, uint64_t start, uint64_t len, uint64_t pgoff,
+			const char *path)
+{
+	for (size_t i = 0; i < s->n_maps; i++)
+		if (s->maps[i].start == start && s->maps[i].end == start + len &&
+		    s->maps[i].pgoff == pgoff && !strcmp(s->maps[i].path, path))
+			return;
+	SL_GROW(s->maps, s->n_maps, s->cap_maps);
+	s->maps[s->n_maps++] = (sl_mapping){start, start + len, pgoff, sl_xstrdup(path)};
+}
+
+static int is_leader(const sl_session *s, uint64_t id)
+{
+	for (int i = 0; i < s->ncpu; i++)
+		if (s->cpus[i].leader_id == id)
+			return 1;
+	return 0;
+}
+
+static int on_record(void *ctx, const struct perf_event_header *h)
+{
+	sl_session *s = ctx;
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	size_t body = h->size - sizeof *h;
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE: {
+		/* identifier, ip, pid/tid, time: SL_SAMPLE_TYPE */
+		if (body < 32)
+			break;
+		uint64_t v[4];
+		memcpy(v, p, sizeof v);
+		if (is_leader(s, v[0])) {
+			SL_GROW(s->bounds, s->n_bounds, s->cap_bounds);
+			s->bounds[s->n_bounds++] = v[3];
+		} else {
+			SL_GROW(s->pend, s->n_pend, s->cap_pend);
+			s->pend[s->n_pend++] = (pend_sample){v[1], v[3]};
+			if (s->sample_ticks) {
+				SL_GROW(s->bounds, s->n_bounds, s->cap_bounds);
+				s->bounds[s->n_bounds++] = v[3];
+			}
+		}
+		break;
+	}
+	case PERF_RECORD_LOST: /* id, lost */
+		if (body >= 16) {
+			uint64_t v[2];
+			memcpy(v, p, sizeof v);
+			s->lost_pending += v[1];
+		}
+		break;
+	case PERF_RECORD_LOST_SAMPLES: /* lost */
+		if (body >= 8) {
+			uint64_t v;
+			memcpy(&v, p, sizeof v);
+			s->lost_pending += v;
+		}
+		break;
+	case PERF_RECORD_MMAP2: {
+		/* pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot, flags,
+		 * filename */
+		struct {
+			uint32_t pid, tid;
+			uint64_t addr, len, pgoff;
+			uint32_t maj, min;
+			uint64_t ino, ino_gen;
+			uint32_t prot, flags;
+		} m;
+		if (body <= sizeof m)
+			break;
+		memcpy(&m, p, sizeof m);
+		const char *name = (const char *)p + sizeof m;
+		if ((m.prot & PROT_EXEC) && memchr(name, 0, body - sizeof m))
+			add_mapping(s, m.addr, m.len, m.pgoff, name);
+		break;
+	}
+	case PERF_RECORD_MMAP: {
+		struct {
+			uint32_t pid, tid;
+			uint64_t addr, len, pgoff;
+		} m;
+		if (body <= sizeof m || (h->misc & PERF_RECORD_MISC_MMAP_DATA))
+			break;
+		memcpy(&m, p, sizeof m);
+		const char *name = (const char *)p + sizeof m;
+		if (memchr(name, 0, body - sizeof m))
+			add_mapping(s, m.addr, m.len, m.pgoff, name);
+		break;
+	}
+	default: /* COMM, EXIT, FORK, THROTTLE: nothing to keep */
+		break;
+	}
+	return 0;
+}
+
+static void drain_all(sl_session *s)
+{
+	for (int i = 0; i < s->ncpu; i++)
+		sl_ring_drain(&s->cpus[i].ring, on_record, s);
+}
+
+/* Sum the group over CPUs: leader, members, and the running time. */
+static int read_counts(sl_session *s)
+{
+	size_t n = s->n_members + 1;
+	uint64_t *buf = sl_xmalloc((3 + n) * sizeof(uint64_t));
+	memset(s->now, 0, n * sizeof(uint64_t));
+	s->now_run = 0;
+	int rc = 0;
+	for (int i = 0; i < s->ncpu && rc == 0; i++) {
+		ssize_t r = read(s->cpus[i].leader, buf, (3 + n) * sizeof(uint64_t));
+		if (r < (ssize_t)(3 * sizeof(uint64_t)) || buf[0] != n) {
+			sl_error_set("cannot read the counters: %s",
+				     r < 0 ? strerror(errno) : "short read");
+			rc = -1;
+			break;
+		}
+		s->now_run += buf[2];
+		for (size_t k = 0; k < n; k++)
+			s->now[k] += buf[3 + k];
+	}
+	free(buf);
+	return rc;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Close an interval at time t: samples up to t, counts read now. */
+static int cut(sl_session *s, uint64_t t, sl_interval *iv)
+{
+	size_t keep = 0, n = 0;
+	for (size_t i = 0; i < s->n_pend; i++)
+		if (s->pend[i].time <= t)
+			n++;
+	if (n > s->cap_out) {
+		s->cap_out = n;
+		s->out_samples = sl_xreallocarray(s->out_samples, n, sizeof(uint64_t));
+	}
+	n = 0;
+	for (size_t i = 0; i < s->n_pend; i++) {
+		if (s->pend[i].time <= t)
+			s->out_samples[n++] = s->pend[i].ip;
+		else
+			s->pend[keep++] = s->pend[i];
+	}
+	s->n_pend = keep;
+	memset(iv, 0, sizeof *iv);
+	iv->samples = s->out_samples;
+	iv->n_samples = n;
+	if (t < s->last_cut_ns)
+		t = s->last_cut_ns;
+	iv->start_s = (double)(s->last_cut_ns - s->t0_ns) * 1e-9;
+	iv->time_s = (double)(t - s->last_cut_ns) * 1e-9;
+	s->last_cut_ns = t;
+	iv->lost = s->lost_pending;
+	s->lost += s->lost_pending;
+	s->lost_pending = 0;
+	iv->values = s->deltas;
+	if (s->eager) {
+		if (read_counts(s) < 0)
+			return -1;
+		for (size_t k = 0; k <= s->n_members; k++)
+			s->deltas[k] = s->now[k] - s->prev[k];
+		iv->run_ns = s->now_run - s->prev_run;
+		memcpy(s->prev, s->now, (s->n_members + 1) * sizeof(uint64_t));
+		s->prev_run = s->now_run;
+	}
+	iv->energy_j = NAN;
+	if (s->energy) {
+		double j;
+		if (sl_energy_read(s->energy, &j) < 0)
+			return -1;
+		iv->energy_j = j - s->prev_energy;
+		s->prev_energy = j;
+	}
+	return 1;
+}
+
+/* Take one interval's ticks (or, when counting, all complete groups of
+ * them: the counts read now cover them all). */
+static int take_bounds(sl_session *s, uint64_t *t)
+{
+	if (s->n_bounds < s->ticks)
+		return 0;
+	qsort(s->bounds, s->n_bounds, sizeof *s->bounds, cmp_u64);
+	size_t take = s->eager ? s->n_bounds / s->ticks * s->ticks : s->ticks;
+	*t = s->bounds[take - 1];
+	memmove(s->bounds, s->bounds + take, (s->n_bounds - take) * sizeof *s->bounds);
+	s->n_bounds -= take;
+	return 1;
+}
+
+int sl_session_next(sl_session *s, sl_interval *iv)
+{
+	if (!s->started && target_go(s) < 0) {
+		target_reap(s, 1);
+		return -1;
+	}
+	for (;;) {
+		drain_all(s);
+		uint64_t t;
+		if (take_bounds(s, &t))
+			return cut(s, t, iv);
+		if (s->exited) {
+			if (s->delivered_last)
+				return 0;
+			s->delivered_last = 1;
+			/* The tail after the last boundary, if anything ran. */
+			if (s->n_pend || s->lost_pending || s->exit_ns > s->last_cut_ns + 1000000)
+				return cut(s, s->exit_ns, iv);
+			return 0;
+		}
+		struct pollfd *pfd = sl_xcalloc((size_t)s->ncpu + 1, sizeof *pfd);
+		int n = 0;
+		for (int i = 0; i < s->ncpu; i++)
+			pfd[n++] = (struct pollfd){.fd = s->cpus[i].sampler, .events = POLLIN};
+		if (s->pidfd >= 0)
+			pfd[n++] = (struct pollfd){.fd = s->pidfd, .events = POLLIN};
+		int r = poll(pfd, (nfds_t)n, s->pidfd >= 0 ? 1000 : 20);
+		free(pfd);
+		if (r < 0 && errno != EINTR) {
+			sl_error_set("poll: %s", strerror(errno));
+			return -1;
+		}
+		target_reap(s, 0);
+	}
+}
+
+void sl_session_interrupt(sl_session *s)
+{
+	if (s->pid > 0 && !s->exited)
+		kill(s->pid, s->interrupts++ ? SIGKILL : SIGINT);
+}
+
+int sl_session_status(sl_session *s)
+{
+	if (!s->started && s->pid > 0 && !s->exited) {
+		/* never released: let it go away quietly */
+		close(s->gate_fd);
+		s->gate_fd = -1;
+	}
+	target_reap(s, 1);
+	return s->status;
+}
+
+const sl_mapping *sl_session_maps(const sl_session *s, size_t *n)
+{
+	*n = s->n_maps;
+	return s->maps;
+}
+
+uint64_t sl_session_lost(const sl_session *s)
+{
+	return s->lost + s->lost_pending;
+}
+
+pid_t sl_session_pid(const sl_session *s)
+{
+	return s->pid;
+}
+
+const char *sl_session_energy_source(const sl_session *s)
+{
+	return s->energy ? sl_energy_source(s->energy) : NULL;
+}
+
+void sl_session_free(sl_session *s)
+{
+	if (!s)
+		return;
+	if (s->pid > 0 && !s->exited) {
+		if (s->started)
+			kill(s->pid, SIGKILL);
+		if (s->gate_fd >= 0)
+			close(s->gate_fd); /* a held child exits on EOF */
+		s->gate_fd = -1;
+		target_reap(s, 1);
+	}
+	for (int i = 0; i < s->ncpu; i++) {
+		cpu_events *c = &s->cpus[i];
+		sl_ring_unmap(&c->ring);
+		for (size_t m = 0; m < s->n_members; m++)
+			if (c->members[m] >= 0)
+				close(c->members[m]);
+		if (c->leader >= 0)
+			close(c->leader);
+		if (c->sampler >= 0)
+			close(c->sampler);
+		free(c->members);
+	}
+	for (size_t i = 0; i < s->n_maps; i++)
+		free(s->maps[i].path);
+	if (s->gate_fd >= 0)
+		close(s->gate_fd);
+	if (s->err_fd >= 0)
+		close(s->err_fd);
+	if (s->pidfd >= 0)
+		close(s->pidfd);
+	if (s->energy)
+		sl_energy_close(s->energy);
+	free(s->maps);
+	free(s->cpus);
+	free(s->pend);
+	free(s->bounds);
+	free(s->prev);
+	free(s->now);
+	free(s->deltas);
+	free(s->out_samples);
+	free(s->prog);
+	free(s);
+}

@@ -1,0 +1,180 @@
+/*
+ * The live side of `sleuth run`: choose perf or timer, find the machine
+ * model for the host's PMU, parse --interval for the backend chosen, and
+ * build the backend (src/collect/ does the measuring).
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "run.h"
+#include "sleuth/collect.h"
+#include "sleuth/common.h"
+
+void sl_run_pick_backend(sl_run_opts *o)
+{
+	if (o->backend && strcmp(o->backend, "auto"))
+		return;
+	if (sl_hw_available()) {
+		o->backend = "perf";
+		sl_info("backend perf: hardware events are available");
+	} else {
+		sl_info("backend timer: %s", sl_error());
+		o->backend = "timer";
+	}
+}
+
+/* libpfm4 PMU short names and the file-name prefix of their models. */
+static const struct {
+	const char *pmu, *family;
+} families[] = {
+	{"nhm", "nehalem"},       {"nhm_ex", "nehalem"},   {"wsm", "westmere"},
+	{"wsm_dp", "westmere"},   {"snb", "sandybridge"},  {"ivb", "ivybridge"},
+	{"hsw", "haswell"},       {"bdw", "broadwell"},    {"skl", "skylake"},
+	{"icl", "icelake"},       {"spr", "sapphirerapids"}, {"amd64_fam17h", "zen"},
+	{"amd64_fam19h", "zen"},
+};
+
+/* The first models/FAMILY*.yaml (simulated machines excluded), or NULL. */
+static char *find_model(const char *family)
+{
+	char *dir = sl_data_path("models");
+	char *best = NULL;
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (strncasecmp(e->d_name, family, strlen(family)) || n < 5 ||
+		    strcmp(e->d_name + n - 5, ".yaml"))
+			continue;
+		char *p = sl_xasprintf("%s/%s", dir, e->d_name);
+		if (!best || strcmp(p, best) < 0) {
+			free(best);
+			best = p;
+		} else {
+			free(p);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return best;
+}
+
+int sl_run_default_machine(const sl_run_opts *o, char **path)
+{
+	*path = NULL;
+	if (!strcmp(o->backend, "timer"))
+		return 0;
+	const char *pmu, *desc;
+	if (sl_pfm_init() < 0 || sl_pfm_host_pmu(&pmu, &desc) < 0) {
+		char *why = sl_xstrdup(sl_error());
+		sl_error_set("no machine model for this CPU (%s); give --machine FILE", why);
+		free(why);
+		return -1;
+	}
+	for (size_t i = 0; i < SL_ARRAY_LEN(families); i++)
+		if (!strcmp(pmu, families[i].pmu) && (*path = find_model(families[i].family)))
+			return 0;
+	sl_error_set("no machine model under models/ for this CPU (PMU %s, %s); give "
+		     "--machine FILE (write one from models/nehalem-i7-920.yaml)", pmu,
+		     desc);
+	return -1;
+}
+
+/* "10ms", "0.5s", "500us" -> seconds; -1 if not a time. */
+static int parse_time(const char *s, double *out)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = {{"ms", 1e-3}, {"us", 1e-6}, {"s", 1.0}};
+	size_t n = strlen(s);
+	for (size_t i = 0; i < SL_ARRAY_LEN(units); i++) {
+		size_t u = strlen(units[i].unit);
+		char num[64];
+		if (n <= u || n - u >= sizeof num || strcmp(s + n - u, units[i].unit))
+			continue;
+		memcpy(num, s, n - u);
+		num[n - u] = 0;
+		if (sl_parse_double(num, out) < 0 || *out <= 0)
+			return -1;
+		*out *= units[i].scale;
+		return 0;
+	}
+	return -1;
+}
+
+/* "100M", "1G", "5000000" -> instructions; -1 if not a count. */
+static int parse_count(const char *s, uint64_t *out)
+{
+	char num[64];
+	size_t n = strlen(s);
+	uint64_t scale = 1;
+	if (!n || n >= sizeof num)
+		return -1;
+	memcpy(num, s, n + 1);
+	const char *suf = strchr("KkMmGg", s[n - 1]);
+	if (suf && s[n - 1]) {
+		scale = strchr("Kk", s[n - 1]) ? 1000ull : strchr("Mm", s[n - 1]) ? 1000000ull
+										: 1000000000ull;
+		num[n - 1] = 0;
+	}
+	if (sl_parse_u64(num, out) < 0 || !*out || *out > UINT64_MAX / scale)
+		return -1;
+	*out *= scale;
+	return 0;
+}
+
+sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
+				const char ***events)
+{
+	sl_live_opts lo = {.argv = o->argv, .energy = o->power,
+			   .branch_period = o->sample_period};
+	int perf = !strcmp(o->backend, "perf");
+	if (o->interval && perf && parse_count(o->interval, &lo.interval_instructions) < 0) {
+		sl_error_set("--interval '%s' is not a number of instructions (the perf "
+			     "backend cuts intervals by instructions, e.g. 100M)", o->interval);
+		return NULL;
+	}
+	if (o->interval && !perf && parse_time(o->interval, &lo.interval_s) < 0) {
+		sl_error_set("--interval '%s' is not a time (the timer backend cuts "
+			     "intervals by CPU time, e.g. 10ms)", o->interval);
+		return NULL;
+	}
+	if (o->power) {
+		sl_energy *e = sl_energy_open();
+		if (!e) {
+			sl_error_prefix("--power rapl: ");
+			return NULL;
+		}
+		sl_energy_close(e);
+	}
+	if (!perf) {
+		if (o->sample_period || o->counters >= 0)
+			sl_warn("--sample-period and --counters do not apply to the timer "
+				"backend (it samples IPs by time and counts no events)");
+		return sl_timer_backend_new(&lo);
+	}
+	if (!m) {
+		sl_error_set("the perf backend needs a machine model; give --machine FILE");
+		return NULL;
+	}
+	if (o->counters == 0) {
+		sl_error_set("--counters 0 (unlimited) only applies to --replay; the "
+			     "PMU has %d programmable counters", m->programmable);
+		return NULL;
+	}
+	lo.n_events = sl_machine_model_events(m, events);
+	lo.events = *events;
+	/* fewer counters than the hardware has may be asked for, not more */
+	if (o->counters > m->programmable)
+		sl_warn("--counters %d: machine '%s' has %d programmable counters; "
+			"using %d", o->counters, m->name, m->programmable, m->programmable);
+	lo.k = (size_t)(o->counters > 0 && o->counters < m->programmable ? o->counters
+									 : m->programmable);
+	lo.branch_event = sl_machine_role(m, "branch_sample");
+	return sl_perf_backend_new(&lo);
+}

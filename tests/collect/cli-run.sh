@@ -1,0 +1,142 @@
+# `sleuth run --replay` and `sleuth phases` end to end on a synthetic
+# three-phase trace, and every bad input of `sleuth run`: one clear line,
+# the right exit code, no profile left behind.
+. "$SRCDIR/tests/lib.sh"
+MKTRACE=$BUILDDIR/tests/collect/mktrace
+cd "$T" || exit 1
+
+"$MKTRACE" "$T/s.yaml" "$T/m.yaml" || { fail "mktrace"; finish; exit 1; }
+
+# --- replay, phases, score ---------------------------------------------------
+expect_ok -- "$SLEUTH" run --replay s.yaml --machine m.yaml
+[ -s sleuth.prof ] && ok || fail "default output sleuth.prof not written"
+out=$("$SLEUTH" run -q --replay s.yaml --machine m.yaml -o k4.prof --score)
+ari=$(printf '%s\n' "$out" | sed -n 's/^score: ari \([0-9.]*\) .*/\1/p')
+awk -v a="$ari" 'BEGIN { exit !(a >= 0.9) }' && ok || fail "ARI '$ari' < 0.9: $out"
+printf '%s\n' "$out" | grep -q "predictor markov accuracy 0\.[0-9]" && ok ||
+	fail "score line lacks the predictor's accuracy: $out"
+# K=4 and unlimited counters: the same phases
+"$SLEUTH" run -q --replay s.yaml --machine m.yaml --counters 0 -o ku.prof &&
+	"$SLEUTH" phases k4.prof | sed 1d >k4.txt &&
+	"$SLEUTH" phases ku.prof | sed 1d >ku.txt && cmp -s k4.txt ku.txt && ok ||
+	fail "K=4 and unlimited counters found different phases"
+# the same seed gives the same profile; the predictor can be chosen
+"$SLEUTH" run -q --replay s.yaml --machine m.yaml -o again.prof &&
+	cmp -s k4.prof again.prof && ok || fail "replay is not deterministic"
+expect_ok -- "$SLEUTH" run --replay s.yaml --machine m.yaml --predictor last \
+	--dims 16 --threshold 0.7 --sample-period 20011 --seed 9 -o other.prof
+
+out=$("$SLEUTH" phases k4.prof)
+printf '%s\n' "$out" | grep -Eq '^phase +intervals +instances +time +top code' && ok ||
+	fail "phases header: $out"
+[ "$(printf '%s\n' "$out" | grep -Ec '^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% ')" = 3 ] &&
+	ok || fail "phases does not list 3 phases: $out"
+printf '%s\n' "$out" | grep -Eq '^ +0 +.* 0x400000 [0-9]+%' && ok ||
+	fail "phase 0's top code is not its hottest branch: $out"
+printf '%s\n' "$out" | grep -Eq '^\|[0-2]+\|$' && ok || fail "no timeline: $out"
+printf '%s\n' "$out" | awk 'length > 80 { bad = 1 } END { exit bad }' && ok ||
+	fail "phases output wider than 80 columns"
+(cp k4.prof sleuth.prof && "$SLEUTH" phases | grep -q "3 phases") && ok ||
+	fail "phases without an argument does not read sleuth.prof"
+
+# --- bad input ------------------------------------------------------------------
+expect_exit 2 "no program to run" -- "$SLEUTH" run -o none.prof
+expect_exit 2 "unknown backend 'gpu'" -- "$SLEUTH" run --backend gpu -o none.prof -- true
+expect_exit 2 "either --replay TRACE or a program" -- \
+	"$SLEUTH" run --replay s.yaml -o none.prof -- true
+expect_exit 2 "unknown predictor 'oracle'" -- \
+	"$SLEUTH" run --replay s.yaml --predictor oracle -o none.prof
+expect_exit 2 "--threshold" -- "$SLEUTH" run --replay s.yaml --threshold nan -o none.prof
+expect_exit 2 "--counters" -- "$SLEUTH" run --replay s.yaml --counters x -o none.prof
+expect_exit 2 "--interval does not apply to --replay" -- \
+	"$SLEUTH" run --replay s.yaml --interval 10ms -o none.prof
+expect_exit 2 "--score needs --replay" -- "$SLEUTH" run --score -o none.prof -- true
+expect_exit 2 "option '--replay' needs a value" -- "$SLEUTH" run --replay
+expect_absent none.prof
+
+printf 'format: sleuth-trace/1\nfrequency_ghz: [oops\n' >bad.yaml
+expect_exit 1 "bad.yaml:[0-9]+" -- "$SLEUTH" run --replay bad.yaml --machine m.yaml -o bad.prof
+expect_absent bad.prof
+head -c 3000 s.yaml >cut.yaml
+expect_exit 1 "cut.yaml" -- "$SLEUTH" run --replay cut.yaml --machine m.yaml -o cut.prof
+expect_absent cut.prof
+expect_exit 1 "cannot open|No such file" -- \
+	"$SLEUTH" run --replay nothere.yaml --machine m.yaml -o nt.prof
+expect_absent nt.prof
+sed 's/LLC_MISSES/LLC_MISSES_X/' m.yaml >m2.yaml
+expect_exit 1 "no event 'LLC_MISSES_X'.*--machine" -- \
+	"$SLEUTH" run --replay s.yaml --machine m2.yaml -o ev.prof
+expect_absent ev.prof
+expect_exit 1 "nomachine.yaml" -- "$SLEUTH" run --replay s.yaml --machine nomachine.yaml -o nm.prof
+expect_absent nm.prof
+
+# --- live: the timer backend on real programs ------------------------------
+PROGS=$BUILDDIR/tests/progs
+out=$("$SLEUTH" run --backend timer -o tp.prof -- "$PROGS/twophase" 2>&1) && ok ||
+	fail "timer run of twophase failed: $out"
+# Two big phases, one per function, with its source line.  A startup or
+# teardown interval (the loader, libc) may found a small phase of its own:
+# together such phases must stay under 5% of the intervals.
+out=$("$SLEUTH" phases tp.prof)
+printf '%s\n' "$out" | awk '
+	/^phase intervals/ { t = 1; next }
+	t && /^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% / {
+		total += $2
+		if ($5 == "phase_hash" || $5 == "phase_float") {
+			if ($6 + 0 < 90 || $0 !~ /twophase\.c:[0-9]+/) exit 1
+			seen[$5]++; big += $2
+		}
+	}
+	END { exit !(seen["phase_hash"] == 1 && seen["phase_float"] == 1 &&
+		     big >= 0.95 * total) }' && ok ||
+	fail "twophase: not two phases mapped to phase_hash and phase_float: $out"
+printf '%s\n' "$out" | grep -q "note: timer backend: no event counts" && ok ||
+	fail "timer profile does not say it has no counts: $out"
+# the target's exit status is sleuth's
+"$SLEUTH" run -q --backend timer -o st.prof -- "$PROGS/twophase" x 2>/dev/null
+[ $? = 3 ] && [ -s st.prof ] && ok || fail "exit status 3 not passed on"
+TWOPHASE_SECONDS=0.01 "$SLEUTH" run -o auto.prof -- "$PROGS/twophase" 2>auto.err
+grep -Eq "^sleuth: backend (perf|timer): " auto.err && ok ||
+	fail "--backend auto does not say which backend and why: $(cat auto.err)"
+# Ctrl-C stops the target and still writes a valid profile (the signal's
+# default action restored: a background job starts with SIGINT ignored)
+env --default-signal=INT "$SLEUTH" run -q --backend timer -o int.prof -- "$PROGS/spin" 30 &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] && ok || fail "Ctrl-C: exit $rc, wanted 130"
+"$SLEUTH" phases int.prof >/dev/null && ok || fail "Ctrl-C left no valid profile"
+
+expect_exit 1 "cannot run .*nothere" -- "$SLEUTH" run --backend timer -o live.prof -- ./nothere
+: >noexec
+expect_exit 1 "cannot run .*noexec.*Permission denied" -- \
+	"$SLEUTH" run --backend timer -o live.prof -- ./noexec
+expect_exit 1 "cannot run nosuchprogram" -- \
+	"$SLEUTH" run --backend timer -o live.prof -- nosuchprogram
+expect_exit 1 "--interval '5' is not a time" -- \
+	"$SLEUTH" run --backend timer --interval 5 -o live.prof -- true
+expect_exit 1 "--interval '10ms' is not a number of instructions" -- \
+	"$SLEUTH" run --backend perf --machine m.yaml --interval 10ms -o live.prof -- true
+# no PMU, paranoid, no RAPL, no model: which one depends on the machine;
+# each is one line naming the way out
+expect_exit 1 "PMU|paranoid|--backend timer|--machine" -- \
+	"$SLEUTH" run --backend perf -o live.prof -- true
+# the default model follows the host PMU (forced with libpfm4): none for
+# Skylake ships, so the error names --machine
+expect_exit 1 "no machine model .*PMU skl.*give --machine FILE" -- \
+	env LIBPFM_FORCE_PMU=skl "$SLEUTH" run --backend perf -o live.prof -- true
+expect_exit 1 "--power rapl: |RAPL" -- \
+	"$SLEUTH" run --backend timer --power rapl -o live.prof -- true
+expect_absent live.prof
+
+# phases on a missing, truncated or foreign profile
+expect_exit 1 "cannot open profile nope.prof.*sleuth run" -- "$SLEUTH" phases nope.prof
+head -c 500 k4.prof >short.prof
+expect_exit 1 "short.prof: truncated at byte 500 \(.* section\); re-record it" -- \
+	"$SLEUTH" phases short.prof
+expect_exit 1 "not a sleuth profile" -- "$SLEUTH" phases s.yaml
+expect_exit 2 "at most one profile" -- "$SLEUTH" phases a.prof b.prof
+
+finish

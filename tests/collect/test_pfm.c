@@ -1,0 +1,166 @@
+/* libpfm4 encodings for the PMUs sleuth targets, forced with
+ * LIBPFM_FORCE_PMU: the canonical Nehalem events of docs/hacking.md, the
+ * branch-sample event chosen per PMU and its raw code, and the error for an
+ * event the PMU lacks.  libpfm4 reads LIBPFM_FORCE_PMU once per process,
+ * so meson runs this program once per PMU with the variable set; each run
+ * checks the PMU it was given. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleuth/collect.h"
+#include "sleuth/common.h"
+
+static void force(const char *pmu)
+{
+	assert_int_equal(sl_pfm_init(), 0);
+	const char *name = NULL, *desc = NULL;
+	assert_int_equal(sl_pfm_host_pmu(&name, &desc), 0);
+	assert_string_equal(name, pmu);
+}
+
+/* Raw event code (event select | umask << 8) of an encoded attr. */
+static uint64_t code(const char *ev)
+{
+	struct perf_event_attr a;
+	if (sl_pfm_encode(ev, &a) < 0)
+		fail_msg("%s: %s", ev, sl_error());
+	assert_true(a.type == PERF_TYPE_RAW || a.type > PERF_TYPE_MAX);
+	assert_int_equal(a.size, sizeof a);
+	assert_int_equal(a.exclude_kernel, 1);
+	return a.config & 0xffff;
+}
+
+static void check_branch(const char *want, uint64_t want_code, int want_precise)
+{
+	int precise = -1;
+	const char *ev = sl_pfm_branch_event(&precise);
+	assert_non_null(ev);
+	assert_string_equal(ev, want);
+	assert_int_equal(precise, want_precise);
+	assert_int_equal(code(ev), want_code);
+}
+
+static void check_generic(void)
+{
+	struct perf_event_attr a;
+	assert_int_equal(sl_pfm_encode("cycles", &a), 0);
+	assert_int_equal(a.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(a.config, PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(sl_pfm_encode("instructions", &a), 0);
+	assert_int_equal(a.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(a.config, PERF_COUNT_HW_INSTRUCTIONS);
+}
+
+static void test_nhm(void **state)
+{
+	(void)state;
+	force("nhm");
+	static const char *const canon[] = {
+		"cycles", "instructions", "UOPS_EXECUTED:PORT015_STALL_CYCLES",
+		"LLC_MISSES", "L2_RQSTS:MISS", "L2_RQSTS:REFERENCES",
+		"RESOURCE_STALLS:ANY", "UOPS_EXECUTED:PORT234_CORE",
+		"FP_COMP_OPS_EXE:SSE_FP", "BR_MISP_EXEC:ANY",
+		"BR_INST_RETIRED:CONDITIONAL", "UOPS_RETIRED:ANY",
+	};
+	struct perf_event_attr a;
+	for (size_t i = 0; i < SL_ARRAY_LEN(canon); i++)
+		if (sl_pfm_encode(canon[i], &a) < 0)
+			fail_msg("%s: %s", canon[i], sl_error());
+	check_generic();
+	check_branch("BR_INST_RETIRED:CONDITIONAL", 0x01c4, 1);
+	assert_int_equal(code("LLC_MISSES"), 0x412e);
+	/* stall cycles: cmask=1, inv=1 on UOPS_EXECUTED (0xb1) port 0/1/5 */
+	assert_int_equal(sl_pfm_encode("UOPS_EXECUTED:PORT015_STALL_CYCLES", &a), 0);
+	assert_int_equal(a.config & 0xff, 0xb1);
+	assert_int_equal((a.config >> 24) & 0xff, 1);
+	assert_true(a.config & (1u << 23));
+	/* Skylake's event is not Nehalem's */
+	assert_int_equal(sl_pfm_encode("CYCLE_ACTIVITY:STALLS_L3_MISS", &a), -1);
+	assert_non_null(strstr(sl_error(), "event CYCLE_ACTIVITY:STALLS_L3_MISS is not "
+					   "supported by PMU nhm (Intel Nehalem)"));
+	assert_non_null(strstr(sl_error(), "sleuth doctor"));
+}
+
+static void test_skl(void **state)
+{
+	(void)state;
+	force("skl");
+	check_generic();
+	check_branch("BR_INST_RETIRED:CONDITIONAL", 0x01c4, 1);
+	assert_int_equal(code("CYCLE_ACTIVITY:STALLS_L3_MISS"), 0x06a3);
+	struct perf_event_attr a;
+	assert_int_equal(sl_pfm_encode("LLC_MISSES", &a), -1);
+	assert_non_null(strstr(sl_error(), "event LLC_MISSES is not supported by PMU "
+					   "skl (Intel Skylake)"));
+}
+
+static void test_icl(void **state)
+{
+	(void)state;
+	force("icl");
+	check_generic();
+	check_branch("BR_INST_RETIRED:COND", 0x11c4, 1);
+	assert_int_equal(code("CYCLE_ACTIVITY:STALLS_L3_MISS"), 0x06a3);
+	struct perf_event_attr a;
+	assert_int_equal(sl_pfm_encode("BR_INST_RETIRED:CONDITIONAL", &a), -1);
+	assert_non_null(strstr(sl_error(), "PMU icl (Intel Icelake)"));
+}
+
+static void test_spr(void **state)
+{
+	(void)state;
+	force("spr");
+	check_generic();
+	check_branch("BR_INST_RETIRED:COND", 0x11c4, 1);
+	assert_int_equal(code("CYCLE_ACTIVITY:STALLS_L3_MISS"), 0x06a3);
+}
+
+static void test_amd(void **state)
+{
+	(void)state;
+	force("amd64_fam19h_zen3");
+	check_branch("RETIRED_CONDITIONAL_BRANCH_INSTRUCTIONS", 0x00d1, 0);
+}
+
+static void test_unknown_event(void **state)
+{
+	(void)state;
+	force("nhm");
+	struct perf_event_attr a;
+	assert_int_equal(sl_pfm_encode("NO_SUCH_EVENT:AT_ALL", &a), -1);
+	assert_non_null(strstr(sl_error(), "event NO_SUCH_EVENT:AT_ALL is not supported "
+					   "by PMU nhm (Intel Nehalem)"));
+}
+
+int main(void)
+{
+	const char *pmu = getenv("LIBPFM_FORCE_PMU");
+	const struct CMUnitTest nhm[] = {cmocka_unit_test(test_nhm),
+					 cmocka_unit_test(test_unknown_event)};
+	const struct CMUnitTest skl[] = {cmocka_unit_test(test_skl)};
+	const struct CMUnitTest icl[] = {cmocka_unit_test(test_icl)};
+	const struct CMUnitTest spr[] = {cmocka_unit_test(test_spr)};
+	const struct CMUnitTest amd[] = {cmocka_unit_test(test_amd)};
+	int r = -1;
+	if (!pmu)
+		fprintf(stderr, "set LIBPFM_FORCE_PMU to nhm, skl, icl, spr or "
+				"amd64_fam19h_zen3\n");
+	else if (!strcmp(pmu, "nhm"))
+		r = cmocka_run_group_tests(nhm, NULL, NULL);
+	else if (!strcmp(pmu, "skl"))
+		r = cmocka_run_group_tests(skl, NULL, NULL);
+	else if (!strcmp(pmu, "icl"))
+		r = cmocka_run_group_tests(icl, NULL, NULL);
+	else if (!strcmp(pmu, "spr"))
+		r = cmocka_run_group_tests(spr, NULL, NULL);
+	else if (!strcmp(pmu, "amd64_fam19h_zen3"))
+		r = cmocka_run_group_tests(amd, NULL, NULL);
+	sl_pfm_terminate();
+	return r == 0 ? 0 : 1;
+}

@@ -1,0 +1,381 @@
+/* Unit tests of the replay backend and the collector on synthetic traces
+ * whose truth is known: only programmed events are revealed, sampling
+ * follows the period with the countdown carried across intervals, a model
+ * event the trace lacks is refused, the detected phases match the labels,
+ * K = 4 and unlimited counters give the same phases, and multiplexing
+ * reaches every event in every phase that lasts long enough. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sleuth/collector.h"
+#include "sleuth/common.h"
+#include "sleuth/machine.h"
+#include "sleuth/phases.h"
+#include "sleuth/profile.h"
+#include "sleuth/replay.h"
+#include "sleuth/trace.h"
+#include "synth_trace.h"
+
+static char dir[] = "/tmp/sleuth-replay-XXXXXX";
+static sl_machine machine;
+
+static char *tpath(const char *name)
+{
+	return sl_xasprintf("%s/%s", dir, name);
+}
+
+static synth_opts default_synth(const char *path)
+{
+	return (synth_opts){.path = path, .repeats = 8, .branches = 40,
+			    .cond_per_iv = 15000000, .drop_event = -1, .seed = 3};
+}
+
+static sl_backend *open_replay(const char *trace, int counters, uint64_t period,
+			       uint64_t seed)
+{
+	sl_replay_opts ro = {.trace = trace, .machine = &machine, .counters = counters,
+			     .sample_period = period, .seed = seed};
+	sl_backend *b = sl_replay_backend_new(&ro);
+	if (!b)
+		fail_msg("replay: %s", sl_error());
+	return b;
+}
+
+/* Column of the trace (synth numbering) of offered event i. */
+static size_t synth_col(const sl_backend *b, size_t i)
+{
+	for (size_t k = 0; k < synth_n_events; k++)
+		if (!strcmp(b->events[i], synth_events[k]))
+			return 2 + k;
+	fail_msg("offered event %s is not in the trace", b->events[i]);
+	return 0;
+}
+
+static void test_reveals_programmed_only(void **state)
+{
+	(void)state;
+	char *f = tpath("t1.yaml");
+	synth_opts so = default_synth(f);
+	long n = synth_trace(&so, NULL, NULL);
+	assert_true(n > 0);
+	sl_backend *b = open_replay(f, -1, 0, 1);
+	/* the machine's model events, its 4 counters, and the trace's facts */
+	const char **want;
+	size_t nw = sl_machine_model_events(&machine, &want);
+	assert_int_equal(b->n_events, nw);
+	for (size_t i = 0; i < nw; i++)
+		assert_string_equal(b->events[i], want[i]);
+	free(want);
+	assert_int_equal(b->k, 4);
+	assert_true(b->has_counts);
+	assert_true(b->freq_ghz == 2.66);
+	assert_int_equal(b->interval_instructions, 100000000);
+
+	size_t sel[4] = {0, 2, 5, 7};
+	size_t too_many[5] = {0, 1, 2, 3, 4};
+	assert_int_equal(b->program(b, too_many, 5), -1);
+	assert_non_null(strstr(sl_error(), "4 counters"));
+	sl_obs o;
+	double clock = 0;
+	for (long i = 0; i < n; i++) {
+		sel[0] = (size_t)i % b->n_events;
+		assert_int_equal(b->program(b, sel, 4), 0);
+		assert_int_equal(b->next(b, &o), 1);
+		assert_int_equal(o.cycles, synth_count(&so, (size_t)i, 0));
+		assert_int_equal(o.instructions, synth_count(&so, (size_t)i, 1));
+		for (size_t k = 0; k < b->n_events; k++) {
+			int on = k == sel[0] || k == 2 || k == 5 || k == 7;
+			uint64_t want_c = on ? synth_count(&so, (size_t)i, synth_col(b, k))
+					     : SL_MISSING;
+			assert_int_equal(o.counts[k], want_c);
+		}
+		assert_true(fabs(o.start_s - clock) < 1e-9);
+		clock += o.time_s;
+		assert_true(o.energy_j >= 1.5);
+		assert_int_equal(o.lost, 0);
+	}
+	assert_int_equal(b->next(b, &o), 0);
+	size_t nt;
+	const uint32_t *truth = sl_replay_truth(b, &nt);
+	assert_int_equal(nt, n);
+	assert_string_equal(sl_replay_label_name(b, truth[0]), "A");
+	assert_int_equal(b->finish(b), 0);
+	b->destroy(b);
+
+	/* unlimited counters: k is every event */
+	b = open_replay(f, 0, 0, 1);
+	assert_int_equal(b->k, b->n_events);
+	b->destroy(b);
+	b = open_replay(f, 2, 0, 1);
+	assert_int_equal(b->k, 2);
+	b->interrupt(b); /* Ctrl-C: the run ends at once */
+	assert_int_equal(b->next(b, &o), 0);
+	b->destroy(b);
+	unlink(f);
+	free(f);
+}
+
+/* The sample count is fixed by the period: the countdown carries across
+ * intervals, so over the run it is total/period within one. */
+static void test_sampling_period(void **state)
+{
+	(void)state;
+	char *f = tpath("t2.yaml");
+	synth_opts so = default_synth(f);
+	so.cond_per_iv = 300000; /* less than one period per interval */
+	long n = synth_trace(&so, NULL, NULL);
+	uint64_t period = 1000003;
+	sl_backend *b = open_replay(f, -1, period, 7);
+	sl_obs o;
+	uint64_t samples = 0, with = 0, total = 0;
+	for (long i = 0; i < n; i++) {
+		assert_int_equal(b->next(b, &o), 1);
+		samples += o.n_samples;
+		with += o.n_samples > 0;
+		assert_true(o.n_samples <= 1);
+	}
+	b->destroy(b);
+	/* recount the trace's branches */
+	sl_trace_reader *r = sl_trace_open(f);
+	sl_trace_interval iv;
+	while (sl_trace_next(r, &iv) == 1)
+		for (size_t j = 0; j < iv.n_br; j++)
+			total += iv.br[j].count;
+	sl_trace_close(r);
+	assert_true(samples >= total / period && samples <= total / period + 1);
+	assert_true(with > 0 && with < (uint64_t)n);
+
+	/* a few hundred per interval at the default period and 15M branches */
+	so.cond_per_iv = 15000000;
+	n = synth_trace(&so, NULL, NULL);
+	b = open_replay(f, -1, 0, 7);
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (long i = 0; i < n; i++) {
+		assert_int_equal(b->next(b, &o), 1);
+		lo = SL_MIN(lo, o.n_samples);
+		hi = SL_MAX(hi, o.n_samples);
+		/* every sample is one of the interval's branch addresses */
+		for (size_t s = 0; s < o.n_samples; s++)
+			assert_true(o.samples[s] >= 0x400000 && o.samples[s] < 0x430000 &&
+				    o.samples[s] % 16 == 0);
+	}
+	printf("# default period %llu: %llu..%llu samples per interval\n",
+	       (unsigned long long)SL_REPLAY_DEFAULT_PERIOD, (unsigned long long)lo,
+	       (unsigned long long)hi);
+	assert_true(lo >= 200 && hi <= 400);
+	b->destroy(b);
+	unlink(f);
+	free(f);
+}
+
+static void test_missing_model_event(void **state)
+{
+	(void)state;
+	char *f = tpath("t3.yaml");
+	synth_opts so = default_synth(f);
+	so.drop_event = 1; /* LLC_MISSES */
+	assert_true(synth_trace(&so, NULL, NULL) > 0);
+	sl_replay_opts ro = {.trace = f, .machine = &machine, .counters = -1};
+	assert_null(sl_replay_backend_new(&ro));
+	assert_non_null(strstr(sl_error(), "no event 'LLC_MISSES'"));
+	assert_non_null(strstr(sl_error(), "--machine"));
+	ro.trace = "/nonexistent/trace.yaml";
+	assert_null(sl_replay_backend_new(&ro));
+	unlink(f);
+	free(f);
+}
+
+/* Collect a trace into a fresh profile. */
+static void collect(const char *trace, int counters, sl_profile *p, sl_collect_stats *st,
+		    sl_backend **keep)
+{
+	sl_backend *b = open_replay(trace, counters, 0, 11);
+	sl_collect_opts co;
+	sl_collect_opts_init(&co);
+	sl_profile_init(p);
+	if (sl_collect(b, &co, p, st) < 0)
+		fail_msg("collect: %s", sl_error());
+	if (keep)
+		*keep = b;
+	else
+		b->destroy(b);
+}
+
+/* ARI of the detected phases against the truth, mixed intervals left out. */
+static double score(const sl_profile *p, const uint32_t *truth, const int *mixed)
+{
+	uint32_t *a = sl_xcalloc(p->n_intervals, sizeof *a);
+	uint32_t *d = sl_xcalloc(p->n_intervals, sizeof *d);
+	size_t m = 0;
+	for (size_t i = 0; i < p->n_intervals; i++)
+		if (!mixed[i]) {
+			a[m] = truth[i];
+			d[m++] = p->iv[i].phase;
+		}
+	double ari = sl_ari(a, d, m);
+	free(a);
+	free(d);
+	return ari;
+}
+
+static void test_collect_phases(void **state)
+{
+	(void)state;
+	char *f = tpath("t4.yaml");
+	synth_opts so = default_synth(f);
+	uint32_t *truth;
+	int *mixed;
+	long n = synth_trace(&so, &truth, &mixed);
+	sl_profile p4, pu;
+	sl_collect_stats st4, stu;
+	sl_backend *b;
+	collect(f, -1, &p4, &st4, &b);
+	collect(f, 0, &pu, &stu, NULL);
+	assert_int_equal(p4.n_intervals, n);
+	double ari = score(&p4, truth, mixed);
+	printf("# synthetic A/B/C: %zu phases, ARI %.3f, predictor accuracy %.3f, "
+	       "%llu samples\n", p4.n_phases, ari, p4.predictor_accuracy,
+	       (unsigned long long)p4.samples);
+	assert_true(ari >= 0.9);
+	assert_true(p4.predictor_accuracy > 0.5);
+	assert_int_equal(st4.predictions, (size_t)n - 1);
+
+	/* the labels stayed with the backend: same truth through the accessor */
+	size_t nt;
+	const uint32_t *bt = sl_replay_truth(b, &nt);
+	assert_int_equal(nt, n);
+	for (long i = 0; i < n; i++)
+		assert_int_equal(bt[i], truth[i]);
+	b->destroy(b);
+
+	/* K = 4 and unlimited counters: the same phases */
+	assert_int_equal(pu.n_phases, p4.n_phases);
+	for (long i = 0; i < n; i++)
+		assert_int_equal(pu.iv[i].phase, p4.iv[i].phase);
+	/* unlimited: every event every interval; K = 4: exactly 4 */
+	for (long i = 0; i < n; i++) {
+		size_t m4 = 0;
+		for (size_t k = 0; k < p4.n_events; k++) {
+			assert_true(sl_prof_count(&pu, i, k) != SL_MISSING);
+			m4 += sl_prof_count(&p4, i, k) != SL_MISSING;
+		}
+		assert_int_equal(m4, 4);
+	}
+
+	/* multiplexing: a phase with >= 2 * ceil(E / K) intervals measured
+	 * every event at least once */
+	size_t e = p4.n_events, need = 2 * ((e + 3) / 4);
+	for (uint32_t ph = 0; ph < p4.n_phases; ph++) {
+		size_t ivs = 0;
+		for (long i = 0; i < n; i++)
+			ivs += p4.iv[i].phase == ph;
+		if (ivs < need)
+			continue;
+		for (size_t k = 0; k < e; k++) {
+			size_t seen = 0;
+			for (long i = 0; i < n; i++)
+				seen += p4.iv[i].phase == ph && sl_prof_count(&p4, i, k) != SL_MISSING;
+			if (!seen)
+				fail_msg("phase %u (%zu intervals) never measured %s", ph, ivs,
+					 p4.events[k]);
+		}
+	}
+
+	/* metadata and code locations */
+	assert_string_equal(p4.backend, "replay");
+	assert_string_equal(p4.workload, "synthetic-abc");
+	assert_string_equal(p4.energy_source, "trace");
+	assert_true(p4.iv[0].energy_j == 1.5);
+	assert_int_equal(p4.bv_dims, SL_RUN_DIMS_DEFAULT);
+	assert_true(p4.threshold == 0 && p4.threshold_margin == SL_THRESHOLD_MARGIN);
+	assert_string_equal(p4.predictor, sl_pred_name(SL_PRED_DEFAULT));
+	for (size_t k = 0; k < p4.n_phases; k++) {
+		double sum = 0;
+		assert_true(p4.phases[k].n_funcs > 0 && p4.phases[k].n_funcs <= 5);
+		for (size_t j = 0; j < p4.phases[k].n_funcs; j++) {
+			assert_true(!strncmp(p4.phases[k].funcs[j].function, "0x", 2));
+			assert_true(j == 0 || p4.phases[k].funcs[j].share <=
+						     p4.phases[k].funcs[j - 1].share);
+			sum += p4.phases[k].funcs[j].share;
+		}
+		assert_true(sum <= 1.0 + 1e-9);
+		assert_int_equal(p4.phases[k].n_lines, 0);
+	}
+	/* the hottest code of phase 0 (A) is A's hottest branch */
+	assert_int_equal(p4.phases[0].funcs[0].addr, 0x400000);
+
+	/* and it all survives the file */
+	char *pf = tpath("t4.prof");
+	sl_profile r;
+	assert_int_equal(sl_profile_write(pf, &p4), 0);
+	assert_int_equal(sl_profile_read(pf, &r), 0);
+	assert_int_equal(r.n_intervals, n);
+	sl_profile_free(&r);
+	unlink(pf);
+	free(pf);
+
+	sl_profile_free(&p4);
+	sl_profile_free(&pu);
+	free(truth);
+	free(mixed);
+	unlink(f);
+	free(f);
+}
+
+/* A long trace replays quickly (printed, not asserted). */
+static void test_speed(void **state)
+{
+	(void)state;
+	char *f = tpath("t5.yaml");
+	synth_opts so = default_synth(f);
+	so.repeats = 500;
+	so.branches = 100;
+	long n = synth_trace(&so, NULL, NULL);
+	sl_profile p;
+	sl_collect_stats st;
+	double t0 = sl_now();
+	collect(f, -1, &p, &st, NULL);
+	double dt = sl_now() - t0;
+	printf("# replay+collect of %ld intervals x ~%zu branches: %.3f s "
+	       "(%.0f intervals/s)\n", n, so.branches, dt, (double)n / dt);
+	assert_int_equal(p.n_intervals, n);
+	sl_profile_free(&p);
+	unlink(f);
+	free(f);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	return sl_machine_load_mem("synth", synth_machine, strlen(synth_machine),
+				   &machine);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sl_machine_free(&machine);
+	return rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reveals_programmed_only),
+		cmocka_unit_test(test_sampling_period),
+		cmocka_unit_test(test_missing_model_event),
+		cmocka_unit_test(test_collect_phases),
+		cmocka_unit_test(test_speed),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
