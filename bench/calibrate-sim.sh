@@ -13,15 +13,16 @@
 #
 # Usage: bench/calibrate-sim.sh [BUILD_DIR]   (default: build)
 # Environment: FREQS (default "2.66 2.13 1.60"), SELECT (default 5),
-#   SKEL (default models/sim-nehalem-i7-920.yaml), OUT (default: SKEL),
+#   SKEL (default models/sim-nehalem-i7-920.skeleton.yaml), OUT (default
+#   models/sim-nehalem-i7-920.yaml),
 #   KEEP=DIR keeps the intermediate files there.
 set -euo pipefail
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$SRC/build}
 SLEUTH=$BUILD/sleuth
-SKEL=${SKEL:-$SRC/models/sim-nehalem-i7-920.yaml}
-OUT=${OUT:-$SKEL}
+SKEL=${SKEL:-$SRC/models/sim-nehalem-i7-920.skeleton.yaml}
+OUT=${OUT:-$SRC/models/sim-nehalem-i7-920.yaml}
 SIMMACHINE=$SRC/data/sim/nehalem-i7-920.yaml
 FREQS=${FREQS:-2.66 2.13 1.60}
 SELECT=${SELECT:-5}
