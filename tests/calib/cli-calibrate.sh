@@ -89,6 +89,30 @@ calib_fails "only 2.66 GHz; give --idle-log" -m "$SK" "$M"/traces/*-2.66.yaml
 calib_fails "cannot open .*nope.yaml" -m "$SK" "$T/nope.yaml"
 calib_fails "--select 9: only 5 events" -m "$SK" --select 9 "${TR[@]}"
 
+# the pipeline on the simulator: simulate -> run --replay (4 counters, so
+# the model's events are multiplexed) -> calibrate on PROFILE:LOG pairs,
+# and on the profiles alone (their energy replayed from the traces' e)
+SKS="$SRCDIR/models/sim-nehalem-i7-920.skeleton.yaml"
+pp=(); po=()
+for w in train-alu train-l2 train-fp-mem; do
+	for f in 2.66 1.60; do
+		"$SLEUTH" simulate -q "$SRCDIR/data/workloads/train/$w.yaml" -f $f \
+			--intervals 40 -o "$T/$w-$f.trace" --power-log "$T/$w-$f.csv" \
+			--idle-log "$T/sim-idle.csv" || fail "simulate $w $f"
+		"$SLEUTH" run -q --replay "$T/$w-$f.trace" --machine "$SKS" -o "$T/$w-$f.prof" \
+			|| fail "replay $w $f"
+		pp+=("$T/$w-$f.prof:$T/$w-$f.csv"); po+=("$T/$w-$f.prof")
+	done
+done
+out=$("$SLEUTH" calibrate -q -m "$SKS" -o "$T/sim.yaml" --idle-log "$T/sim-idle.csv" "${pp[@]}")
+expect_ok -- "$CHECK" "$T/sim.yaml"
+grep -q 'intervals with a multiplexed (unmeasured) model event use its mean rate' <<<"$out" \
+	&& ok || fail "multiplexed counts filled: $out"
+r2=$(awk '/^R\^2 of interval power/{print $5}' <<<"$out")
+awk -v r="$r2" 'BEGIN{exit !(r > 0.95)}' && ok || fail "replayed profiles: R^2 $r2"
+expect_ok -- "$SLEUTH" calibrate -q -m "$SKS" -o "$T/sim2.yaml" --idle-log "$T/sim-idle.csv" "${po[@]}"
+expect_ok -- "$CHECK" "$T/sim2.yaml"
+
 # usage
 expect_exit 2 "no machine skeleton" -- "$SLEUTH" calibrate -o "$T/g.yaml" "$tr"
 expect_exit 2 "no output file" -- "$SLEUTH" calibrate -m "$SK" "$tr"
