@@ -58,6 +58,13 @@ pairs=()
 for f in "${TR[@]}"; do pairs+=("$f:$T/p.csv"); done
 out=$("$SLEUTH" calibrate -m "$SK" -o "$T/f.yaml" "${pairs[@]}" 2>&1)
 grep -q 'intervals not fully covered by their power log: dropped' <<<"$out" && ok || fail "uncovered counted: $out"
+# a log sampled more sparsely than the intervals: they are dropped, with a warning
+{ echo "time_s,power_w"; awk -v L="$len" 'BEGIN{for(i=0;i<=2;i++) printf "%.6f,50\n", i*L/2*1.01}'; } >"$T/sparse.csv"
+out=$("$SLEUTH" calibrate -m "$SK" -o "$T/f.yaml" "${TR[@]}" "$tr:$T/sparse.csv" 2>&1)
+grep -q 'warning: 6 intervals were shorter than their power log.s sample spacing' <<<"$out" \
+	&& ok || fail "short intervals warned: $out"
+grep -q '6 intervals shorter than their log.s sample spacing: dropped' <<<"$out" \
+	&& ok || fail "short intervals counted: $out"
 # --log-offset moves every interval out of the log
 calib_fails "p.csv \(.*\) does not overlap .*gcc-2.66.yaml.*--log-offset" -m "$SK" --log-offset 500 "$tr:$T/p.csv"
 calib_fails "p.csv:2: the header row has no column 'pkg_w'" -m "$SK" --column pkg_w "$tr:$T/p.csv"
