@@ -13,17 +13,10 @@ trap 'rm -rf "$out"' EXIT
 "$B/sleuth" simulate -q data/workloads/gcc-like.yaml --intervals "$N" -o "$out/trace.yaml"
 "$B/sleuth" run -q --replay "$out/trace.yaml" -o "$out/p.prof"
 "$B/sleuth" phases "$out/p.prof" | head -1
-# Until the simulated machine's power model is fitted (sleuth calibrate),
-# the shipped Nehalem model stands in, so that every chart is drawn.
-M=()
-if ! "$B/sleuth" report -q "$out/p.prof" --format json -o - | grep -q '"power_predictions": true'; then
-	M=(--machine models/nehalem-i7-920.yaml)
-	echo "machine: ${M[1]}"
-fi
 run() { # LABEL OUTPUT ARGS...
 	local label=$1 file=$2; shift 2
 	/usr/bin/time -f "%e %U %S %M" -o "$out/time" "$B/sleuth" report -q "$out/p.prof" \
-		"${M[@]}" -o "$out/$file" "$@"
+		-o "$out/$file" "$@"
 	read -r secs user sys kb < "$out/time"
 	printf '%-34s %6.2f s wall %6.2f s CPU %6.1f MB peak RSS, output %5.2f MB\n' "$label" \
 		"$secs" "$(echo "$user + $sys" | bc -l)" "$(echo "$kb/1024" | bc -l)" \

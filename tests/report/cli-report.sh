@@ -10,16 +10,10 @@
 W=$SRCDIR/data/workloads/gcc-like.yaml
 expect_ok -- "$SLEUTH" simulate "$W" -o "$T/trace.yaml" -q
 expect_ok -- "$SLEUTH" run --replay "$T/trace.yaml" -o "$T/p.prof" -q
-# The profile embeds the simulated machine's model; while that has no
-# fitted power model (before `sleuth calibrate` has been run on it), the
-# shipped Nehalem model stands in so that every chart has data.
-M=()
-if ! "$SLEUTH" report "$T/p.prof" --format json -o - 2>/dev/null |
-		grep -q '"power_predictions": true'; then
-	M=(--machine "$SRCDIR/models/nehalem-i7-920.yaml")
-fi
-expect_ok -- "$SLEUTH" report "$T/p.prof" "${M[@]}" -o "$T/r.html"
-expect_ok -- "$SLEUTH" report "$T/p.prof" "${M[@]}" --format json -o "$T/r.json"
+# The profile embeds the simulated machine's calibrated model: every chart
+# has data.
+expect_ok -- "$SLEUTH" report "$T/p.prof" -o "$T/r.html"
+expect_ok -- "$SLEUTH" report "$T/p.prof" --format json -o "$T/r.json"
 
 # Refusals: one line, the right code, nothing written.
 expect_exit 2 "--format must be html or json" -- "$SLEUTH" report "$T/p.prof" --format pdf -o "$T/x.html"
@@ -56,8 +50,8 @@ fi
 
 # A schedule, when `sleuth schedule` exists: its power over time is shown.
 if "$SLEUTH" help schedule >/dev/null 2>&1; then
-	expect_ok -- "$SLEUTH" schedule --min-edp --format yaml -o "$T/s.yaml" "${M[@]}" "$T/p.prof"
-	expect_ok -- "$SLEUTH" report "$T/p.prof" "${M[@]}" --schedule "$T/s.yaml" -o "$T/rs.html"
+	expect_ok -- "$SLEUTH" schedule --min-edp --format yaml -o "$T/s.yaml" "$T/p.prof"
+	expect_ok -- "$SLEUTH" report "$T/p.prof" --schedule "$T/s.yaml" -o "$T/rs.html"
 	grep -q 'schedule (min-' "$T/rs.html" && ok || fail "no schedule chart"
 fi
 
