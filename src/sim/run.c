@@ -55,6 +55,7 @@ struct run {
 	sl_trace_writer *tw;
 	sl_trace_interval ti;
 	uint64_t *n;
+	size_t emitted;
 };
 
 static int emit(struct run *r, const sl_sim_interval *iv, double e)
@@ -69,6 +70,9 @@ static int emit(struct run *r, const sl_sim_interval *iv, double e)
 	r->ti.has_e = 1;
 	r->ti.e = e;
 	r->ti.label = (char *)iv->label;
+	/* intervals are emitted in order, so the count so far is the index */
+	if (r->o->pstate_of)
+		return sl_trace_write_at(r->tw, &r->ti, m->ghz[r->o->pstate_of[r->emitted++]]);
 	return sl_trace_write(r->tw, &r->ti);
 }
 
@@ -84,24 +88,55 @@ static int drain(struct run *r, sl_meter *mt, queue *q)
 	return 0;
 }
 
+/*
+ * A frequency switch into interval i (docs/simulator.md, "Schedules"): the
+ * core is halted for switch_s -- no cycles or instructions counted -- at the
+ * higher of the true mean powers of the intervals on either side, the rule
+ * sleuth schedule predicts with.  The switch belongs to the interval it
+ * enters: its time and energy are added to that interval's t and e.
+ * Returns the switch's power, 0 when there is none.
+ */
+static double switch_into(const sl_sim_run_opts *o, size_t i, double prev_w,
+			  sl_sim_interval *iv)
+{
+	if (!o->pstate_of || !i || !(o->switch_s > 0) || o->pstate_of[i] == o->pstate_of[i - 1])
+		return 0;
+	double w = iv->e / iv->t;
+	if (prev_w > w)
+		w = prev_w;
+	iv->t += o->switch_s;
+	iv->e += o->switch_s * w;
+	return w;
+}
+
 static int simulate(struct run *r, double ghz, double volts, FILE *plog)
 {
 	const sl_sim *s = r->s;
+	const int *plan = r->o->pstate_of;
 	int use_meter = !r->o->truth || plog;
 	sl_sim_ctx *c = sl_sim_ctx_new(s);
 	sl_sim_interval iv = {0};
 	sl_meter mt;
 	queue q = {0};
-	double clock = 0;
+	double clock = 0, prev_w = 0;
 	int rc = 0;
 
 	sl_meter_init(&mt, s->m->truth.meter_hz, s->m->truth.meter_noise_w, s->seed, plog);
 	for (size_t i = 0; i < s->n_intervals && !rc; i++) {
+		if (plan) {
+			ghz = s->m->ghz[plan[i]];
+			volts = s->m->volts[plan[i]];
+		}
 		sl_sim_interval_run(s, c, i, ghz, volts, &iv);
+		double own_w = iv.e / iv.t;
+		double switch_w = switch_into(r->o, i, prev_w, &iv);
+		prev_w = own_w;
 		if (!use_meter) {
 			rc = emit(r, &iv, iv.e);
 			continue;
 		}
+		if (switch_w > 0)
+			sl_meter_add(&mt, r->o->switch_s, switch_w);
 		for (int k = 0; k < iv.n_parts; k++)
 			sl_meter_add(&mt, iv.part[k].seconds, iv.part[k].watts);
 		sl_meter_interval(&mt, clock, clock + iv.t);
