@@ -14,6 +14,7 @@ struct sl_cmd {
 
 /* one line per subcommand, alphabetical */
 extern const struct sl_cmd sl_cmd_phases;
+extern const struct sl_cmd sl_cmd_predict;
 extern const struct sl_cmd sl_cmd_run;
 extern const struct sl_cmd sl_cmd_doctor;
 extern const struct sl_cmd sl_cmd_simulate;

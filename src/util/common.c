@@ -249,6 +249,21 @@ FILE *sl_afile_open(sl_afile *af, const char *path)
 		af->f = stdout;
 		return af->f;
 	}
+	/* A device or FIFO (/dev/null, a pipe) is written in place: renaming a
+	 * temporary over it would replace the device with a regular file. */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			sl_error_set("cannot write %s: it is a directory; give a file name",
+				     path);
+			return NULL;
+		}
+		af->f = fopen(path, "w");
+		if (!af->f)
+			sl_error_set("cannot open %s: %s", path, strerror(errno));
+		af->path = af->f ? sl_xstrdup(path) : NULL;
+		return af->f;
+	}
 	af->path = sl_xstrdup(path);
 	af->tmp = sl_xasprintf("%s.tmp.XXXXXX", path);
 	int fd = mkstemp(af->tmp);
@@ -282,12 +297,19 @@ int sl_afile_commit(sl_afile *af)
 	int rc = 0;
 	if (!af->f)
 		return -1;
-	if (!af->tmp) { /* stdout */
+	if (!af->tmp) { /* stdout, or a device written in place */
 		if (fflush(af->f) != 0 || ferror(af->f)) {
-			sl_error_set("cannot write to standard output: %s", strerror(errno));
+			sl_error_set("cannot write to %s: %s",
+				     af->path ? af->path : "standard output", strerror(errno));
+			rc = -1;
+		}
+		if (af->f != stdout && fclose(af->f) != 0 && !rc) {
+			sl_error_set("cannot write %s: %s", af->path, strerror(errno));
 			rc = -1;
 		}
 		af->f = NULL;
+		free(af->path);
+		af->path = NULL;
 		return rc;
 	}
 	if (fflush(af->f) != 0 || ferror(af->f)) {
@@ -317,6 +339,8 @@ void sl_afile_abort(sl_afile *af)
 	if (af->f && af->tmp) {
 		fclose(af->f);
 		unlink(af->tmp);
+	} else if (af->f && af->f != stdout) {
+		fclose(af->f);
 	}
 	af->f = NULL;
 	free(af->tmp);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sleuth/common.h"
@@ -78,6 +79,16 @@ static void test_afile(void **state)
 	sl_afile_abort(&af);
 	assert_int_not_equal(access(path, F_OK), 0);
 	rmdir(dir);
+	/* a device is written in place, never replaced by a regular file */
+	f = sl_afile_open(&af, "/dev/null");
+	assert_non_null(f);
+	fputs("discarded", f);
+	assert_int_equal(sl_afile_commit(&af), 0);
+	struct stat st;
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_null(sl_afile_open(&af, "/tmp"));
+	assert_non_null(strstr(sl_error(), "is a directory"));
 	assert_null(sl_afile_open(&af, "/nonexistent-dir/x"));
 	assert_non_null(strstr(sl_error(), "/nonexistent-dir/x"));
 	free(path);

@@ -1,0 +1,215 @@
+/*
+ * The models that turn one profile into time, power and energy at any
+ * frequency (after Power-Sleuth): phase-guided interpolation of the events
+ * multiplexing left unmeasured, the stall-based DVFS time model and the
+ * effective-capacitance power model.  docs/models.md states the models and
+ * their assumptions.  Pure computation: nothing here reads files.
+ *
+ * Typical use (predict, schedule, report):
+ *
+ *     sl_model md;
+ *     if (sl_model_init(&md, prof, mach, SL_TIME_STALL, 0) < 0) fail;
+ *     sl_opoint op;
+ *     if (sl_model_opoint(&md, 2.0, &op) < 0) fail;   // V, static at 2 GHz
+ *     for (size_t i = 0; i < prof->n_intervals; i++) {
+ *             sl_pred pr;
+ *             sl_model_predict(&md, &op, i, &pr);
+ *             ...
+ *     }
+ *     // or, per phase / per instance:
+ *     sl_agg *ph = sl_xcalloc(md.view.n_phase_ids, sizeof *ph);
+ *     sl_model_aggregate(&md, &op, ph, NULL, &total);
+ *     sl_model_free(&md);
+ */
+#ifndef SLEUTH_MODEL_H
+#define SLEUTH_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sleuth/machine.h"
+#include "sleuth/profile.h"
+
+/* ---- interpolation ------------------------------------------------------ */
+
+/* Where an interval's value of an event came from, in order of preference. */
+typedef enum {
+	SL_SRC_MEASURED = 0, /* counted in this interval */
+	SL_SRC_INSTANCE,     /* mean rate over the rest of its phase instance */
+	SL_SRC_PHASE,        /* mean rate over every instance of its phase */
+	SL_SRC_PROGRAM,      /* mean rate over the whole program */
+	SL_SRC_NONE,         /* never measured anywhere: no value */
+	SL_SRC_N
+} sl_src;
+
+const char *sl_src_name(sl_src s); /* "measured", "instance", ... */
+
+/*
+ * An interpolated view of a profile: for every interval and every model
+ * event, the count used by the models and where it came from.  Rates are
+ * per instruction; a mean is the mean of per-interval rates (intervals with
+ * no instructions are left out of means), and an inferred count is that
+ * mean times the interval's instructions.
+ */
+typedef struct sl_interp {
+	const sl_profile *prof;   /* not owned; must outlive the view */
+	size_t n_events;
+	char **events;            /* owned copies of the model event names */
+	int *col;                 /* profile column of each event, -1 if absent */
+	double *count;            /* n_intervals x n_events; NAN for SL_SRC_NONE */
+	uint8_t *src;             /* n_intervals x n_events, sl_src values */
+	uint64_t cells[SL_SRC_N]; /* (interval, event) cells per source */
+	uint64_t *ev_cells;       /* n_events x SL_SRC_N: the same per event */
+
+	/* Phase instances (consecutive intervals of one phase), in order. */
+	size_t n_instances;
+	sl_instance *inst;
+	uint32_t *inst_of;        /* interval -> instance index */
+	uint32_t n_phase_ids;     /* 1 + the largest phase id in the profile */
+} sl_interp;
+
+/* Build the view of `events` (names as in the profile's event list).
+ * -1 with sl_error() only for a profile that cannot be used at all (no
+ * intervals, no event counts). */
+int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events,
+		    size_t n_events);
+void sl_interp_free(sl_interp *v);
+
+static inline double sl_interp_count(const sl_interp *v, size_t i, size_t k)
+{
+	return v->count[i * v->n_events + k];
+}
+static inline sl_src sl_interp_src(const sl_interp *v, size_t i, size_t k)
+{
+	return (sl_src)v->src[i * v->n_events + k];
+}
+/* Share (0..1) of all cells whose value came from `s`. */
+double sl_interp_share(const sl_interp *v, sl_src s);
+/* Index of `event` in the view, or -1. */
+int sl_interp_event(const sl_interp *v, const char *event);
+/* Shares per source over the cells of each phase's intervals, in one
+ * pass: share[ph][s] for every phase id ph < n_phase_ids. */
+void sl_interp_phase_shares(const sl_interp *v, double (*share)[SL_SRC_N]);
+
+/* ---- voltage and static power between P-states ------------------------ */
+
+/* An operating point: frequency with its (interpolated) voltage and static
+ * power. */
+typedef struct sl_opoint {
+	double ghz;
+	double volts;
+	double static_w;     /* NAN when the machine has no static power */
+	int pstate;          /* index in m->pstates, -1 when interpolated */
+	int extrapolated;    /* outside the table (only with SL_MODEL_EXTRAPOLATE) */
+} sl_opoint;
+
+/* Voltage and static power at `ghz`: exact at a P-state, linear (GSL)
+ * between neighbours, linear from the two nearest outside the table if
+ * `extrapolate`, else -1 with sl_error() naming the table's range. */
+int sl_machine_opoint(const sl_machine *m, double ghz, int extrapolate,
+		      sl_opoint *op);
+
+/* ---- time and power models -------------------------------------------- */
+
+typedef enum {
+	SL_TIME_STALL = 0, /* Power-Sleuth: off-chip stalls do not scale with f */
+	SL_TIME_LINEAR,    /* time proportional to 1/f */
+} sl_time_model;
+
+const char *sl_time_model_name(sl_time_model t);
+int sl_time_model_parse(const char *s, sl_time_model *t); /* -1, sl_error() */
+
+/* sl_model_init() flags */
+enum {
+	SL_MODEL_EXTRAPOLATE = 1, /* allow frequencies outside the P-state table */
+	SL_MODEL_TIME_ONLY = 2,   /* no power model needed (power_w = NAN) */
+};
+
+/* Rates no model event exceeds per cycle on the cores we model (the issue
+ * width of a 4-wide core): the peak clamp's Ceff sets every
+ * positive-coefficient event to this rate and every negative one to 0. */
+#define SL_PEAK_RATE_PER_CYCLE 4.0
+
+typedef struct sl_model {
+	const sl_profile *prof;   /* not owned */
+	const sl_machine *mach;   /* not owned */
+	sl_time_model time;
+	int flags;
+	double f0_ghz;            /* the profiled frequency */
+	double mem_ns;            /* memory latency */
+	sl_interp view;           /* owned: every event the models use */
+	/* view indices of the time model's roles, -1 when unused */
+	int k_stall, k_llc, k_memstall;
+	int power;                /* the power model is evaluated */
+	size_t n_terms;
+	int *k_term;              /* view index of each power term */
+	double *coeff;
+	int *k_scaled;            /* per term: 1 if a cycle count that scales */
+	double constant;
+	double ceff_peak;         /* nF, see SL_PEAK_RATE_PER_CYCLE */
+} sl_model;
+
+/*
+ * Check that the profile and machine can be modelled and build the view.
+ * Refusals (-1, one line in sl_error()): a profile without event counts
+ * (timer backend) or without a known frequency; the stall model without
+ * counts of its roles (use --model linear); a machine without a fitted
+ * power model unless SL_MODEL_TIME_ONLY ("run sleuth calibrate"); a power
+ * term never measured.
+ */
+int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
+		  sl_time_model t, int flags);
+/* The profile's part of those checks alone (before loading a machine). */
+int sl_model_check_profile(const sl_profile *p);
+void sl_model_free(sl_model *md);
+
+/* The operating point at `ghz` under the model's flags (see
+ * sl_machine_opoint). */
+int sl_model_opoint(const sl_model *md, double ghz, sl_opoint *op);
+
+/* Clamp outcomes. */
+enum { SL_CLAMP_NONE = 0, SL_CLAMP_IDLE = 1, SL_CLAMP_PEAK = 2 };
+
+/* The prediction for one interval at one operating point. */
+typedef struct sl_pred {
+	double cycles;    /* predicted core cycles */
+	double time_s;
+	double power_w;   /* NAN when time only */
+	double energy_j;  /* NAN when time only */
+	double ceff_nf;   /* before clamping; NAN when time only */
+	int clamped;      /* SL_CLAMP_* */
+} sl_pred;
+
+void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i,
+		      sl_pred *out);
+
+/* Predicted cycles of interval i at f1 (the time model alone). */
+double sl_model_cycles(const sl_model *md, size_t i, double f1_ghz);
+/* Idle power (the lower clamp): static power at the point's voltage.
+ * Peak power (the upper clamp): static + ceff_peak * f * V^2. */
+double sl_model_idle_w(const sl_model *md, const sl_opoint *op);
+double sl_model_peak_w(const sl_model *md, const sl_opoint *op);
+
+/* ---- aggregation ------------------------------------------------------ */
+
+typedef struct sl_agg {
+	size_t intervals;
+	size_t instances;
+	uint64_t instructions;
+	double time_s;
+	double energy_j;
+	size_t clamped_idle, clamped_peak; /* intervals clamped */
+} sl_agg;
+
+void sl_agg_add(sl_agg *a, const sl_pred *p, uint64_t instructions);
+double sl_agg_power(const sl_agg *a); /* energy / time: the mean power */
+
+/*
+ * Predict every interval at `op` and sum: per phase id (per_phase has
+ * view.n_phase_ids entries), per instance (view.n_instances entries) and in
+ * total.  Any of the three may be NULL.  Arrays are zeroed first.
+ */
+void sl_model_aggregate(const sl_model *md, const sl_opoint *op,
+			sl_agg *per_phase, sl_agg *per_instance, sl_agg *total);
+
+#endif

@@ -1,0 +1,200 @@
+/*
+ * Phase-guided interpolation: with K counters and more events than K, each
+ * interval measured only some events.  The others are filled from the
+ * intervals most likely to behave alike: the rest of the same phase
+ * instance, then every instance of the same phase, then the whole program.
+ * Rates are per instruction so that intervals of unequal length average
+ * fairly.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleuth/common.h"
+#include "sleuth/model.h"
+
+const char *sl_src_name(sl_src s)
+{
+	static const char *const names[SL_SRC_N] = {
+		"measured", "instance", "phase", "program", "none",
+	};
+	return (unsigned)s < SL_SRC_N ? names[s] : "?";
+}
+
+/* Running mean of per-instruction rates. */
+typedef struct acc {
+	double sum;
+	uint64_t n;
+} acc;
+
+static void acc_add(acc *a, double r)
+{
+	a->sum += r;
+	a->n++;
+}
+
+/* The profile's phase instances, and the map from interval to instance
+ * that the interpolation needs. */
+static void build_instances(sl_interp *v, const sl_profile *p)
+{
+	v->n_instances = sl_profile_instances(p, &v->inst);
+	v->inst_of = sl_xmalloc(p->n_intervals * sizeof *v->inst_of);
+	for (size_t j = 0; j < v->n_instances; j++) {
+		const sl_instance *in = &v->inst[j];
+		if (in->phase + 1 > v->n_phase_ids)
+			v->n_phase_ids = in->phase + 1;
+		for (size_t i = in->first; i < in->first + in->n; i++)
+			v->inst_of[i] = (uint32_t)j;
+	}
+}
+
+/* The mean rate of the nearest level (instance, phase, program) that
+ * measured the event, and which level that was. */
+static double pick(const acc *inst, const acc *phase, const acc *prog, sl_src *src)
+{
+	if (inst->n) {
+		*src = SL_SRC_INSTANCE;
+		return inst->sum / (double)inst->n;
+	}
+	if (phase->n) {
+		*src = SL_SRC_PHASE;
+		return phase->sum / (double)phase->n;
+	}
+	if (prog->n) {
+		*src = SL_SRC_PROGRAM;
+		return prog->sum / (double)prog->n;
+	}
+	*src = SL_SRC_NONE;
+	return NAN;
+}
+
+/* Fill one event's column: first the means at each level, then each
+ * interval from its measurement or the nearest mean. */
+static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap)
+{
+	const sl_profile *p = v->prof;
+	size_t ne = v->n_events;
+	int col = v->col[k];
+	acc prog = {0, 0};
+
+	memset(ai, 0, v->n_instances * sizeof *ai);
+	memset(ap, 0, v->n_phase_ids * sizeof *ap);
+	if (col >= 0)
+		for (size_t i = 0; i < p->n_intervals; i++) {
+			uint64_t c = sl_prof_count(p, i, (size_t)col);
+			uint64_t ins = p->iv[i].instructions;
+			if (c == SL_MISSING || !ins)
+				continue;
+			double r = (double)c / (double)ins;
+			acc_add(&ai[v->inst_of[i]], r);
+			acc_add(&ap[p->iv[i].phase], r);
+			acc_add(&prog, r);
+		}
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		uint64_t c = col >= 0 ? sl_prof_count(p, i, (size_t)col) : SL_MISSING;
+		sl_src s;
+		double val;
+		if (c != SL_MISSING) {
+			s = SL_SRC_MEASURED;
+			val = (double)c;
+		} else {
+			double r = pick(&ai[v->inst_of[i]], &ap[p->iv[i].phase], &prog, &s);
+			val = r * (double)p->iv[i].instructions;
+		}
+		v->count[i * ne + k] = val;
+		v->src[i * ne + k] = (uint8_t)s;
+		v->cells[s]++;
+		v->ev_cells[k * SL_SRC_N + s]++;
+	}
+}
+
+int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events,
+		    size_t n_events)
+{
+	memset(v, 0, sizeof *v);
+	if (!p->n_intervals) {
+		sl_error_set("the profile has no intervals; profile a run that "
+			     "lasts at least one interval");
+		return -1;
+	}
+	if (!p->has_counts && n_events) {
+		sl_error_set("the profile has no event counts (backend '%s'); "
+			     "profile with the perf or replay backend",
+			     p->backend ? p->backend : "?");
+		return -1;
+	}
+	v->prof = p;
+	v->n_events = n_events;
+	v->events = sl_xcalloc(n_events ? n_events : 1, sizeof *v->events);
+	v->col = sl_xcalloc(n_events ? n_events : 1, sizeof *v->col);
+	for (size_t k = 0; k < n_events; k++) {
+		v->events[k] = sl_xstrdup(events[k]);
+		v->col[k] = -1;
+		for (size_t j = 0; j < p->n_events; j++)
+			if (!strcmp(p->events[j], events[k]))
+				v->col[k] = (int)j;
+	}
+	size_t cells = p->n_intervals * (n_events ? n_events : 1);
+	v->count = sl_xmalloc(cells * sizeof *v->count);
+	v->src = sl_xmalloc(cells);
+	v->ev_cells = sl_xcalloc((n_events ? n_events : 1) * SL_SRC_N,
+				 sizeof *v->ev_cells);
+	build_instances(v, p);
+
+	acc *ai = sl_xmalloc(v->n_instances * sizeof *ai);
+	acc *ap = sl_xmalloc(v->n_phase_ids * sizeof *ap);
+	for (size_t k = 0; k < n_events; k++)
+		fill_event(v, k, ai, ap);
+	free(ai);
+	free(ap);
+	return 0;
+}
+
+void sl_interp_free(sl_interp *v)
+{
+	for (size_t k = 0; k < v->n_events; k++)
+		free(v->events[k]);
+	free(v->events);
+	free(v->col);
+	free(v->count);
+	free(v->src);
+	free(v->ev_cells);
+	free(v->inst);
+	free(v->inst_of);
+	memset(v, 0, sizeof *v);
+}
+
+double sl_interp_share(const sl_interp *v, sl_src s)
+{
+	uint64_t all = 0;
+	for (int i = 0; i < SL_SRC_N; i++)
+		all += v->cells[i];
+	return all ? (double)v->cells[s] / (double)all : 0.0;
+}
+
+int sl_interp_event(const sl_interp *v, const char *event)
+{
+	for (size_t k = 0; k < v->n_events; k++)
+		if (!strcmp(v->events[k], event))
+			return (int)k;
+	return -1;
+}
+
+void sl_interp_phase_shares(const sl_interp *v, double (*share)[SL_SRC_N])
+{
+	const sl_profile *p = v->prof;
+	uint64_t *n = sl_xcalloc((size_t)v->n_phase_ids * SL_SRC_N, sizeof *n);
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		uint64_t *row = n + (size_t)p->iv[i].phase * SL_SRC_N;
+		for (size_t k = 0; k < v->n_events; k++)
+			row[v->src[i * v->n_events + k]]++;
+	}
+	for (uint32_t ph = 0; ph < v->n_phase_ids; ph++) {
+		uint64_t all = 0, *row = n + (size_t)ph * SL_SRC_N;
+		for (int s = 0; s < SL_SRC_N; s++)
+			all += row[s];
+		for (int s = 0; s < SL_SRC_N; s++)
+			share[ph][s] = all ? (double)row[s] / (double)all : 0.0;
+	}
+	free(n);
+}

@@ -1,0 +1,314 @@
+/*
+ * The DVFS time model and the effective-capacitance power model of
+ * Power-Sleuth, evaluated interval by interval on an interpolated profile.
+ * docs/models.md gives the equations and the reasoning behind each choice;
+ * the comments here only point at them.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleuth/common.h"
+#include "sleuth/model.h"
+
+const char *sl_time_model_name(sl_time_model t)
+{
+	return t == SL_TIME_LINEAR ? "linear" : "stall";
+}
+
+int sl_time_model_parse(const char *s, sl_time_model *t)
+{
+	if (!strcmp(s, "stall"))
+		*t = SL_TIME_STALL;
+	else if (!strcmp(s, "linear"))
+		*t = SL_TIME_LINEAR;
+	else {
+		sl_error_set("unknown time model '%s'; use 'stall' or 'linear'", s);
+		return -1;
+	}
+	return 0;
+}
+
+/* Append `ev` to the list unless present; its index. */
+static int add_event(const char ***list, size_t *n, size_t *cap, const char *ev)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*list)[i], ev))
+			return (int)i;
+	SL_GROW(*list, *n, *cap);
+	(*list)[*n] = ev;
+	return (int)(*n)++;
+}
+
+/* Refuse an event the model cannot do without when no interval of the
+ * profile measured it (nothing to interpolate from). */
+static int need_measured(const sl_model *md, int k, const char *what)
+{
+	if (k < 0)
+		return 0;
+	const sl_interp *v = &md->view;
+	if (v->ev_cells[(size_t)k * SL_SRC_N + SL_SRC_NONE]) {
+		sl_error_set("the profile never measured %s (%s), which the model needs; "
+			     "profile with a machine model that lists it",
+			     v->events[k], what);
+		return -1;
+	}
+	return 0;
+}
+
+int sl_model_check_profile(const sl_profile *p)
+{
+	if (!p->has_counts) {
+		sl_error_set("the profile has no event counts (backend '%s'): the models "
+			     "need cycles and PMU events; profile with the perf or replay "
+			     "backend", p->backend ? p->backend : "?");
+		return -1;
+	}
+	if (!(p->freq_ghz > 0)) {
+		sl_error_set("the profile does not record the frequency it ran at; "
+			     "profile at a fixed frequency");
+		return -1;
+	}
+	return 0;
+}
+
+static int check_inputs(const sl_profile *p, const sl_machine *m, sl_time_model t,
+			int flags)
+{
+	if (sl_model_check_profile(p) < 0)
+		return -1;
+	if (t == SL_TIME_STALL && !sl_machine_role(m, "memory_stall_cycles") &&
+	    (!sl_machine_role(m, "stall_cycles") || !sl_machine_role(m, "llc_misses"))) {
+		sl_error_set("machine %s names no stall_cycles and llc_misses events "
+			     "(nor memory_stall_cycles) for the stall model; add them "
+			     "or use --model linear", m->name);
+		return -1;
+	}
+	if (t == SL_TIME_STALL && !sl_machine_role(m, "memory_stall_cycles") &&
+	    !(m->memory_latency_ns > 0)) {
+		sl_error_set("machine %s has no memory_latency_ns for the stall model; "
+			     "add it or use --model linear", m->name);
+		return -1;
+	}
+	if (!(flags & SL_MODEL_TIME_ONLY) && !sl_machine_complete(m)) {
+		char *why = sl_xstrdup(sl_error());
+		sl_error_set("%s, or predict time only with --time-only", why);
+		free(why);
+		return -1;
+	}
+	return 0;
+}
+
+int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
+		  sl_time_model t, int flags)
+{
+	memset(md, 0, sizeof *md);
+	md->k_stall = md->k_llc = md->k_memstall = -1;
+	if (check_inputs(p, m, t, flags) < 0)
+		return -1;
+	md->prof = p;
+	md->mach = m;
+	md->time = t;
+	md->flags = flags;
+	md->f0_ghz = p->freq_ghz;
+	md->mem_ns = m->memory_latency_ns;
+	md->power = !(flags & SL_MODEL_TIME_ONLY);
+
+	/* The view holds only the events this model evaluates, so that the
+	 * interpolation shares describe what the prediction rests on. */
+	const char **evs = NULL;
+	size_t n = 0, cap = 0;
+	const char *memstall = sl_machine_role(m, "memory_stall_cycles");
+	if (t == SL_TIME_STALL && memstall)
+		md->k_memstall = add_event(&evs, &n, &cap, memstall);
+	else if (t == SL_TIME_STALL) {
+		md->k_stall = add_event(&evs, &n, &cap, sl_machine_role(m, "stall_cycles"));
+		md->k_llc = add_event(&evs, &n, &cap, sl_machine_role(m, "llc_misses"));
+	}
+	if (md->power) {
+		static const char *const cycle_roles[] = {
+			"stall_cycles", "resource_stalls", "memory_stall_cycles"};
+		md->n_terms = m->n_terms;
+		md->k_term = sl_xcalloc(m->n_terms + 1, sizeof *md->k_term);
+		md->coeff = sl_xcalloc(m->n_terms + 1, sizeof *md->coeff);
+		md->k_scaled = sl_xcalloc(m->n_terms + 1, sizeof *md->k_scaled);
+		md->constant = m->constant;
+		md->ceff_peak = m->constant;
+		for (size_t j = 0; j < m->n_terms; j++) {
+			const char *ev = m->terms[j].event;
+			md->k_term[j] = add_event(&evs, &n, &cap, ev);
+			md->coeff[j] = m->terms[j].coeff;
+			/* Cycle counts that overlap memory stalls scale with them
+			 * (docs/models.md, "Event rates at the target"). */
+			for (size_t r = 0; r < SL_ARRAY_LEN(cycle_roles); r++) {
+				const char *re = sl_machine_role(m, cycle_roles[r]);
+				md->k_scaled[j] |= re && !strcmp(re, ev);
+			}
+			if (m->terms[j].coeff > 0)
+				md->ceff_peak += m->terms[j].coeff * SL_PEAK_RATE_PER_CYCLE;
+		}
+	}
+	int rc = sl_interp_build(&md->view, p, evs, n);
+	free(evs);
+	if (rc < 0)
+		goto fail;
+	if (t == SL_TIME_STALL) {
+		if (md->k_memstall >= 0)
+			rc = need_measured(md, md->k_memstall, "memory_stall_cycles");
+		else if (need_measured(md, md->k_stall, "stall_cycles") < 0 ||
+			 need_measured(md, md->k_llc, "llc_misses") < 0)
+			rc = -1;
+		if (rc < 0)
+			goto fail;
+	}
+	for (size_t j = 0; md->power && j < md->n_terms; j++)
+		if (need_measured(md, md->k_term[j], "a power-model term") < 0)
+			goto fail;
+	return 0;
+fail:
+	sl_model_free(md);
+	return -1;
+}
+
+void sl_model_free(sl_model *md)
+{
+	sl_interp_free(&md->view);
+	free(md->k_term);
+	free(md->coeff);
+	free(md->k_scaled);
+	memset(md, 0, sizeof *md);
+}
+
+int sl_model_opoint(const sl_model *md, double ghz, sl_opoint *op)
+{
+	return sl_machine_opoint(md->mach, ghz, md->flags & SL_MODEL_EXTRAPOLATE, op);
+}
+
+/* Off-chip stall cycles of interval i at the profiled frequency: the
+ * direct count when the machine has one, else Power-Sleuth's estimate
+ * min(stall cycles, LLC misses x latency); never more than the cycles. */
+static double offchip_stalls(const sl_model *md, size_t i, double c)
+{
+	const sl_interp *v = &md->view;
+	double st;
+	if (md->k_memstall >= 0)
+		st = sl_interp_count(v, i, (size_t)md->k_memstall);
+	else
+		st = SL_MIN(sl_interp_count(v, i, (size_t)md->k_stall),
+			    sl_interp_count(v, i, (size_t)md->k_llc) * md->mem_ns *
+				    md->f0_ghz);
+	return st < 0 ? 0 : st > c ? c : st;
+}
+
+/* Predicted cycles of interval i at f1, with the off-chip stall cycles
+ * `st` at f0 and the factor `scale` (f1/f0) they scale by. */
+static double target_cycles(const sl_model *md, size_t i, double f1, double *st,
+			    double *scale)
+{
+	double c = (double)md->prof->iv[i].cycles;
+	*st = 0;
+	*scale = 1;
+	if (md->time == SL_TIME_STALL) {
+		*st = offchip_stalls(md, i, c);
+		*scale = f1 / md->f0_ghz;
+	}
+	return (c - *st) + *st * *scale;
+}
+
+double sl_model_cycles(const sl_model *md, size_t i, double f1_ghz)
+{
+	double st, scale;
+	return target_cycles(md, i, f1_ghz, &st, &scale);
+}
+
+double sl_model_idle_w(const sl_model *md, const sl_opoint *op)
+{
+	(void)md;
+	return op->static_w;
+}
+
+double sl_model_peak_w(const sl_model *md, const sl_opoint *op)
+{
+	return op->static_w + md->ceff_peak * op->ghz * op->volts * op->volts;
+}
+
+void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out)
+{
+	double f1 = op->ghz, st, scale;
+	double c1 = target_cycles(md, i, f1, &st, &scale);
+	out->cycles = c1;
+	out->time_s = c1 / (f1 * 1e9);
+	out->clamped = SL_CLAMP_NONE;
+	if (!md->power) {
+		out->power_w = out->energy_j = out->ceff_nf = NAN;
+		return;
+	}
+	double ceff = md->constant;
+	for (size_t j = 0; c1 > 0 && j < md->n_terms; j++) {
+		double n = sl_interp_count(&md->view, i, (size_t)md->k_term[j]);
+		if (md->k_scaled[j]) {
+			double ov = SL_MIN(n, st);
+			n = (n - ov) + ov * scale;
+		}
+		ceff += md->coeff[j] * n / c1;
+	}
+	double p = op->static_w + ceff * f1 * op->volts * op->volts;
+	double lo = sl_model_idle_w(md, op), hi = sl_model_peak_w(md, op);
+	if (p < lo) {
+		p = lo;
+		out->clamped = SL_CLAMP_IDLE;
+	} else if (p > hi) {
+		p = hi;
+		out->clamped = SL_CLAMP_PEAK;
+	}
+	out->ceff_nf = ceff;
+	out->power_w = p;
+	out->energy_j = p * out->time_s;
+}
+
+void sl_agg_add(sl_agg *a, const sl_pred *p, uint64_t instructions)
+{
+	a->intervals++;
+	a->instructions += instructions;
+	a->time_s += p->time_s;
+	a->energy_j += p->energy_j;
+	a->clamped_idle += p->clamped == SL_CLAMP_IDLE;
+	a->clamped_peak += p->clamped == SL_CLAMP_PEAK;
+}
+
+double sl_agg_power(const sl_agg *a)
+{
+	return a->time_s > 0 ? a->energy_j / a->time_s : NAN;
+}
+
+void sl_model_aggregate(const sl_model *md, const sl_opoint *op, sl_agg *per_phase,
+			sl_agg *per_instance, sl_agg *total)
+{
+	const sl_interp *v = &md->view;
+	const sl_profile *p = md->prof;
+	if (per_phase)
+		memset(per_phase, 0, v->n_phase_ids * sizeof *per_phase);
+	if (per_instance)
+		memset(per_instance, 0, v->n_instances * sizeof *per_instance);
+	if (total)
+		memset(total, 0, sizeof *total);
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		sl_pred pr;
+		sl_model_predict(md, op, i, &pr);
+		uint64_t ins = p->iv[i].instructions;
+		if (per_phase)
+			sl_agg_add(&per_phase[p->iv[i].phase], &pr, ins);
+		if (per_instance)
+			sl_agg_add(&per_instance[v->inst_of[i]], &pr, ins);
+		if (total)
+			sl_agg_add(total, &pr, ins);
+	}
+	for (size_t j = 0; j < v->n_instances; j++) {
+		if (per_phase)
+			per_phase[v->inst[j].phase].instances++;
+		if (per_instance)
+			per_instance[j].instances = 1;
+	}
+	if (total)
+		total->instances = v->n_instances;
+}

@@ -1,0 +1,18 @@
+/*
+ * Shared between the prediction writers (predict_out.c, predict_table.c);
+ * not part of libsleuth's API.
+ */
+#ifndef SLEUTH_MODELS_PREDICT_INT_H
+#define SLEUTH_MODELS_PREDICT_INT_H
+
+#include "sleuth/predict.h"
+
+/* Phase ids in order of first appearance; *n of them; malloc'd. */
+uint32_t *sl_phase_order(const sl_interp *v, size_t *n);
+/* Count an aggregate's predictions and clamps. */
+void sl_stats_add(sl_predict_stats *st, const sl_agg *a);
+/* The human table (SL_FMT_TABLE), always per phase. */
+int sl_predict_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n_ops,
+		     const sl_predict_info *info, sl_predict_stats *stats);
+
+#endif

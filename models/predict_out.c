@@ -1,0 +1,297 @@
+/*
+ * The machine-readable prediction tables (shared/spec/formats.md §4): CSV
+ * and JSON carry the same rows, built once as a list of fields and written
+ * by format.  Predictions are made and written one frequency at a time.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outbuf.h"
+#include "predict_int.h"
+#include "sleuth/common.h"
+#include "sleuth/predict.h"
+
+/* Significant digits of times, powers and energies in CSV and JSON. */
+#define SIG 9
+
+int sl_per_parse(const char *s, sl_per *per)
+{
+	static const char *const names[] = {"interval", "instance", "phase"};
+	for (size_t i = 0; i < SL_ARRAY_LEN(names); i++)
+		if (!strcmp(s, names[i])) {
+			*per = (sl_per)i;
+			return 0;
+		}
+	sl_error_set("unknown unit '%s'; use interval, instance or phase", s);
+	return -1;
+}
+
+const char *sl_per_name(sl_per per)
+{
+	return per == SL_PER_INTERVAL ? "interval" :
+	       per == SL_PER_INSTANCE ? "instance" : "phase";
+}
+
+int sl_fmt_parse(const char *s, sl_fmt *fmt)
+{
+	static const char *const names[] = {"table", "csv", "json"};
+	for (size_t i = 0; i < SL_ARRAY_LEN(names); i++)
+		if (!strcmp(s, names[i])) {
+			*fmt = (sl_fmt)i;
+			return 0;
+		}
+	sl_error_set("unknown format '%s'; use table, csv or json", s);
+	return -1;
+}
+
+uint32_t *sl_phase_order(const sl_interp *v, size_t *n)
+{
+	uint32_t *order = sl_xmalloc((v->n_phase_ids + 1) * sizeof *order);
+	char *seen = sl_xcalloc(v->n_phase_ids + 1, 1);
+	*n = 0;
+	for (size_t j = 0; j < v->n_instances; j++) {
+		uint32_t ph = v->inst[j].phase;
+		if (!seen[ph]) {
+			seen[ph] = 1;
+			order[(*n)++] = ph;
+		}
+	}
+	free(seen);
+	return order;
+}
+
+/* One field of a row. */
+typedef struct fv {
+	enum { FV_U, FV_D, FV_S } kind;
+	uint64_t u;
+	double d;
+	const char *s;
+} fv;
+
+#define U(x) ((fv){.kind = FV_U, .u = (x)})
+#define D(x) ((fv){.kind = FV_D, .d = (x)})
+#define S(x) ((fv){.kind = FV_S, .s = (x)->s, .u = (x)->len})
+
+/* A preformatted value (the frequency of every row). */
+typedef struct pre {
+	char s[40];
+	size_t len;
+} pre;
+
+typedef struct rows {
+	sl_obuf ob;
+	sl_fmt fmt;
+	const char *const *names;
+	size_t n;
+	int first;
+} rows;
+
+static void put_value(rows *r, const fv *v)
+{
+	switch (v->kind) {
+	case FV_U:
+		sl_ob_u64(&r->ob, v->u);
+		break;
+	case FV_S:
+		sl_ob_mem(&r->ob, v->s, (size_t)v->u);
+		break;
+	case FV_D:
+		if (isfinite(v->d))
+			sl_ob_double(&r->ob, v->d, SIG);
+		else if (r->fmt == SL_FMT_JSON)
+			sl_ob_str(&r->ob, "null");
+		break; /* CSV: an empty field (time only) */
+	}
+}
+
+static void row(rows *r, const fv *v)
+{
+	if (r->fmt == SL_FMT_CSV) {
+		for (size_t i = 0; i < r->n; i++) {
+			if (i)
+				sl_ob_char(&r->ob, ',');
+			put_value(r, &v[i]);
+		}
+		sl_ob_char(&r->ob, '\n');
+		return;
+	}
+	sl_ob_str(&r->ob, r->first ? "  {" : ",\n  {");
+	r->first = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		sl_ob_str(&r->ob, i ? ", \"" : "\"");
+		sl_ob_str(&r->ob, r->names[i]);
+		sl_ob_str(&r->ob, "\": ");
+		put_value(r, &v[i]);
+	}
+	sl_ob_char(&r->ob, '}');
+}
+
+static const char *const interval_fields[] = {
+	"ghz", "interval", "phase", "instance", "instructions",
+	"time_s", "power_w", "energy_j"};
+static const char *const instance_fields[] = {
+	"ghz", "instance", "phase", "first_interval", "intervals",
+	"instructions", "time_s", "power_w", "energy_j"};
+static const char *const phase_fields[] = {
+	"ghz", "phase", "intervals", "instances", "instructions",
+	"time_s", "power_w", "energy_j"};
+
+/* A JSON string (names come from files: escape what JSON requires). */
+static void json_str(sl_obuf *ob, const char *s)
+{
+	sl_ob_char(ob, '"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			sl_ob_char(ob, '\\');
+			sl_ob_char(ob, (char)c);
+		} else if (c < 0x20) {
+			char b[8];
+			snprintf(b, sizeof b, "\\u%04x", c);
+			sl_ob_str(ob, b);
+		} else
+			sl_ob_char(ob, (char)c);
+	}
+	sl_ob_char(ob, '"');
+}
+
+static void json_head(rows *r, const sl_model *md, sl_per per)
+{
+	sl_obuf *ob = &r->ob;
+	sl_ob_str(ob, "{\n\"per\": ");
+	json_str(ob, sl_per_name(per));
+	sl_ob_str(ob, ",\n\"time_model\": ");
+	json_str(ob, sl_time_model_name(md->time));
+	sl_ob_str(ob, ",\n\"machine\": ");
+	json_str(ob, md->mach->name);
+	sl_ob_str(ob, ",\n\"profiled_ghz\": ");
+	sl_ob_double(ob, md->f0_ghz, SIG);
+	sl_ob_str(ob, ",\n\"interpolation\": {");
+	for (int s = 0; s < SL_SRC_N; s++) {
+		sl_ob_str(ob, s ? ", " : "");
+		json_str(ob, sl_src_name((sl_src)s));
+		sl_ob_str(ob, ": ");
+		sl_ob_double(ob, sl_interp_share(&md->view, (sl_src)s), SIG);
+	}
+	sl_ob_str(ob, "},\n\"rows\": [\n");
+}
+
+static void json_tail(rows *r, const sl_predict_stats *st)
+{
+	sl_obuf *ob = &r->ob;
+	sl_ob_str(ob, r->first ? "],\n" : "\n],\n");
+	sl_ob_str(ob, "\"clamped\": {\"predictions\": ");
+	sl_ob_u64(ob, st->predictions);
+	sl_ob_str(ob, ", \"idle\": ");
+	sl_ob_u64(ob, st->clamped_idle);
+	sl_ob_str(ob, ", \"peak\": ");
+	sl_ob_u64(ob, st->clamped_peak);
+	sl_ob_str(ob, "}\n}\n");
+}
+
+void sl_stats_add(sl_predict_stats *st, const sl_agg *a)
+{
+	st->predictions += a->intervals;
+	st->clamped_idle += a->clamped_idle;
+	st->clamped_peak += a->clamped_peak;
+}
+
+/* Every interval at one frequency, streamed. */
+static void interval_rows(rows *r, const sl_model *md, const sl_opoint *op,
+			  const pre *ghz, sl_predict_stats *st)
+{
+	const sl_profile *p = md->prof;
+	sl_agg all = {0};
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		sl_pred pr;
+		sl_model_predict(md, op, i, &pr);
+		sl_agg_add(&all, &pr, 0);
+		fv v[] = {S(ghz), U(i), U(p->iv[i].phase), U(md->view.inst_of[i]),
+			  U(p->iv[i].instructions), D(pr.time_s), D(pr.power_w),
+			  D(pr.energy_j)};
+		row(r, v);
+	}
+	sl_stats_add(st, &all);
+}
+
+static void instance_rows(rows *r, const sl_model *md, const sl_opoint *op,
+			  const pre *ghz, sl_agg *agg, sl_predict_stats *st)
+{
+	const sl_interp *vw = &md->view;
+	sl_model_aggregate(md, op, NULL, agg, NULL);
+	for (size_t j = 0; j < vw->n_instances; j++) {
+		const sl_agg *a = &agg[j];
+		fv v[] = {S(ghz), U(j), U(vw->inst[j].phase), U(vw->inst[j].first),
+			  U(a->intervals), U(a->instructions), D(a->time_s),
+			  D(sl_agg_power(a)), D(a->energy_j)};
+		row(r, v);
+		sl_stats_add(st, a);
+	}
+}
+
+static void phase_rows(rows *r, const sl_model *md, const sl_opoint *op,
+		       const pre *ghz, sl_agg *agg, const uint32_t *order, size_t n_order,
+		       sl_predict_stats *st)
+{
+	sl_model_aggregate(md, op, agg, NULL, NULL);
+	for (size_t j = 0; j < n_order; j++) {
+		const sl_agg *a = &agg[order[j]];
+		fv v[] = {S(ghz), U(order[j]), U(a->intervals), U(a->instances),
+			  U(a->instructions), D(a->time_s), D(sl_agg_power(a)),
+			  D(a->energy_j)};
+		row(r, v);
+		sl_stats_add(st, a);
+	}
+}
+
+int sl_predict_write(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n_ops,
+		     sl_per per, sl_fmt fmt, const sl_predict_info *info,
+		     sl_predict_stats *stats)
+{
+	memset(stats, 0, sizeof *stats);
+	if (fmt == SL_FMT_TABLE)
+		return sl_predict_table(f, md, ops, n_ops, info, stats);
+
+	rows r = {.fmt = fmt, .first = 1};
+	sl_ob_init(&r.ob, f);
+	if (per == SL_PER_INTERVAL) {
+		r.names = interval_fields;
+		r.n = SL_ARRAY_LEN(interval_fields);
+	} else if (per == SL_PER_INSTANCE) {
+		r.names = instance_fields;
+		r.n = SL_ARRAY_LEN(instance_fields);
+	} else {
+		r.names = phase_fields;
+		r.n = SL_ARRAY_LEN(phase_fields);
+	}
+	if (fmt == SL_FMT_CSV) {
+		for (size_t i = 0; i < r.n; i++) {
+			if (i)
+				sl_ob_char(&r.ob, ',');
+			sl_ob_str(&r.ob, r.names[i]);
+		}
+		sl_ob_char(&r.ob, '\n');
+	} else
+		json_head(&r, md, per);
+
+	size_t n_order = 0;
+	uint32_t *order = sl_phase_order(&md->view, &n_order);
+	size_t n_agg = per == SL_PER_INSTANCE ? md->view.n_instances : md->view.n_phase_ids;
+	sl_agg *agg = sl_xcalloc(n_agg + 1, sizeof *agg);
+	for (size_t k = 0; k < n_ops && !r.ob.err; k++) {
+		pre ghz;
+		ghz.len = sl_fmt_sig(ghz.s, ops[k].ghz, 6);
+		if (per == SL_PER_INTERVAL)
+			interval_rows(&r, md, &ops[k], &ghz, stats);
+		else if (per == SL_PER_INSTANCE)
+			instance_rows(&r, md, &ops[k], &ghz, agg, stats);
+		else
+			phase_rows(&r, md, &ops[k], &ghz, agg, order, n_order, stats);
+	}
+	free(agg);
+	free(order);
+	if (fmt == SL_FMT_JSON)
+		json_tail(&r, stats);
+	return sl_ob_finish(&r.ob);
+}

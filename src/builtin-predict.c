@@ -1,0 +1,243 @@
+/*
+ * `sleuth predict`: time, power and energy of every interval, phase
+ * instance and phase of a profile at any frequency.  Parses options, loads
+ * the profile and the machine (the one embedded in the profile unless
+ * --machine), checks every frequency before writing anything, and hands
+ * the rest to the models and the writers.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "sleuth/common.h"
+#include "sleuth/machine.h"
+#include "sleuth/model.h"
+#include "sleuth/predict.h"
+#include "sleuth/profile.h"
+
+#define CMD "predict"
+
+static const char usage[] =
+	"usage: sleuth predict [PROFILE] (--freq F [--freq F2 ...] | --all)\n"
+	"                      [--machine FILE] [--model stall|linear]\n"
+	"                      [--per phase|instance|interval] [--format table|csv|json]\n"
+	"                      [--extrapolate] [--time-only] [-o FILE]\n"
+	"\n"
+	"Predict time, power and energy at other frequencies from one profile.\n"
+	"\n"
+	"  PROFILE          the profile (default sleuth.prof)\n"
+	"  --freq F         a target frequency (2.4, 2.4GHz, 2400MHz); repeatable\n"
+	"  --all            every P-state of the machine\n"
+	"  --machine FILE   machine model (default: the one embedded in the profile)\n"
+	"  --model M        time model: stall (default; off-chip stalls do not scale\n"
+	"                   with frequency) or linear (time proportional to 1/f)\n"
+	"  --per U          rows per phase (default), instance or interval\n"
+	"  --format F       table (default for --per phase), csv (default otherwise)\n"
+	"                   or json; the table shows phases only\n"
+	"  --extrapolate    allow frequencies outside the machine's P-states\n"
+	"  --time-only      predict time only (for a machine without a fitted power\n"
+	"                   model, e.g. before sleuth calibrate)\n"
+	"  -o FILE          write to FILE (atomically) instead of stdout\n"
+	"\n"
+	"Power predictions outside [idle, peak] are clamped and the clamps counted\n"
+	"(docs/models.md).  A profile without event counts (timer backend) cannot\n"
+	"be predicted.\n";
+
+typedef struct opts {
+	const char *profile;
+	const char *machine;
+	const char *out;
+	double *freqs;
+	size_t n_freqs, cap;
+	int all, extrapolate, time_only;
+	sl_time_model model;
+	sl_per per;
+	sl_fmt fmt;
+	int fmt_given;
+} opts;
+
+enum { O_FREQ = 256, O_ALL, O_MACHINE, O_MODEL, O_PER, O_FORMAT, O_EXTRAP, O_TIMEONLY };
+
+/* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
+static int parse(int argc, char **argv, opts *o)
+{
+	static const struct option lo[] = {
+		{"freq", required_argument, NULL, O_FREQ},
+		{"all", no_argument, NULL, O_ALL},
+		{"machine", required_argument, NULL, O_MACHINE},
+		{"model", required_argument, NULL, O_MODEL},
+		{"per", required_argument, NULL, O_PER},
+		{"format", required_argument, NULL, O_FORMAT},
+		{"extrapolate", no_argument, NULL, O_EXTRAP},
+		{"time-only", no_argument, NULL, O_TIMEONLY},
+		{"output", required_argument, NULL, 'o'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":o:", lo, NULL)) != -1) {
+		switch (c) {
+		case O_FREQ:
+			SL_GROW(o->freqs, o->n_freqs, o->cap);
+			if (sl_parse_freq(optarg, &o->freqs[o->n_freqs]) < 0)
+				return sl_usage_error(CMD, "--freq: %s", sl_error());
+			o->n_freqs++;
+			break;
+		case O_ALL:
+			o->all = 1;
+			break;
+		case O_MACHINE:
+			o->machine = optarg;
+			break;
+		case O_MODEL:
+			if (sl_time_model_parse(optarg, &o->model) < 0)
+				return sl_usage_error(CMD, "--model: %s", sl_error());
+			break;
+		case O_PER:
+			if (sl_per_parse(optarg, &o->per) < 0)
+				return sl_usage_error(CMD, "--per: %s", sl_error());
+			break;
+		case O_FORMAT:
+			if (sl_fmt_parse(optarg, &o->fmt) < 0)
+				return sl_usage_error(CMD, "--format: %s", sl_error());
+			o->fmt_given = 1;
+			break;
+		case O_EXTRAP:
+			o->extrapolate = 1;
+			break;
+		case O_TIMEONLY:
+			o->time_only = 1;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		default:
+			return sl_bad_option(CMD, c, argv);
+		}
+	}
+	if (optind < argc)
+		o->profile = argv[optind++];
+	if (optind < argc)
+		return sl_usage_error(CMD, "unexpected argument '%s' (one profile at a time)",
+				      argv[optind]);
+	if (!o->n_freqs && !o->all)
+		return sl_usage_error(CMD, "no frequency: give --freq F (repeatable) or --all");
+	if (o->n_freqs && o->all)
+		return sl_usage_error(CMD, "--freq and --all exclude each other");
+	if (!o->fmt_given)
+		o->fmt = o->per == SL_PER_PHASE ? SL_FMT_TABLE : SL_FMT_CSV;
+	if (o->fmt == SL_FMT_TABLE && o->per != SL_PER_PHASE)
+		return sl_usage_error(CMD, "the table shows phases; use --format csv or json "
+				      "with --per %s", sl_per_name(o->per));
+	return SL_EXIT_OK;
+}
+
+/* The machine: --machine FILE, else the one the profile embeds. */
+static int load_machine(const opts *o, const sl_profile *p, sl_machine *m,
+			const char **origin)
+{
+	if (o->machine) {
+		*origin = o->machine;
+		return sl_machine_load(o->machine, m);
+	}
+	if (!p->machine_text) {
+		sl_error_set("%s embeds no machine model; pass --machine FILE", o->profile);
+		return -1;
+	}
+	*origin = "embedded in the profile";
+	const char *name = p->machine_path ? p->machine_path : o->profile;
+	return sl_machine_load_mem(name, p->machine_text, strlen(p->machine_text), m);
+}
+
+/* Every operating point, checked before any output is written. */
+static sl_opoint *operating_points(const opts *o, const sl_model *md, size_t *n)
+{
+	const sl_machine *m = md->mach;
+	*n = o->all ? m->n_pstates : o->n_freqs;
+	sl_opoint *ops = sl_xcalloc(*n + 1, sizeof *ops);
+	for (size_t k = 0; k < *n; k++) {
+		double ghz = o->all ? m->pstates[k].ghz : o->freqs[k];
+		if (sl_model_opoint(md, ghz, &ops[k]) < 0) {
+			free(ops);
+			return NULL;
+		}
+	}
+	return ops;
+}
+
+/* Clamps are never silent: a summary on stderr unless the output is the
+ * table (which reports them itself). */
+static void report_clamps(const opts *o, const sl_predict_stats *st)
+{
+	uint64_t n = st->clamped_idle + st->clamped_peak;
+	if (o->fmt == SL_FMT_TABLE || !n)
+		return;
+	sl_warn("power clamped in %llu of %llu interval predictions (%llu to idle, "
+		"%llu to peak); see docs/models.md",
+		(unsigned long long)n, (unsigned long long)st->predictions,
+		(unsigned long long)st->clamped_idle, (unsigned long long)st->clamped_peak);
+}
+
+static int run(const opts *o, sl_profile *p, sl_machine *m, sl_model *md)
+{
+	const char *origin = NULL;
+	if (sl_profile_read(o->profile, p) < 0)
+		return -1;
+	if (sl_model_check_profile(p) < 0) {
+		sl_error_prefix("%s: ", o->profile);
+		return -1;
+	}
+	if (load_machine(o, p, m, &origin) < 0)
+		return -1;
+	int flags = (o->extrapolate ? SL_MODEL_EXTRAPOLATE : 0) |
+		    (o->time_only ? SL_MODEL_TIME_ONLY : 0);
+	if (sl_model_init(md, p, m, o->model, flags) < 0)
+		return -1;
+	size_t n_ops;
+	sl_opoint *ops = operating_points(o, md, &n_ops);
+	if (!ops)
+		return -1;
+
+	sl_afile af;
+	FILE *f = sl_afile_open(&af, o->out ? o->out : "-");
+	int rc = -1;
+	if (f) {
+		sl_predict_info info = {o->profile, origin};
+		sl_predict_stats st;
+		rc = sl_predict_write(f, md, ops, n_ops, o->per, o->fmt, &info, &st);
+		if (rc < 0)
+			sl_afile_abort(&af);
+		else
+			rc = sl_afile_commit(&af);
+		if (rc == 0)
+			report_clamps(o, &st);
+	}
+	free(ops);
+	return rc;
+}
+
+static int cmd_predict(int argc, char **argv)
+{
+	opts o = {.profile = "sleuth.prof", .model = SL_TIME_STALL, .per = SL_PER_PHASE};
+	int rc = parse(argc, argv, &o);
+	if (rc == SL_EXIT_OK) {
+		sl_profile p;
+		sl_machine m = {0};
+		sl_model md = {0};
+		sl_profile_init(&p);
+		rc = run(&o, &p, &m, &md) < 0 ? sl_fail() : SL_EXIT_OK;
+		sl_model_free(&md);
+		sl_machine_free(&m);
+		sl_profile_free(&p);
+	}
+	free(o.freqs);
+	return rc;
+}
+
+const struct sl_cmd sl_cmd_predict = {
+	.name = CMD,
+	.fn = cmd_predict,
+	.summary = "Predict time, power and energy per phase at other frequencies",
+	.usage = usage,
+};

@@ -1,0 +1,101 @@
+#!/bin/bash
+# `sleuth predict` end to end on synthetic profiles (gen-profile): the
+# output of each format and unit (shared/spec/formats.md §4), the models'
+# basic laws through the CLI, and every refusal with its exit code.
+. "$SRCDIR/tests/lib.sh"
+GEN="$BUILDDIR/tests/models/gen-profile"
+NHM="$SRCDIR/models/nehalem-i7-920.yaml"
+SIM="$SRCDIR/models/sim-nehalem-i7-920.yaml"
+
+"$GEN" "$T/app.prof" 300 || fail "gen-profile"
+"$GEN" "$T/timer.prof" 20 --timer || fail "gen-profile --timer"
+"$GEN" "$T/bare.prof" 20 --no-machine || fail "gen-profile --no-machine"
+
+# --- the default table ---------------------------------------------------
+cd "$T" && cp app.prof sleuth.prof
+expect_ok -- "$SLEUTH" predict --freq 1.6
+out=$("$SLEUTH" predict --freq 1.6 --freq 2.666)
+grep -q "^Predictions for sleuth.prof: 300 intervals" <<<"$out" && ok || fail "table header: $out"
+grep -q "machine nehalem-i7-920 (embedded in the profile)" <<<"$out" && ok || fail "machine origin"
+grep -Eq "^total " <<<"$out" && ok || fail "no total row"
+wide=$(awk 'length > 80' <<<"$out")
+[ -z "$wide" ] && ok || fail "table wider than 80 columns: $wide"
+grep -q "instance" <<<"$out" && grep -q "clamped" <<<"$out" && ok || fail "no shares/clamps"
+
+# --- CSV: header and row counts per unit ----------------------------------
+"$SLEUTH" predict app.prof --all --per interval --format csv -o "$T/iv.csv" || fail "csv"
+[ "$(head -1 "$T/iv.csv")" = "ghz,interval,phase,instance,instructions,time_s,power_w,energy_j" ] \
+	&& ok || fail "interval header: $(head -1 "$T/iv.csv")"
+[ "$(wc -l <"$T/iv.csv")" = $((1 + 9 * 300)) ] && ok || fail "interval rows: $(wc -l <"$T/iv.csv")"
+# intervals count from 0 in execution order at each frequency
+awk -F, 'NR > 1 && $2 != (NR - 2) % 300 { bad = 1 } END { exit bad }' "$T/iv.csv" \
+	&& ok || fail "interval numbering"
+
+"$SLEUTH" predict app.prof --freq 2.0 --per instance >"$T/in.csv" || fail "per instance"
+[ "$(head -1 "$T/in.csv")" = "ghz,instance,phase,first_interval,intervals,instructions,time_s,power_w,energy_j" ] \
+	&& ok || fail "instance header"
+# instances tile the intervals
+awk -F, 'NR > 1 { if ($4 != next_first) bad = 1; next_first = $4 + $5 } END { exit bad || next_first != 300 }' \
+	"$T/in.csv" && ok || fail "instances do not tile the profile"
+
+"$SLEUTH" predict app.prof --freq 2.0 --per phase --format csv >"$T/ph.csv" || fail "per phase"
+[ "$(head -1 "$T/ph.csv")" = "ghz,phase,intervals,instances,instructions,time_s,power_w,energy_j" ] \
+	&& ok || fail "phase header"
+# the phases' intervals and instances add up; power is energy / time
+awk -F, 'NR > 1 { iv += $3; ins += $4; if ($7 - $8 / $6 > 1e-6 * $7 || $8 / $6 - $7 > 1e-6 * $7) bad = 1 }
+	END { exit bad || iv != 300 }' "$T/ph.csv" && ok || fail "phase sums"
+[ "$(awk -F, 'NR > 1 { n += $4 } END { print n }' "$T/ph.csv")" = "$(($(wc -l <"$T/in.csv") - 1))" ] \
+	&& ok || fail "instances per phase do not add up to the instances"
+
+# --- the models through the CLI --------------------------------------------
+# linear: time scales exactly with 1/f; stall: memory-bound time scales less
+"$SLEUTH" predict app.prof --freq 1.6 --freq 2.666 --per phase --format csv --model linear >"$T/lin.csv"
+awk -F, 'NR > 1 { t[$1 "," $2] = $6; ph[$2] = 1 }
+	END { for (p in ph) { r = t["1.6," p] / t["2.666," p]; if (r < 1.66624 || r > 1.66626) exit 1 } }' \
+	"$T/lin.csv" && ok || fail "linear model: time not proportional to 1/f"
+"$SLEUTH" predict app.prof --freq 1.6 --freq 2.666 --per phase --format csv >"$T/st.csv"
+awk -F, 'NR > 1 { t[$1 "," $2] = $6; ph[$2] = 1 }
+	END { lo = 9; for (p in ph) { r = t["1.6," p] / t["2.666," p]; if (r < lo) lo = r; if (r > 1.66626) exit 1 }
+	      exit lo > 1.4 }' "$T/st.csv" && ok || fail "stall model: no phase is memory-bound"
+# a frequency between P-states, and beyond them with --extrapolate
+expect_ok -- "$SLEUTH" predict app.prof --freq 2.05
+out=$("$SLEUTH" predict app.prof --freq 3.0 --extrapolate)
+grep -q "(extrapolated)" <<<"$out" && ok || fail "extrapolation not shown"
+
+# --- JSON ------------------------------------------------------------------
+"$SLEUTH" predict app.prof --freq 1.6 --per instance --format json >"$T/p.json" || fail "json"
+if command -v python3 >/dev/null; then
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["rows"] and "energy_j" in d["rows"][0]' \
+		"$T/p.json" && ok || fail "invalid JSON"
+fi
+
+# --- time only -----------------------------------------------------------------
+"$SLEUTH" predict app.prof --machine "$SIM" --freq 1.6 --time-only --per interval >"$T/to.csv" \
+	|| fail "--time-only"
+[ "$(sed -n 2p "$T/to.csv" | grep -c ',,$')" = 1 ] && ok || fail "time only: power not empty"
+
+# --- refusals -------------------------------------------------------------------
+expect_exit 2 "no frequency" -- "$SLEUTH" predict app.prof
+expect_exit 2 "--freq" -- "$SLEUTH" predict app.prof --freq fast
+expect_exit 2 "exclude" -- "$SLEUTH" predict app.prof --freq 2 --all
+expect_exit 2 "unknown option '--bogus'" -- "$SLEUTH" predict app.prof --freq 2 --bogus
+expect_exit 2 "needs a value" -- "$SLEUTH" predict app.prof --freq
+expect_exit 2 "--model" -- "$SLEUTH" predict app.prof --freq 2 --model cubic
+expect_exit 2 "--per" -- "$SLEUTH" predict app.prof --freq 2 --per loop
+expect_exit 2 "--format" -- "$SLEUTH" predict app.prof --freq 2 --format xml
+expect_exit 2 "the table shows phases" -- "$SLEUTH" predict app.prof --freq 2 --per interval --format table
+expect_exit 2 "unexpected argument" -- "$SLEUTH" predict app.prof other.prof --freq 2
+expect_exit 1 "outside machine nehalem-i7-920's P-states.*--extrapolate" -- \
+	"$SLEUTH" predict app.prof --freq 3.5 -o "$T/x.out"
+expect_absent "$T/x.out"
+expect_exit 1 "no event counts \(backend 'timer'\)" -- "$SLEUTH" predict timer.prof --freq 2 -o "$T/x.out"
+expect_absent "$T/x.out"
+expect_exit 1 "no fitted power model.*run sleuth calibrate.*--time-only" -- \
+	"$SLEUTH" predict app.prof --machine "$SIM" --freq 2 -o "$T/x.out"
+expect_absent "$T/x.out"
+expect_exit 1 "embeds no machine model; pass --machine" -- "$SLEUTH" predict bare.prof --freq 2
+expect_ok -- "$SLEUTH" predict bare.prof --freq 2 --machine "$NHM"
+expect_exit 1 "missing.prof" -- "$SLEUTH" predict missing.prof --freq 2
+expect_exit 1 "none.yaml" -- "$SLEUTH" predict app.prof --freq 2 --machine "$T/none.yaml"
+
+finish

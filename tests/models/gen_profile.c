@@ -1,0 +1,188 @@
+/*
+ * gen-profile: write a synthetic profile through sl_profile_write, for the
+ * predict CLI tests (small ones, and the refusals: timer profiles, other
+ * machines) and for bench/predict.sh (a million intervals).  Nehalem-like
+ * per-phase event rates with noise; 4 programmable counters rotated over
+ * the 8 model events of models/nehalem-i7-920.yaml, so most values are
+ * interpolated, as in a real multiplexed run.
+ *
+ *   gen-profile OUT INTERVALS [--timer] [--machine FILE | --no-machine]
+ *               [--freq GHZ] [--seed N]
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleuth/common.h"
+#include "sleuth/profile.h"
+
+#define N_PHASES 7
+#define N_EVENTS 8
+#define K 4
+
+static const char *const events[N_EVENTS] = {
+	"UOPS_EXECUTED:PORT015_STALL_CYCLES", "LLC_MISSES",
+	"UOPS_EXECUTED:PORT234_CORE", "L2_RQSTS:MISS", "L2_RQSTS:REFERENCES",
+	"RESOURCE_STALLS:ANY", "FP_COMP_OPS_EXE:SSE_FP", "BR_MISP_EXEC:ANY",
+};
+
+static uint64_t rng = 88172645463325252ULL;
+
+static double urand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+/* Per-instruction behaviour of a phase: compute-bound phases first,
+ * memory-bound ones last. */
+typedef struct phase_rates {
+	double cpi_core;     /* cycles per instruction with no off-chip stalls */
+	double llc_pki;      /* LLC misses per kilo-instruction */
+	double per_ins[N_EVENTS];
+} phase_rates;
+
+static void make_phases(phase_rates *ph, double f0)
+{
+	for (int p = 0; p < N_PHASES; p++) {
+		double mem = (double)p / (N_PHASES - 1); /* 0 .. 1 */
+		phase_rates *r = &ph[p];
+		r->cpi_core = 0.6 + 0.4 * urand();
+		r->llc_pki = 0.05 + 20 * mem * mem;
+		double llc = r->llc_pki / 1000;
+		double offchip = llc * 65 * f0 / 2.0; /* misses overlap in pairs */
+		r->per_ins[0] = 0.2 * r->cpi_core + offchip * 1.1; /* stall cycles */
+		r->per_ins[1] = llc;
+		r->per_ins[2] = 0.35 + 0.1 * urand();
+		r->per_ins[3] = llc * 1.5;
+		r->per_ins[4] = llc * 4 + 0.01;
+		r->per_ins[5] = 0.05 * r->cpi_core + offchip * 0.15;
+		r->per_ins[6] = (1 - mem) * 0.3 * urand();
+		r->per_ins[7] = 0.002 + 0.01 * urand();
+	}
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *s = sl_xmalloc(cap);
+	size_t got;
+	while ((got = fread(s + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 == cap)
+			s = sl_xrealloc(s, cap *= 2);
+	}
+	fclose(f);
+	s[n] = 0;
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	int timer = 0, no_machine = 0;
+	const char *machine = NULL;
+	double f0 = 2.666;
+	static const struct option lo[] = {
+		{"timer", no_argument, NULL, 't'}, {"machine", required_argument, NULL, 'm'},
+		{"no-machine", no_argument, NULL, 'n'}, {"freq", required_argument, NULL, 'f'},
+		{"seed", required_argument, NULL, 's'}, {NULL, 0, NULL, 0},
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (c == 't')
+			timer = 1;
+		else if (c == 'm')
+			machine = optarg;
+		else if (c == 'n')
+			no_machine = 1;
+		else if (c == 'f')
+			f0 = atof(optarg);
+		else if (c == 's')
+			rng = strtoull(optarg, NULL, 0) | 1;
+		else
+			return 2;
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "usage: gen-profile OUT INTERVALS [--timer] "
+				"[--machine FILE | --no-machine] [--freq GHZ] [--seed N]\n");
+		return 2;
+	}
+	const char *out = argv[optind];
+	size_t n = strtoull(argv[optind + 1], NULL, 10);
+
+	sl_profile p;
+	sl_profile_init(&p);
+	p.command = sl_xstrdup("gen-profile (synthetic)");
+	p.backend = sl_xstrdup(timer ? "timer" : "replay");
+	p.workload = sl_xstrdup("synthetic");
+	p.freq_ghz = f0;
+	p.interval_instructions = timer ? 0 : 100000000;
+	p.interval_s = timer ? 0.01 : 0;
+	p.has_counts = !timer;
+	if (!no_machine) {
+		char *def = NULL;
+		if (!machine)
+			machine = def = sl_xasprintf("%s/models/nehalem-i7-920.yaml", SLEUTH_SRCDIR);
+		p.machine_text = slurp(machine);
+		if (!p.machine_text) {
+			fprintf(stderr, "gen-profile: cannot read %s\n", machine);
+			return 1;
+		}
+		p.machine_path = sl_xstrdup(machine);
+		free(def);
+	}
+	p.n_phases = N_PHASES;
+	p.phases = sl_xcalloc(N_PHASES, sizeof *p.phases);
+	for (uint32_t i = 0; i < N_PHASES; i++)
+		p.phases[i].id = i;
+	p.n_events = timer ? 0 : N_EVENTS;
+	p.events = sl_xcalloc(N_EVENTS, sizeof *p.events);
+	for (size_t k = 0; k < p.n_events; k++)
+		p.events[k] = sl_xstrdup(events[k]);
+	p.n_intervals = n;
+	p.iv = sl_xcalloc(n + 1, sizeof *p.iv);
+	p.counts = timer ? NULL : sl_xmalloc((n + 1) * N_EVENTS * sizeof *p.counts);
+
+	phase_rates ph[N_PHASES];
+	make_phases(ph, f0);
+	uint32_t cur = 0;
+	size_t left = 0;
+	double t = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!left) { /* a new instance of a random phase, 1..200 intervals */
+			cur = (uint32_t)(urand() * N_PHASES) % N_PHASES;
+			left = 1 + (size_t)(urand() * 200);
+		}
+		left--;
+		const phase_rates *r = &ph[cur];
+		double ins = 1e8;
+		double noise = 0.95 + 0.1 * urand();
+		double offchip = r->llc_pki / 1000 * ins * 65 * f0 / 2.0;
+		double cyc = (r->cpi_core * ins + offchip) * noise;
+		sl_prof_interval *v = &p.iv[i];
+		v->phase = cur;
+		v->start_s = t;
+		v->time_s = cyc / (f0 * 1e9);
+		v->cycles = timer ? 0 : (uint64_t)cyc;
+		v->instructions = timer ? 0 : (uint64_t)ins;
+		v->energy_j = NAN;
+		t += v->time_s;
+		for (size_t k = 0; k < p.n_events; k++) {
+			int on = ((k + N_EVENTS - (i * K) % N_EVENTS) % N_EVENTS) < K;
+			p.counts[i * N_EVENTS + k] =
+				on ? (uint64_t)(r->per_ins[k] * ins * noise) : SL_MISSING;
+		}
+	}
+	int rc = sl_profile_write(out, &p);
+	if (rc < 0)
+		fprintf(stderr, "gen-profile: %s\n", sl_error());
+	sl_profile_free(&p);
+	return rc < 0 ? 1 : 0;
+}

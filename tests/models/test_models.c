@@ -1,0 +1,560 @@
+/*
+ * Unit tests of the models on profiles and machines built in memory:
+ * every interpolation case, the stall and linear time models and the power
+ * model against hand computations (Power-Sleuth's Nehalem coefficients),
+ * voltage and static power between P-states, clamping, aggregation and the
+ * refusals of sl_model_init.
+ */
+#include <string.h>
+
+#include "fixture.h"
+#include "sleuth/common.h"
+#include "sleuth/model.h"
+#include "sleuth/sim.h"
+
+/* One interval at 2.666 GHz with every event measured. */
+static sl_prof_interval one_iv[] = {{0, 0, 0.375, 1000000000, 800000000, NAN}};
+static uint64_t one_counts[] = {400000000, 2000000,  900000000, 4000000,
+				10000000,  350000000, 100000000, 2000000};
+
+static void mkone(sl_profile *p, sl_machine *m)
+{
+	mkprof(p, 1, one_iv, 8, nhm_events, one_counts, 2.666);
+	mknhm(m);
+}
+
+/* cmocka fixture: that interval under the stall model with power. */
+typedef struct one_fx {
+	sl_profile p;
+	sl_machine m;
+	sl_model md;
+} one_fx;
+
+static int one_setup(void **state)
+{
+	one_fx *fx = test_malloc(sizeof *fx);
+	mkone(&fx->p, &fx->m);
+	*state = fx;
+	return sl_model_init(&fx->md, &fx->p, &fx->m, SL_TIME_STALL, 0);
+}
+
+static int one_teardown(void **state)
+{
+	one_fx *fx = *state;
+	sl_model_free(&fx->md);
+	test_free(fx);
+	return 0;
+}
+
+/* ---- interpolation ---------------------------------------------------- */
+
+/*
+ * Phases 0 0 | 1 1 | 0 0 0 | 2 (instances 0..3), intervals of 1000
+ * instructions except interval 1 (2000).  Event A:
+ *   iv0 measured 100 (rate 0.1)  iv1 missing -> instance: 0.1 x 2000 = 200
+ *   iv2, iv3 missing, phase 1 measured nowhere -> program mean
+ *   iv4, iv5 missing, iv6 measured 400 (0.4) -> instance: 0.4 x 1000
+ *   iv7 phase 2 missing -> program
+ * Event B: measured only in iv4 (0.3): iv5, iv6 instance; iv0, iv1 phase
+ * (a later instance of phase 0); iv2, iv3, iv7 program.
+ * Event C: never measured -> none.
+ * Program mean of A: (0.1 + 0.4) / 2 = 0.25; of B: 0.3.
+ */
+static sl_prof_interval ip_iv[] = {
+	{0, 0, 1, 1, 1000, NAN}, {0, 0, 1, 1, 2000, NAN}, {1, 0, 1, 1, 1000, NAN},
+	{1, 0, 1, 1, 1000, NAN}, {0, 0, 1, 1, 1000, NAN}, {0, 0, 1, 1, 1000, NAN},
+	{0, 0, 1, 1, 1000, NAN}, {2, 0, 1, 1, 1000, NAN},
+};
+static char *ip_events[] = {"A", "B", "C"};
+static uint64_t ip_counts[] = {
+	100, M, M,  M, M, M,  M, M, M,  M, M, M,
+	M, 300, M,  M, M, M,  400, M, M,  M, M, M,
+};
+
+static void test_interp_cases(void **state)
+{
+	(void)state;
+	sl_profile p;
+	mkprof(&p, 8, ip_iv, 3, ip_events, ip_counts, 2.0);
+	const char *evs[] = {"A", "B", "C", "D"};
+	sl_interp v;
+	assert_int_equal(sl_interp_build(&v, &p, evs, 4), 0);
+	assert_int_equal(v.n_instances, 4);
+	assert_int_equal(v.n_phase_ids, 3);
+	assert_int_equal(v.inst_of[5], 2);
+	assert_int_equal(v.col[3], -1); /* D: not in the profile */
+
+	static const struct { size_t i; int k; sl_src s; double val; } want[] = {
+		{0, 0, SL_SRC_MEASURED, 100}, {1, 0, SL_SRC_INSTANCE, 200},
+		{2, 0, SL_SRC_PROGRAM, 250},  {3, 0, SL_SRC_PROGRAM, 250},
+		{4, 0, SL_SRC_INSTANCE, 400}, {5, 0, SL_SRC_INSTANCE, 400},
+		{6, 0, SL_SRC_MEASURED, 400}, {7, 0, SL_SRC_PROGRAM, 250},
+		{0, 1, SL_SRC_PHASE, 300},    {1, 1, SL_SRC_PHASE, 600},
+		{2, 1, SL_SRC_PROGRAM, 300},  {4, 1, SL_SRC_MEASURED, 300},
+		{5, 1, SL_SRC_INSTANCE, 300}, {6, 1, SL_SRC_INSTANCE, 300},
+		{7, 1, SL_SRC_PROGRAM, 300},
+	};
+	for (size_t j = 0; j < SL_ARRAY_LEN(want); j++) {
+		assert_int_equal(sl_interp_src(&v, want[j].i, (size_t)want[j].k), want[j].s);
+		assert_near(sl_interp_count(&v, want[j].i, (size_t)want[j].k),
+				    want[j].val, 1e-9);
+	}
+	for (size_t i = 0; i < 8; i++) {
+		assert_int_equal(sl_interp_src(&v, i, 2), SL_SRC_NONE);
+		assert_true(isnan(sl_interp_count(&v, i, 2)));
+	}
+	/* 32 cells: measured 3, instance 5, phase 2, program 6, none 16 */
+	assert_near(sl_interp_share(&v, SL_SRC_MEASURED), 3 / 32.0, 1e-12);
+	assert_near(sl_interp_share(&v, SL_SRC_INSTANCE), 5 / 32.0, 1e-12);
+	assert_near(sl_interp_share(&v, SL_SRC_PHASE), 2 / 32.0, 1e-12);
+	assert_near(sl_interp_share(&v, SL_SRC_PROGRAM), 6 / 32.0, 1e-12);
+	assert_near(sl_interp_share(&v, SL_SRC_NONE), 16 / 32.0, 1e-12);
+	/* phase 1: 2 intervals x 4 events, A and B from the program, C and D none */
+	double sh[3][SL_SRC_N];
+	sl_interp_phase_shares(&v, sh);
+	assert_near(sh[1][SL_SRC_PROGRAM], 0.5, 1e-12);
+	assert_near(sh[1][SL_SRC_NONE], 0.5, 1e-12);
+	/* phase 0: 5 intervals x 4 = 20 cells: 3 measured, 5 instance, 2 phase */
+	assert_near(sh[0][SL_SRC_MEASURED], 3 / 20.0, 1e-12);
+	assert_near(sh[0][SL_SRC_INSTANCE], 5 / 20.0, 1e-12);
+	assert_near(sh[0][SL_SRC_PHASE], 2 / 20.0, 1e-12);
+	assert_near(sh[2][SL_SRC_PROGRAM], 0.5, 1e-12);
+	assert_int_equal(sl_interp_event(&v, "B"), 1);
+	assert_int_equal(sl_interp_event(&v, "Z"), -1);
+	assert_string_equal(sl_src_name(SL_SRC_PHASE), "phase");
+	sl_interp_free(&v);
+}
+
+/* Means are of per-instruction rates: an interval twice as long weighs
+ * the same, and a zero-instruction interval is left out of the mean. */
+static void test_interp_rates(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[] = {
+		{0, 0, 1, 1, 1000, NAN}, {0, 0, 1, 1, 4000, NAN},
+		{0, 0, 1, 1, 0, NAN}, {0, 0, 1, 1, 2000, NAN},
+	};
+	char *evs[] = {"A"};
+	uint64_t counts[] = {100, 800, 50, M}; /* rates 0.1, 0.2, (none) */
+	sl_profile p;
+	mkprof(&p, 4, iv, 1, evs, counts, 2.0);
+	sl_interp v;
+	assert_int_equal(sl_interp_build(&v, &p, (const char *const *)evs, 1), 0);
+	/* mean rate 0.15 (not 900/5000 = 0.18) x 2000 */
+	assert_near(sl_interp_count(&v, 3, 0), 300, 1e-9);
+	assert_near(sl_interp_count(&v, 2, 0), 50, 0);
+	sl_interp_free(&v);
+}
+
+static void test_interp_refusals(void **state)
+{
+	(void)state;
+	sl_profile p;
+	mkprof(&p, 0, NULL, 0, NULL, NULL, 2.0);
+	sl_interp v;
+	const char *evs[] = {"A"};
+	assert_int_equal(sl_interp_build(&v, &p, evs, 1), -1);
+	assert_non_null(strstr(sl_error(), "no intervals"));
+	mkprof(&p, 1, one_iv, 0, NULL, NULL, 2.0);
+	p.has_counts = 0;
+	p.backend = "timer";
+	assert_int_equal(sl_interp_build(&v, &p, evs, 1), -1);
+	assert_non_null(strstr(sl_error(), "no event counts"));
+}
+
+/* ---- time models ------------------------------------------------------ */
+
+/*
+ * c = 1e9 cycles at f0 = 2.666 GHz; stall cycles 4e8; LLC misses 2e6 at
+ * 56.3 ns: 2e6 x 56.3 x 2.666 = 300191600 < 4e8, so st = 300191600.
+ * At 1.6 GHz: cycles = (1e9 - 300191600) + 300191600 x 1.6 / 2.666
+ *                    = 699808400 + 180160000 = 879968400
+ *             time   = 879968400 / 1.6e9 = 0.54998025 s.
+ * Linear: 1e9 / 1.6e9 = 0.625 s.
+ */
+static void test_stall_model(void **state)
+{
+	one_fx *fx = *state;
+	sl_profile p = fx->p;
+	sl_machine m = fx->m;
+	sl_model md;
+	assert_near(sl_model_cycles(&fx->md, 0, 1.6), 879968400.0, 1e-3);
+	assert_near(sl_model_cycles(&fx->md, 0, 2.666), 1e9, 1e-3);
+	sl_opoint op;
+	assert_int_equal(sl_model_opoint(&fx->md, 1.6, &op), 0);
+	sl_pred pr;
+	sl_model_predict(&fx->md, &op, 0, &pr);
+	assert_near(pr.time_s, 0.54998025, 1e-12);
+
+	/* the stall count is the smaller: st = 2e8 */
+	uint64_t counts[8];
+	memcpy(counts, one_counts, sizeof counts);
+	counts[0] = 200000000;
+	p.counts = counts;
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_STALL, SL_MODEL_TIME_ONLY), 0);
+	/* (1e9 - 2e8) + 2e8 x 1.6 / 2.666 */
+	assert_near(sl_model_cycles(&md, 0, 1.6), 8e8 + 2e8 * 1.6 / 2.666, 1e-3);
+	sl_model_free(&md);
+
+	mkone(&p, &m);
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_LINEAR, 0), 0);
+	sl_model_predict(&md, &op, 0, &pr);
+	assert_near(pr.time_s, 0.625, 1e-12);
+	assert_string_equal(sl_time_model_name(md.time), "linear");
+	sl_model_free(&md);
+}
+
+/* A machine naming a direct count of off-chip stall cycles: it replaces the
+ * estimate.  st = 1e8: (1e9 - 1e8) + 1e8 x 1.6 / 2.666. */
+static void test_memory_stall_role(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[] = {{0, 0, 0.375, 1000000000, 800000000, NAN}};
+	char *evs[] = {"CYCLE_ACTIVITY:STALLS_L3_MISS"};
+	uint64_t counts[] = {100000000};
+	sl_profile p;
+	mkprof(&p, 1, iv, 1, evs, counts, 2.666);
+	sl_role roles[] = {{"memory_stall_cycles", "CYCLE_ACTIVITY:STALLS_L3_MISS"}};
+	sl_machine m;
+	mknhm(&m);
+	m.roles = roles;
+	m.n_roles = 1;
+	sl_model md;
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_STALL, SL_MODEL_TIME_ONLY), 0);
+	assert_near(sl_model_cycles(&md, 0, 1.6), 9e8 + 1e8 * 1.6 / 2.666, 1e-3);
+	assert_int_equal(md.view.n_events, 1);
+	sl_model_free(&md);
+}
+
+static void test_time_model_parse(void **state)
+{
+	(void)state;
+	sl_time_model t;
+	assert_int_equal(sl_time_model_parse("linear", &t), 0);
+	assert_int_equal(t, SL_TIME_LINEAR);
+	assert_int_equal(sl_time_model_parse("stall", &t), 0);
+	assert_int_equal(t, SL_TIME_STALL);
+	assert_int_equal(sl_time_model_parse("quadratic", &t), -1);
+}
+
+/* ---- power model ------------------------------------------------------ */
+
+/*
+ * The interval above with the Nehalem coefficients.
+ * At f0 = 2.666 GHz (nothing scales), per cycle (c = 1e9):
+ *   Ceff = 0.7464 x 0.9 + 4.5096 x 0.004 + 3.0845 x 0.01
+ *        - 1.3846 x 0.35 + 0.9415 x 0.1 + 0.3467 x 0.002
+ *        = 0.67176 + 0.0180384 + 0.030845 - 0.48461 + 0.09415 + 0.0006934
+ *        = 0.3308768 nF
+ *   P = 20.6754 + 0.3308768 x 2.666 x 1.26318^2 = 22.0829277 W
+ * At 1.6 GHz: cycles 879968400 (above); resource stalls 3.5e8 overlap the
+ *   st = 300191600 off-chip stall cycles, which scale by 1.6/2.666:
+ *   RS = (3.5e8 - 300191600) + 180160000 = 229968400.
+ *   Ceff = (0.7464 x 9e8 + 4.5096 x 4e6 + 3.0845 x 1e7 - 1.3846 x 229968400
+ *           + 0.9415 x 1e8 + 0.3467 x 2e6) / 879968400 = 0.56487546 nF
+ *   P = 8.7530 + 0.56487546 x 1.6 x 1.018^2 = 9.68963039 W
+ *   E = P x 0.54998025 s = 5.32910535 J
+ */
+static void test_power_model(void **state)
+{
+	sl_model md = ((one_fx *)*state)->md;
+	sl_opoint op;
+	sl_pred pr;
+	assert_int_equal(sl_model_opoint(&md, 2.666, &op), 0);
+	sl_model_predict(&md, &op, 0, &pr);
+	assert_near(pr.ceff_nf, 0.3308768, 1e-9);
+	assert_near(pr.power_w, 22.0829277, 1e-6);
+	assert_int_equal(pr.clamped, SL_CLAMP_NONE);
+
+	assert_int_equal(sl_model_opoint(&md, 1.6, &op), 0);
+	sl_model_predict(&md, &op, 0, &pr);
+	assert_near(pr.ceff_nf, 0.56487546, 1e-8);
+	assert_near(pr.power_w, 9.68963039, 1e-6);
+	assert_near(pr.energy_j, 5.32910535, 1e-6);
+}
+
+/* A profile of one event X, and the Nehalem machine reduced to one power
+ * term on X and no stall roles (for the linear model). */
+static char *x_events[] = {"X"};
+static sl_role x_roles[] = {{"branch_sample", "B"}};
+
+static void mk_x(sl_profile *p, sl_prof_interval *iv, size_t n, uint64_t *counts,
+		 sl_machine *m, sl_power_term *term)
+{
+	mkprof(p, n, iv, 1, x_events, counts, 2.0);
+	mknhm(m);
+	m->roles = x_roles;
+	m->n_roles = 1;
+	m->terms = term;
+	m->n_terms = 1;
+}
+
+/* Clamps: a negative Ceff gives less than static power (clamped to idle);
+ * an absurd rate more than the peak.  Both are counted in aggregates. */
+static void test_clamps(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[] = {{0, 0, 1, 1000000000, 1000000000, NAN},
+				 {0, 0, 1, 1000000000, 1000000000, NAN},
+				 {1, 0, 1, 1000000000, 1000000000, NAN}};
+	uint64_t counts[] = {0, 100000000000ULL, 500000000};
+	sl_power_term term = {"X", 1, 2.0};
+	sl_profile p;
+	sl_machine m;
+	mk_x(&p, iv, 3, counts, &m, &term);
+	m.constant = -1.0;
+	sl_model md;
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_LINEAR, 0), 0);
+	/* peak Ceff = -1 + 2 x 4 = 7 nF */
+	assert_near(md.ceff_peak, 7.0, 1e-12);
+	sl_opoint op;
+	assert_int_equal(sl_model_opoint(&md, 2.0, &op), 0);
+	sl_pred pr;
+	sl_model_predict(&md, &op, 0, &pr); /* Ceff = -1 */
+	assert_int_equal(pr.clamped, SL_CLAMP_IDLE);
+	assert_near(pr.power_w, 13.2267, 1e-9);
+	assert_near(sl_model_idle_w(&md, &op), 13.2267, 1e-9);
+	sl_model_predict(&md, &op, 1, &pr); /* Ceff = -1 + 200 */
+	assert_int_equal(pr.clamped, SL_CLAMP_PEAK);
+	assert_near(pr.power_w, 13.2267 + 7 * 2.0 * 1.11 * 1.11, 1e-9);
+	sl_model_predict(&md, &op, 2, &pr); /* Ceff = -1 + 1 = 0 */
+	assert_int_equal(pr.clamped, SL_CLAMP_NONE);
+	assert_near(pr.power_w, 13.2267, 1e-9);
+
+	sl_agg ph[2], tot;
+	sl_model_aggregate(&md, &op, ph, NULL, &tot);
+	assert_int_equal(tot.clamped_idle, 1);
+	assert_int_equal(tot.clamped_peak, 1);
+	assert_int_equal(ph[1].clamped_idle + ph[1].clamped_peak, 0);
+	sl_model_free(&md);
+}
+
+/* ---- P-states ----------------------------------------------------------- */
+
+static void test_opoints(void **state)
+{
+	(void)state;
+	sl_machine m;
+	mknhm(&m);
+	sl_opoint op;
+	/* exact (within half a MHz) */
+	assert_int_equal(sl_machine_opoint(&m, 2.0002, 0, &op), 0);
+	assert_int_equal(op.pstate, 5);
+	assert_near(op.volts, 1.11, 0);
+	assert_near(op.static_w, 13.2267, 0);
+	/* between 2.0 and 2.133: a line between the neighbours */
+	assert_int_equal(sl_machine_opoint(&m, 2.05, 0, &op), 0);
+	assert_int_equal(op.pstate, -1);
+	assert_false(op.extrapolated);
+	double t = (2.05 - 2.0) / (2.133 - 2.0);
+	assert_near(op.volts, 1.11 + t * (1.14059 - 1.11), 1e-12);
+	assert_near(op.static_w, 13.2267 + t * (14.7142 - 13.2267), 1e-12);
+	/* outside: refused, unless extrapolating (the line through 2.533 and 2.666) */
+	assert_int_equal(sl_machine_opoint(&m, 3.0, 0, &op), -1);
+	assert_non_null(strstr(sl_error(), "--extrapolate"));
+	assert_int_equal(sl_machine_opoint(&m, 1.2, 0, &op), -1);
+	assert_int_equal(sl_machine_opoint(&m, 3.0, 1, &op), 0);
+	assert_true(op.extrapolated);
+	t = (3.0 - 2.533) / (2.666 - 2.533);
+	assert_near(op.volts, 1.23259 + t * (1.26318 - 1.23259), 1e-12);
+	assert_near(op.static_w, 19.1879 + t * (20.6754 - 19.1879), 1e-12);
+	assert_int_equal(sl_machine_opoint(&m, 1.2, 1, &op), 0);
+	assert_near(op.volts, 1.018 + (1.2 - 1.6) / (1.733 - 1.6) * (1.04859 - 1.018),
+			    1e-12);
+	assert_int_equal(sl_machine_opoint(&m, -1, 1, &op), -1);
+	/* a skeleton: voltage but no static power */
+	sl_pstate ps[] = {{2.0, 1.1, 0, 0}, {1.0, 0.9, 0, 0}};
+	m.pstates = ps;
+	m.n_pstates = 2;
+	assert_int_equal(sl_machine_opoint(&m, 1.5, 0, &op), 0);
+	assert_near(op.volts, 1.0, 1e-12);
+	assert_true(isnan(op.static_w));
+	/* a frequency so low the voltage line goes negative: V = 0.8 f - 0.6 */
+	sl_pstate steep[] = {{2.0, 1.0, 0, 0}, {1.0, 0.2, 0, 0}};
+	m.pstates = steep;
+	assert_int_equal(sl_machine_opoint(&m, 0.5, 1, &op), -1);
+	assert_non_null(strstr(sl_error(), "voltage would be"));
+	/* one P-state: nothing to extrapolate from */
+	m.n_pstates = 1;
+	assert_int_equal(sl_machine_opoint(&m, 1.5, 1, &op), -1);
+	/* unsorted */
+	sl_pstate bad[] = {{1.0, 0.9, 0, 0}, {2.0, 1.1, 0, 0}};
+	m.pstates = bad;
+	m.n_pstates = 2;
+	assert_int_equal(sl_machine_opoint(&m, 1.5, 0, &op), -1);
+}
+
+/* ---- aggregation --------------------------------------------------------- */
+
+/* Phases 0 1 0 0: per phase and per instance sums; power is energy/time. */
+static void test_aggregate(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[] = {{0, 0, 1, 2000000000, 1000, NAN},
+				 {1, 0, 1, 1000000000, 2000, NAN},
+				 {0, 0, 1, 1000000000, 3000, NAN},
+				 {0, 0, 1, 3000000000, 4000, NAN}};
+	uint64_t counts[] = {0, 1000000000, 0, 0};
+	sl_power_term term = {"X", 1, 1.0};
+	sl_profile p;
+	sl_machine m;
+	mk_x(&p, iv, 4, counts, &m, &term);
+	sl_model md;
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_LINEAR, 0), 0);
+	sl_opoint op;
+	assert_int_equal(sl_model_opoint(&md, 2.0, &op), 0);
+	sl_agg ph[2], in[3], tot;
+	sl_model_aggregate(&md, &op, ph, in, &tot);
+	assert_int_equal(ph[0].intervals, 3);
+	assert_int_equal(ph[0].instances, 2);
+	assert_int_equal(ph[0].instructions, 8000);
+	assert_near(ph[0].time_s, 3.0, 1e-12);
+	assert_near(ph[0].energy_j, 3.0 * 13.2267, 1e-9);
+	/* phase 1: Ceff 1 nF -> 13.2267 + 2 x 1.11^2 W for 0.5 s */
+	double p1 = 13.2267 + 2.0 * 1.11 * 1.11;
+	assert_near(sl_agg_power(&ph[1]), p1, 1e-9);
+	assert_int_equal(in[2].intervals, 2);
+	assert_int_equal(in[2].instances, 1);
+	assert_near(in[2].time_s, 2.0, 1e-12);
+	assert_int_equal(tot.instances, 3);
+	assert_near(tot.energy_j, 3.0 * 13.2267 + 0.5 * p1, 1e-9);
+	assert_near(sl_agg_power(&tot), tot.energy_j / 3.5, 1e-12);
+	sl_model_free(&md);
+}
+
+/* ---- refusals ----------------------------------------------------------- */
+
+static void expect_refusal(const sl_profile *p, const sl_machine *m, sl_time_model t,
+			   int flags, const char *msg)
+{
+	sl_model md;
+	assert_int_equal(sl_model_init(&md, p, m, t, flags), -1);
+	if (!strstr(sl_error(), msg))
+		fail_msg("error '%s' does not say '%s'", sl_error(), msg);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	sl_profile p;
+	sl_machine m;
+	mknhm(&m);
+
+	mkone(&p, &m);
+	p.has_counts = 0;
+	p.backend = "timer";
+	expect_refusal(&p, &m, SL_TIME_STALL, 0, "no event counts (backend 'timer')");
+
+	mkone(&p, &m);
+	p.freq_ghz = 0;
+	expect_refusal(&p, &m, SL_TIME_LINEAR, 0, "frequency");
+
+	/* skeleton: no constant; or a term without a coefficient; or no static */
+	mkone(&p, &m);
+	m.has_constant = 0;
+	expect_refusal(&p, &m, SL_TIME_STALL, 0, "no fitted power model (power: has no constant)");
+	sl_model md;
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_STALL, SL_MODEL_TIME_ONLY), 0);
+	sl_opoint op;
+	sl_pred pr;
+	assert_int_equal(sl_model_opoint(&md, 1.6, &op), 0);
+	sl_model_predict(&md, &op, 0, &pr);
+	assert_true(isnan(pr.power_w));
+	assert_near(pr.time_s, 0.54998025, 1e-12);
+	sl_model_free(&md);
+	mknhm(&m);
+	m.has_power = 0;
+	expect_refusal(&p, &m, SL_TIME_STALL, 0, "run sleuth calibrate to complete it, "
+		       "or predict time only with --time-only");
+	mknhm(&m);
+	sl_pstate ps[] = {{2.666, 1.26, 0, 0}};
+	m.pstates = ps;
+	m.n_pstates = 1;
+	expect_refusal(&p, &m, SL_TIME_STALL, 0, "run sleuth calibrate");
+
+	/* the stall model without its roles */
+	mknhm(&m);
+	m.n_roles = 2; /* branch_sample, stall_cycles */
+	expect_refusal(&p, &m, SL_TIME_STALL, 0, "--model linear");
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_LINEAR, 0), 0);
+	sl_model_free(&md);
+	mknhm(&m);
+	m.memory_latency_ns = 0;
+	expect_refusal(&p, &m, SL_TIME_STALL, 0, "memory_latency_ns");
+
+	/* an event the model needs that the profile never measured */
+	mknhm(&m);
+	uint64_t counts[8];
+	memcpy(counts, one_counts, sizeof counts);
+	counts[1] = M;
+	p.counts = counts;
+	expect_refusal(&p, &m, SL_TIME_STALL, 0, "never measured LLC_MISSES");
+	mkone(&p, &m);
+	memcpy(counts, one_counts, sizeof counts);
+	counts[6] = M;
+	p.counts = counts;
+	expect_refusal(&p, &m, SL_TIME_STALL, 0, "never measured FP_COMP_OPS_EXE:SSE_FP");
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_STALL, SL_MODEL_TIME_ONLY), 0);
+	sl_model_free(&md);
+}
+
+/* The shipped machine files load; the Nehalem one is complete and is the
+ * machine of the tests above; the simulated one is a skeleton. */
+static void test_shipped_machines(void **state)
+{
+	(void)state;
+	sl_machine m, ref;
+	mknhm(&ref);
+	assert_int_equal(sl_machine_load(TEST_SRCDIR "/models/nehalem-i7-920.yaml", &m), 0);
+	assert_int_equal(sl_machine_complete(&m), 1);
+	assert_int_equal(m.n_pstates, ref.n_pstates);
+	for (size_t i = 0; i < m.n_pstates; i++) {
+		assert_near(m.pstates[i].ghz, ref.pstates[i].ghz, 0);
+		assert_near(m.pstates[i].volts, ref.pstates[i].volts, 0);
+		assert_near(m.pstates[i].static_w, ref.pstates[i].static_w, 0);
+	}
+	assert_int_equal(m.n_terms, ref.n_terms);
+	for (size_t i = 0; i < m.n_terms; i++) {
+		assert_string_equal(m.terms[i].event, ref.terms[i].event);
+		assert_near(m.terms[i].coeff, ref.terms[i].coeff, 0);
+	}
+	assert_near(m.memory_latency_ns, ref.memory_latency_ns, 0);
+	for (size_t i = 0; i < ref.n_roles; i++)
+		assert_string_equal(sl_machine_role(&m, ref.roles[i].role), ref.roles[i].event);
+	sl_machine_free(&m);
+
+	/* the skeleton agrees with the simulated machine it describes */
+	sl_sim_machine sim;
+	assert_int_equal(sl_machine_load(TEST_SRCDIR "/models/sim-nehalem-i7-920.yaml", &m), 0);
+	assert_int_equal(sl_sim_machine_load(TEST_SRCDIR "/data/sim/nehalem-i7-920.yaml", &sim),
+			 0);
+	assert_int_equal(sl_machine_complete(&m), 0);
+	assert_int_equal(m.n_pstates, sim.n_pstates);
+	for (size_t i = 0; i < m.n_pstates; i++) {
+		assert_near(m.pstates[i].ghz, sim.ghz[i], 0);
+		assert_near(m.pstates[i].volts, sim.volts[i], 0);
+	}
+	assert_near(m.memory_latency_ns, sim.truth.memory_ns, 0);
+	assert_int_equal(m.programmable, sim.programmable);
+	sl_sim_machine_free(&sim);
+	sl_machine_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_interp_cases),
+		cmocka_unit_test(test_interp_rates),
+		cmocka_unit_test(test_interp_refusals),
+		cmocka_unit_test_setup_teardown(test_stall_model, one_setup, one_teardown),
+		cmocka_unit_test(test_memory_stall_role),
+		cmocka_unit_test(test_time_model_parse),
+		cmocka_unit_test_setup_teardown(test_power_model, one_setup, one_teardown),
+		cmocka_unit_test(test_clamps),
+		cmocka_unit_test(test_opoints),
+		cmocka_unit_test(test_aggregate),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_shipped_machines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
