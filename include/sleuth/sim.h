@@ -207,6 +207,7 @@ void sl_sim_interval_copy(sl_sim_interval *dst, const sl_sim_interval *src);
 
 /* ---- a whole run ----------------------------------------------------------- */
 
+struct sl_sim_totals;
 typedef struct sl_sim_run_opts {
 	double ghz;                 /* the run's frequency (a P-state) */
 	const char *trace_path;     /* sleuth-trace/1 output */
@@ -219,7 +220,15 @@ typedef struct sl_sim_run_opts {
 	 * carries its own `ghz:` (docs/simulator.md, "Schedules"). */
 	const int *pstate_of;
 	double switch_s;            /* time of one frequency switch (0: free) */
+	struct sl_sim_totals *totals; /* filled when not NULL */
 } sl_sim_run_opts;
+
+/* What a run wrote, summed: the trace's t and e (switches included), and
+ * the number of frequency changes along the plan. */
+typedef struct sl_sim_totals {
+	double time_s, energy_j;
+	size_t switches;
+} sl_sim_totals;
 
 /* Simulates every interval and writes the outputs; all appear whole or
  * not at all.  0 or -1 with sl_error(). */

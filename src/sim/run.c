@@ -56,6 +56,7 @@ struct run {
 	sl_trace_interval ti;
 	uint64_t *n;
 	size_t emitted;
+	sl_sim_totals sum;
 };
 
 static int emit(struct run *r, const sl_sim_interval *iv, double e)
@@ -69,6 +70,8 @@ static int emit(struct run *r, const sl_sim_interval *iv, double e)
 	r->ti.n_br = iv->n_br;
 	r->ti.has_e = 1;
 	r->ti.e = e;
+	r->sum.time_s += iv->t;
+	r->sum.energy_j += e;
 	r->ti.label = (char *)iv->label;
 	/* intervals are emitted in order, so the count so far is the index */
 	if (r->o->pstate_of)
@@ -131,6 +134,7 @@ static int simulate(struct run *r, double ghz, double volts, FILE *plog)
 		double own_w = iv.e / iv.t;
 		double switch_w = switch_into(r->o, i, prev_w, &iv);
 		prev_w = own_w;
+		r->sum.switches += plan && i && plan[i] != plan[i - 1];
 		if (!use_meter) {
 			rc = emit(r, &iv, iv.e);
 			continue;
@@ -227,6 +231,8 @@ int sl_sim_run(const sl_sim *s, const sl_sim_run_opts *o)
 		goto fail;
 	if (commit_all(&r, &plog, &ilog) < 0)
 		goto fail;
+	if (o->totals)
+		*o->totals = r.sum;
 	free(h.events);
 	free(r.n);
 	return 0;
