@@ -214,8 +214,13 @@ int sl_sim_run(const sl_sim *s, const sl_sim_run_opts *o)
 	if (o->power_log) {
 		if (!(pf = sl_afile_open(&plog, o->power_log)))
 			goto fail;
-		fprintf(pf, "# power meter of simulated %s running %s at %g GHz (seed %llu): "
-			    "%g Hz, noise sigma %g W\n", m->name, s->w->name, m->ghz[ps],
+		char at[64];
+		if (o->pstate_of)
+			snprintf(at, sizeof at, "at each interval's own frequency");
+		else
+			snprintf(at, sizeof at, "at %g GHz", m->ghz[ps]);
+		fprintf(pf, "# power meter of simulated %s running %s %s (seed %llu): "
+			    "%g Hz, noise sigma %g W\n", m->name, s->w->name, at,
 			(unsigned long long)s->seed, m->truth.meter_hz, m->truth.meter_noise_w);
 		fprintf(pf, "time_s,power_w\n");
 	}
