@@ -94,8 +94,9 @@ static int drain(struct run *r, sl_meter *mt, queue *q)
 /*
  * A frequency switch into interval i (docs/simulator.md, "Schedules"): the
  * core is halted for switch_s -- no cycles or instructions counted -- at the
- * higher of the true mean powers of the intervals on either side, the rule
- * sleuth schedule predicts with.  The switch belongs to the interval it
+ * higher of the true mean powers of the intervals on either side (sleuth
+ * schedule's rule, with the neighbouring intervals' powers for its
+ * instances' mean powers: the run is a stream).  The switch belongs to the interval it
  * enters: its time and energy are added to that interval's t and e.
  * Returns the switch's power, 0 when there is none.
  */
