@@ -9,7 +9,8 @@
 # usage: bench/schedule-sim.sh [WORKLOAD.yaml ...]   (default: data/workloads/*.yaml)
 # environment: B (build dir, default build), MACHINE (fitted sleuth-machine/1,
 # default models/sim-nehalem-i7-920.yaml), BOUND (default 10%), SEED (default 1),
-# KEEP (a directory to keep the traces, profiles and schedules in)
+# TRANSITION_US (switch cost given to sleuth schedule and so charged by the
+# simulator, default 0), KEEP (a directory to keep traces, profiles, schedules)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}
@@ -18,6 +19,7 @@ MACHINE=${MACHINE:-models/sim-nehalem-i7-920.yaml}
 SIM_MACHINE=data/sim/nehalem-i7-920.yaml
 BOUND=${BOUND:-10%}
 SEED=${SEED:-1}
+TRANSITION_US=${TRANSITION_US:-0}
 if ! grep -q 'static_w' "$MACHINE" || ! grep -q 'coeff' "$MACHINE"; then
 	echo "$MACHINE has no fitted power model; fit it first (bench/calibrate-sim.sh)" >&2
 	exit 1
@@ -63,7 +65,7 @@ for w in "$@"; do
 	for obj in min-energy min-edp; do
 		sch=$D/$name-$obj.schedule.yaml
 		"$S" schedule "$D/$name.prof" --"$obj" --max-slowdown "$BOUND" --machine "$MACHINE" \
-			-o "$sch" > /dev/null
+			--transition-us "$TRANSITION_US" -o "$sch" > /dev/null
 		sim --truth --schedule "$sch" --profile "$D/$name.prof" -o "$D/$name-$obj.yaml"
 		read -r st se < <(totals "$D/$name-$obj.yaml")
 		pt=$(key "$sch" predicted time_s)
@@ -99,7 +101,7 @@ for w in "$@"; do
 done
 
 cat <<HEAD
-Schedules (--max-slowdown $BOUND, seed $SEED) against the simulated truth ($MACHINE)
+Schedules (--max-slowdown $BOUND, --transition-us $TRANSITION_US, seed $SEED) against the simulated truth ($MACHINE)
 
 Predicted (the schedule's predicted:) / simulated (--truth) totals:
 
