@@ -64,8 +64,19 @@ for w in "$@"; do
 	fmax=${pstates%%$'\n'*}
 	for obj in min-energy min-edp; do
 		sch=$D/$name-$obj.schedule.yaml
-		"$S" schedule "$D/$name.prof" --"$obj" --max-slowdown "$BOUND" --machine "$MACHINE" \
-			--transition-us "$TRANSITION_US" -o "$sch" > /dev/null
+		args=("$D/$name.prof" --"$obj" --max-slowdown "$BOUND" --machine "$MACHINE"
+		      --transition-us "$TRANSITION_US")
+		"$S" schedule "${args[@]}" -o "$sch" > /dev/null
+		# the best fixed frequency by the model (JSON best_fixed), as a P-state key
+		mf=$("$S" schedule "${args[@]}" --format json | python3 -c '
+import json, sys
+b = json.load(sys.stdin).get("best_fixed")
+print(b["ghz"] if b else "none")')
+		mfix=none
+		for f in $pstates; do
+			awk -v a="$f" -v b="$mf" 'BEGIN {exit !(b != "none" && a - b < 1e-6 && b - a < 1e-6)}' &&
+				mfix=$f
+		done
 		sim --truth --schedule "$sch" --profile "$D/$name.prof" -o "$D/$name-$obj.yaml"
 		read -r st se < <(totals "$D/$name-$obj.yaml")
 		pt=$(key "$sch" predicted time_s)
@@ -83,7 +94,8 @@ for w in "$@"; do
 				END {print f}')
 		awk -v name="$name" -v obj="$obj" -v ghz="$ghz" -v pt="$pt" -v pe="$pe" -v st="$st" \
 			-v se="$se" -v tb="${T[$fmax]}" -v eb="${E[$fmax]}" -v pb="$pb" -v pbe="$pbe" \
-			-v fb="$best" -v tf="${T[$best]}" -v ef="${E[$best]}" -v acc="$acc" -v sav="$sav" '
+			-v fb="$best" -v tf="${T[$best]}" -v ef="${E[$best]}" -v acc="$acc" -v sav="$sav" \
+			-v fm="$mfix" -v tm="${T[$mfix]:-0}" -v em="${E[$mfix]:-0}" '
 			function err(p, s) { return sprintf("%+.1f%%", 100 * (p - s) / s) }
 			function ch(a, b) { return sprintf("%+.1f%%", 100 * (a - b) / b) }
 			function o(t, e) { return obj == "min-energy" ? e : e * t }
@@ -91,10 +103,11 @@ for w in "$@"; do
 				printf "| %s | %s | %s | %.3f / %.3f (%s) | %.1f / %.1f (%s) | %.0f / %.0f (%s) |\n",
 					name, obj, ghz, pt, st, err(pt, st), pe, se, err(pe, se),
 					pt * pe, st * se, err(pt * pe, st * se) >> acc
-				printf "| %s | %s | %s / %s | %s / %s | %s | %s | %s |\n",
+				printf "| %s | %s | %s / %s | %s / %s | %s: %s | %s | %s: %s | %s |\n",
 					name, obj, ch(pt, pb), ch(st, tb), ch(o(pt, pe), o(pb, pbe)),
 					ch(o(st, se), o(tb, eb)), fb, ch(o(tf, ef), o(tb, eb)),
-					ch(o(st, se), o(tf, ef)) >> sav
+					ch(o(st, se), o(tf, ef)), fm, fm == "none" ? "-" : ch(tm, tb),
+					fm == "none" ? "-" : ch(o(st, se), o(tm, em)) >> sav
 			}'
 	done
 	unset T E
@@ -113,7 +126,11 @@ cat <<HEAD
 
 Savings (objective: energy or EDP), predicted / simulated:
 
-| workload | objective | slowdown vs fmax | objective vs fmax | best fixed GHz (sim) | best fixed vs fmax (sim) | schedule vs best fixed (sim) |
-| --- | --- | --- | --- | --- | --- | --- |
+Best fixed (sim): the P-state with the least simulated objective among those
+whose simulated slowdown is within the bound.  Model's fixed: the best fixed
+frequency sleuth schedule predicts (its JSON best_fixed), simulated.
+
+| workload | objective | slowdown vs fmax | objective vs fmax | best fixed (sim): GHz, objective vs fmax | schedule vs best fixed | model's fixed: GHz, slowdown (sim) | schedule vs model's fixed (sim) |
+| --- | --- | --- | --- | --- | --- | --- | --- |
 HEAD
 cat "$sav"
