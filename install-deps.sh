@@ -6,4 +6,4 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	gcc libc6-dev pkg-config meson ninja-build \
 	libpfm4-dev libpapi-dev libgsl-dev libyaml-dev libdw-dev libelf-dev \
-	libcmocka-dev valgrind >/dev/null
+	libcmocka-dev zlib1g-dev valgrind >/dev/null

@@ -13,6 +13,7 @@ struct sl_cmd {
 };
 
 /* one line per subcommand, alphabetical */
+extern const struct sl_cmd sl_cmd_calibrate;
 extern const struct sl_cmd sl_cmd_phases;
 extern const struct sl_cmd sl_cmd_predict;
 extern const struct sl_cmd sl_cmd_run;

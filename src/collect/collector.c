@@ -46,15 +46,21 @@ typedef struct loop {
 
 /*
  * The noise-aware threshold for an interval of n samples: the margin over
- * the worst-case sampling noise (sl_threshold_for), but never above
- * 2 - margin.  With few samples (the timer backend's ~20 per interval) the
- * worst-case bound exceeds 2, the distance of vectors with no bin in
- * common, and would merge even disjoint code into one phase.
+ * the worst-case sampling noise (sl_threshold_for), but never above 1.0.
+ * Vectors are L1-normalised, so distance < 1 means more than half of the
+ * interval's samples fall where the phase's do.  With few samples (the
+ * timer backend's ~20 per interval) the worst-case bound exceeds 2, and an
+ * uncapped (or 2 - margin) threshold lets a half-and-half interval at a
+ * phase boundary, or two hot addresses of different code hashed into one
+ * bin, pull disjoint code into one phase.  The cap costs nothing on the
+ * simulated suite (docs/phases.md).
  */
+#define NOISE_THRESHOLD_CAP 1.0
+
 static double noise_threshold(const loop *L, size_t n)
 {
 	double t = L->margin + sl_threshold_for(L->dims, n) - SL_THRESHOLD_MARGIN;
-	return SL_MIN(t, 2.0 - L->margin);
+	return SL_MIN(t, NOISE_THRESHOLD_CAP);
 }
 
 /* The phase of an interval.  An interval without samples (a short last

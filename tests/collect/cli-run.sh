@@ -67,6 +67,8 @@ sed 's/LLC_MISSES/LLC_MISSES_X/' m.yaml >m2.yaml
 expect_exit 1 "no event 'LLC_MISSES_X'.*--machine" -- \
 	"$SLEUTH" run --replay s.yaml --machine m2.yaml -o ev.prof
 expect_absent ev.prof
+expect_exit 1 "cannot create nodir/x.prof" -- \
+	"$SLEUTH" run --replay s.yaml --machine m.yaml -o nodir/x.prof
 expect_exit 1 "nomachine.yaml" -- "$SLEUTH" run --replay s.yaml --machine nomachine.yaml -o nm.prof
 expect_absent nm.prof
 

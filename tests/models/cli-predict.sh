@@ -5,7 +5,7 @@
 . "$SRCDIR/tests/lib.sh"
 GEN="$BUILDDIR/tests/models/gen-profile"
 NHM="$SRCDIR/models/nehalem-i7-920.yaml"
-SIM="$SRCDIR/models/sim-nehalem-i7-920.yaml"
+SIM="$SRCDIR/models/sim-nehalem-i7-920.skeleton.yaml"
 
 "$GEN" "$T/app.prof" 300 || fail "gen-profile"
 "$GEN" "$T/timer.prof" 20 --timer || fail "gen-profile --timer"

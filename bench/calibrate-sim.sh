@@ -1,0 +1,90 @@
+#!/bin/bash
+# Fit the shipped power model of the simulated Nehalem i7-920
+# (models/sim-nehalem-i7-920.yaml) the way a user fits their own machine:
+#
+#   1. simulate the training suite (data/workloads/train/) at several
+#      P-states with the power meter's log, plus one idle log;
+#   2. choose the power events: greedy leave-one-workload-out selection on
+#      the full-information traces (every event counted), unless SELECT=0
+#      keeps the skeleton's terms;
+#   3. `sleuth run --replay` each trace with a machine listing those events,
+#      so the profiles are multiplexed exactly as later profiles will be;
+#   4. `sleuth calibrate` on PROFILE:LOG.csv pairs with the idle log.
+#
+# Usage: bench/calibrate-sim.sh [BUILD_DIR]   (default: build)
+# Environment: FREQS (default "2.66 2.13 1.60"), SELECT (default 5),
+#   SKEL (default models/sim-nehalem-i7-920.skeleton.yaml), OUT (default
+#   models/sim-nehalem-i7-920.yaml),
+#   KEEP=DIR keeps the intermediate files there.
+set -euo pipefail
+
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$SRC/build}
+SLEUTH=$BUILD/sleuth
+SKEL=${SKEL:-$SRC/models/sim-nehalem-i7-920.skeleton.yaml}
+OUT=${OUT:-$SRC/models/sim-nehalem-i7-920.yaml}
+SIMMACHINE=$SRC/data/sim/nehalem-i7-920.yaml
+FREQS=${FREQS:-2.66 2.13 1.60}
+SELECT=${SELECT:-5}
+if [ -n "${KEEP:-}" ]; then
+	W=$KEEP
+	mkdir -p "$W"
+else
+	W=$(mktemp -d "${TMPDIR:-/tmp}/calibrate-sim.XXXXXX")
+	trap 'rm -rf "$W"' EXIT
+fi
+
+die() { echo "calibrate-sim: $*" >&2; exit 1; }
+[ -x "$SLEUTH" ] || die "no $SLEUTH; build first (meson setup build && ninja -C build)"
+[ -f "$SKEL" ] || die "no skeleton $SKEL"
+
+# The model's P-states must be the simulated machine's, voltages included,
+# or f*V^2 is wrong for every interval.
+pstates() { grep -Eo '\{ *ghz: *[0-9.]+, *volts: *[0-9.]+' "$1" |
+	awk -F'[:,]' '{printf "%.3f %.4f\n", $2, $4}'; }
+if ! diff <(pstates "$SIMMACHINE") <(pstates "$SKEL") >/dev/null; then
+	die "the P-states of $SKEL differ from the simulated machine's ($SIMMACHINE):
+$(diff <(pstates "$SIMMACHINE") <(pstates "$SKEL") | grep '^[<>]')"
+fi
+
+echo "1. simulating the training suite at $FREQS GHz" >&2
+pairs=()
+for wl in "$SRC"/data/workloads/train/*.yaml; do
+	n=$(basename "$wl" .yaml)
+	for f in $FREQS; do
+		"$SLEUTH" simulate -q "$wl" -m "$SIMMACHINE" -f "$f" \
+			-o "$W/$n-$f.trace.yaml" --power-log "$W/$n-$f.csv"
+		pairs+=("$n-$f")
+	done
+done
+first=$(ls "$SRC"/data/workloads/train/*.yaml | head -1)
+"$SLEUTH" simulate -q "$first" -m "$SIMMACHINE" -o "$W/idle-run.trace.yaml" \
+	--idle-log "$W/idle.csv"
+
+machine=$SKEL
+if [ "$SELECT" != 0 ]; then
+	echo "2. choosing $SELECT power events on the full traces" >&2
+	"$SLEUTH" calibrate -q -m "$SKEL" -o "$W/selected.yaml" --select "$SELECT" \
+		--idle-log "$W/idle.csv" \
+		$(for p in "${pairs[@]}"; do echo "$W/$p.trace.yaml:$W/$p.csv"; done) \
+		>"$W/select.txt"
+	sed -n '/^events chosen/,/^$/p' "$W/select.txt" >&2
+	machine=$W/selected.yaml
+fi
+
+echo "3. replaying the traces with sleuth run" >&2
+for p in "${pairs[@]}"; do
+	"$SLEUTH" run -q --replay "$W/$p.trace.yaml" --machine "$machine" -o "$W/$p.prof"
+done
+
+echo "4. calibrating on the replayed profiles" >&2
+"$SLEUTH" calibrate -q -m "$machine" -o "$W/model.yaml" --idle-log "$W/idle.csv" \
+	$(for p in "${pairs[@]}"; do echo "$W/$p.prof:$W/$p.csv"; done) | tee "$W/report.txt"
+# Say how the model was made; the scratch directory's name means nothing.
+{
+	echo "# made by bench/calibrate-sim.sh (FREQS=\"$FREQS\" SELECT=$SELECT) from"
+	echo "# $(basename "$SKEL"): simulate -> [calibrate --select] -> run --replay -> calibrate"
+	sed "s|$W/||g" "$W/model.yaml"
+} >"$OUT.tmp.$$"
+mv "$OUT.tmp.$$" "$OUT"
+echo "wrote $OUT" >&2

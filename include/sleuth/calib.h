@@ -1,0 +1,182 @@
+/*
+ * Power-model calibration (`sleuth calibrate`): fit the effective
+ * capacitance model of shared/spec/formats.md §2 to measured power, interval
+ * by interval:
+ *
+ *   P - static(V) = f * V^2 * (constant + sum_k coeff_k * count_k / cycles)
+ *
+ * Training runs (profiles or traces, each at one P-state) are first brought
+ * into one in-memory form, sl_calib_run, with each interval's measured
+ * energy (from the run itself or from a power log).  sl_calib_data then
+ * turns the runs into one row per usable interval; the fit, its
+ * leave-one-workload-out cross-validation and the greedy event selection
+ * all work on that table, so they can be tested on synthetic data alone.
+ */
+#ifndef SLEUTH_CALIB_H
+#define SLEUTH_CALIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sleuth/machine.h"
+#include "sleuth/powerlog.h"
+#include "sleuth/profile.h"
+
+/* One training run at one frequency. */
+typedef struct sl_calib_run {
+	char *input;       /* as named on the command line, for messages */
+	char *workload;    /* grouping for leave-one-workload-out */
+	double ghz;
+	size_t n_events;
+	char **events;     /* counted events; cycles are kept apart */
+	size_t n, cap;     /* intervals */
+	double *start_s;   /* since the start of the run */
+	double *time_s;
+	double *energy_j;  /* NAN: not measured */
+	uint64_t *cycles;  /* 0: unknown */
+	uint64_t *counts;  /* n x n_events; SL_MISSING: not measured */
+	uint32_t *phase;   /* for filling multiplexed counts; all 0 for traces */
+} sl_calib_run;
+
+void sl_calib_run_init(sl_calib_run *r, const char *input, const char *workload,
+		       double ghz, size_t n_events, const char *const *events);
+/* Append an interval; `counts` has n_events entries. */
+void sl_calib_run_add(sl_calib_run *r, double start_s, double time_s,
+		      double energy_j, uint64_t cycles, const uint64_t *counts,
+		      uint32_t phase);
+void sl_calib_run_free(sl_calib_run *r);
+
+/*
+ * A training run from a file: a profile written by `sleuth run` (its
+ * energy_j, if any, is kept) or a sleuth-trace/1 file (every event counted,
+ * energy from `e`), told apart by the profile's magic.  The workload is the
+ * file's label, else its name without directory and extension.  Only
+ * programmable events become model candidates: the fixed counters (cycles,
+ * instructions) are not events of a profile, so sleuth predict could not
+ * evaluate a term on them.  -1 with sl_error() on a bad file, one without
+ * counts or frequency, or a trace without a `cycles` event.
+ */
+int sl_calib_run_load(sl_calib_run *r, const char *path);
+int sl_calib_run_from_profile(sl_calib_run *r, const char *path, const sl_profile *p);
+int sl_calib_run_from_trace(sl_calib_run *r, const char *path);
+
+/* What aligning a run to a power log did. */
+typedef struct sl_calib_align {
+	size_t uncovered;  /* intervals not fully inside the log: dropped */
+	size_t too_short;  /* intervals shorter than the log's spacing: dropped */
+} sl_calib_align;
+
+/*
+ * Replace the run's energies by the integral of `log` over each interval.
+ * -1 with sl_error() if the log covers no interval at all (it does not
+ * overlap the run: wrong file or --log-offset).
+ */
+int sl_calib_attach_log(sl_calib_run *r, const sl_powerlog *log, sl_calib_align *st);
+
+/* The training table: one row per interval with measured energy. */
+typedef struct sl_calib_data {
+	size_t n_events;
+	char **events;     /* every event some run counted (the candidates) */
+	size_t n_workloads;
+	char **workloads;
+	size_t n;          /* rows */
+	size_t *wl;        /* workload of each row */
+	int *ps;           /* machine P-state of each row */
+	double *f, *v;     /* GHz, volts */
+	double *power;     /* measured mean power, W */
+	double *rate;      /* n x n_events: count / cycles; NAN when unknown */
+	unsigned char *filled; /* n x n_events: rate taken from the phase mean */
+	size_t no_energy;  /* intervals without measured energy: not rows */
+	size_t no_cycles;  /* intervals without a cycle count: not rows */
+} sl_calib_data;
+
+/*
+ * Build the table.  A count missing from a multiplexed interval is filled
+ * with the mean rate (sum of counts / sum of cycles) of that event over the
+ * measured intervals of the same phase of the same run; when the phase
+ * never measured it, the rate stays NAN and fits needing that event skip
+ * the row.  -1 with sl_error() when a run's frequency is not a P-state of
+ * the machine.
+ */
+int sl_calib_data_build(sl_calib_data *d, const sl_machine *m,
+			const sl_calib_run *runs, size_t n_runs);
+void sl_calib_data_free(sl_calib_data *d);
+int sl_calib_data_event(const sl_calib_data *d, const char *name);
+
+typedef struct sl_calib_opts {
+	/* Static power per machine P-state (from an idle log), or NULL: fit one
+	 * activity-independent term per P-state present in the data. */
+	const double *static_w;
+	int robust;        /* GSL robust (bisquare) regression instead of OLS */
+} sl_calib_opts;
+
+/* Condition number of the column-scaled design above which a fit is
+ * reported as ill-conditioned (Belsley's "strong collinearity"). */
+#define SL_CALIB_COND_WARN 100.0
+
+typedef struct sl_calib_fit {
+	size_t n_terms;
+	size_t *term;        /* indices into data events */
+	double constant, constant_se; /* nF; 0 +- 0 when not fitted (no idle log) */
+	double *coeff, *coeff_se;     /* nF per event/cycle */
+	/* Without an idle log: the fitted activity-independent power (W) of
+	 * each P-state present in the rows. */
+	size_t n_fitted_ps;
+	int *fitted_ps;      /* machine P-state indices */
+	double *fitted_w, *fitted_se;
+	double *static_w;    /* every machine P-state, fitted or interpolated */
+	size_t n_ps;         /* machine P-states */
+	size_t n_used;       /* rows used */
+	size_t n_filled;     /* of which with some rate filled from the phase */
+	double r2;           /* of interval power */
+	double cond;         /* of the column-scaled design matrix */
+	char *collinear;     /* when cond is large: the columns involved */
+	size_t n_neg_ceff;   /* training rows with predicted Ceff < 0 */
+	double min_ceff;
+	double mape;         /* mean |pred - meas| / meas over rows used */
+	double *wl_mape;     /* per workload, NAN when no row */
+	size_t *wl_n;
+	/* Leave-one-workload-out cross-validation (sl_calib_cv). */
+	int has_cv;
+	double cv_mape;      /* over all rows, each predicted by the fit
+			      * without its workload */
+	double *wl_cv_mape;
+} sl_calib_fit;
+
+/* Fit the given terms on all usable rows.  -1 with sl_error() when there
+ * are too few rows, or too few P-states to interpolate static power. */
+int sl_calib_fit_run(sl_calib_fit *fit, const sl_calib_data *d, const sl_machine *m,
+		     const size_t *terms, size_t n_terms, const sl_calib_opts *o);
+/* Add leave-one-workload-out errors to a fit (needs two workloads). */
+int sl_calib_cv(sl_calib_fit *fit, const sl_calib_data *d, const sl_machine *m,
+		const sl_calib_opts *o);
+void sl_calib_fit_free(sl_calib_fit *fit);
+/* Predicted Ceff (nF) and power (W) of row i under a fit. */
+double sl_calib_ceff(const sl_calib_fit *fit, const sl_calib_data *d, size_t i);
+double sl_calib_predict(const sl_calib_fit *fit, const sl_calib_data *d, size_t i);
+
+/*
+ * Greedy forward selection of `k` events by leave-one-workload-out error,
+ * among the events whose rate is known in every row.  terms[k] gets the
+ * chosen events in order of choice, cv[k] the error after each step.
+ */
+int sl_calib_select(const sl_calib_data *d, const sl_machine *m, size_t k,
+		    const sl_calib_opts *o, size_t *terms, double *cv);
+
+/*
+ * Static power of every machine P-state from known values at some of them:
+ * linear in voltage between neighbours, the end segments extended beyond
+ * (never below 0); one known value is used everywhere.  `known_ps` are
+ * machine P-state indices; out has m->n_pstates entries.
+ */
+void sl_calib_static_interp(const sl_machine *m, const int *known_ps,
+			    const double *known_w, size_t n_known, double *out);
+
+/* The complete machine: the skeleton with static_w on every P-state and the
+ * fitted power section.  Free with sl_calib_model_free (strings are
+ * borrowed from the skeleton and the data). */
+void sl_calib_model(sl_machine *out, const sl_machine *skeleton,
+		    const sl_calib_data *d, const sl_calib_fit *fit);
+void sl_calib_model_free(sl_machine *out);
+
+#endif

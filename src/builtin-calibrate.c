@@ -1,0 +1,492 @@
+/*
+ * `sleuth calibrate`: fit a machine's power model to reference power
+ * measurements and write the complete sleuth-machine/1 file.  The fitting
+ * itself is in calib/ (include/sleuth/calib.h); this file turns the command
+ * line into training runs, prints the report and writes the model.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "sleuth/calib.h"
+#include "sleuth/common.h"
+#include "sleuth/machine.h"
+#include "sleuth/powerlog.h"
+
+#define CMD "calibrate"
+
+typedef struct cal_opts {
+	const char *machine, *out, *idle, *column;
+	size_t select;    /* 0: the skeleton's power terms */
+	int robust;
+	double offset;
+	char **inputs;
+	size_t n_inputs;
+} cal_opts;
+
+/* What the command did, for the report and the model's comment. */
+typedef struct cal_state {
+	sl_machine m;
+	sl_calib_run *runs;
+	size_t n_runs;
+	size_t uncovered, too_short;
+	double max_spacing;
+	double *static_w;      /* idle log: per machine P-state */
+	unsigned char *idle_measured;
+	sl_calib_data d;
+	size_t *terms, n_terms;
+	double *select_cv;
+	sl_calib_fit fit;
+	int cv_ok;
+	char cv_why[512];
+} cal_state;
+
+static int parse(int argc, char **argv, cal_opts *o)
+{
+	static const struct option lo[] = {
+		{"machine", required_argument, 0, 'm'},
+		{"output", required_argument, 0, 'o'},
+		{"idle-log", required_argument, 0, 'i'},
+		{"select", required_argument, 0, 's'},
+		{"robust", no_argument, 0, 'r'},
+		{"log-offset", required_argument, 0, 'L'},
+		{"column", required_argument, 0, 'c'},
+		{"quiet", no_argument, 0, 'q'},
+		{0, 0, 0, 0}};
+	int c;
+	uint64_t k;
+	memset(o, 0, sizeof *o);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:m:o:q", lo, NULL)) != -1) {
+		switch (c) {
+		case 'm': o->machine = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'i': o->idle = optarg; break;
+		case 'c': o->column = optarg; break;
+		case 'r': o->robust = 1; break;
+		case 'q': sl_quiet = 1; break;
+		case 's':
+			if (sl_parse_u64(optarg, &k) < 0 || k < 1 || k > 64)
+				return sl_usage_error(CMD, "--select '%s': give a number of "
+						      "events from 1 to 64", optarg);
+			o->select = (size_t)k;
+			break;
+		case 'L':
+			if (sl_parse_double(optarg, &o->offset) < 0)
+				return sl_usage_error(CMD, "--log-offset '%s': give seconds, "
+						      "e.g. 12.5 or -0.25", optarg);
+			break;
+		default:
+			return sl_bad_option(CMD, c, argv);
+		}
+	}
+	if (!o->machine)
+		return sl_usage_error(CMD, "no machine skeleton; give --machine SKELETON.yaml");
+	if (!o->out)
+		return sl_usage_error(CMD, "no output file; give -o MODEL.yaml");
+	if (optind >= argc)
+		return sl_usage_error(CMD, "no training inputs; give PROFILE:LOG.csv, "
+				      "PROFILE or TRACE arguments");
+	o->inputs = argv + optind;
+	o->n_inputs = (size_t)(argc - optind);
+	return 0;
+}
+
+/*
+ * One INPUT: "FILE" when such a file exists, else "FILE:LOG.csv" split at
+ * the last colon.  Its energies come from the log when one is given, else
+ * from the file itself.
+ */
+static int load_input(const cal_opts *o, cal_state *st, const char *input)
+{
+	sl_calib_run *r = &st->runs[st->n_runs];
+	char *path = sl_xstrdup(input), *log = NULL;
+	char *colon = strrchr(path, ':');
+	if (access(path, F_OK) != 0 && colon && colon != path && colon[1]) {
+		*colon = 0;
+		log = colon + 1;
+	}
+	int rc = sl_calib_run_load(r, path);
+	if (rc == 0)
+		st->n_runs++;
+	if (rc == 0 && log) {
+		sl_powerlog pl;
+		sl_calib_align al;
+		rc = sl_powerlog_read(&pl, log, o->column, o->offset);
+		if (rc == 0) {
+			rc = sl_calib_attach_log(r, &pl, &al);
+			st->uncovered += al.uncovered;
+			st->too_short += al.too_short;
+			if (al.too_short)
+				st->max_spacing = SL_MAX(st->max_spacing, pl.spacing);
+			sl_powerlog_free(&pl);
+		}
+	} else if (rc == 0) {
+		size_t i = 0;
+		while (i < r->n && isnan(r->energy_j[i]))
+			i++;
+		if (i == r->n) {
+			sl_error_set("%s carries no reference energy (no 'e' in a trace, "
+				     "no --power in a profile); pair it with a power log: "
+				     "%s:LOG.csv", path, path);
+			rc = -1;
+		}
+	}
+	free(path);
+	return rc;
+}
+
+/* Static power per machine P-state from the idle log: measured where the
+ * log has the P-state, interpolated in voltage elsewhere. */
+static int idle_static(const cal_opts *o, cal_state *st)
+{
+	sl_idlelog il;
+	if (sl_idlelog_read(&il, o->idle, o->column) < 0)
+		return -1;
+	const sl_machine *m = &st->m;
+	int *ps = sl_xcalloc(il.n, sizeof *ps);
+	int rc = 0;
+	for (size_t j = 0; j < il.n && rc == 0; j++) {
+		ps[j] = sl_machine_pstate(m, il.ghz[j]);
+		if (ps[j] < 0) {
+			sl_error_set("%s:%d: %g GHz is not a P-state of machine %s; "
+				     "idle rows must be at the skeleton's frequencies",
+				     o->idle, il.line[j], il.ghz[j], m->name);
+			rc = -1;
+		}
+	}
+	if (rc == 0) {
+		st->static_w = sl_xcalloc(m->n_pstates, sizeof *st->static_w);
+		st->idle_measured = sl_xcalloc(m->n_pstates, 1);
+		sl_calib_static_interp(m, ps, il.power_w, il.n, st->static_w);
+		for (size_t j = 0; j < il.n; j++)
+			st->idle_measured[ps[j]] = 1;
+	}
+	free(ps);
+	sl_idlelog_free(&il);
+	return rc;
+}
+
+/* The events to fit: the skeleton's power terms, or --select K of them. */
+static int choose_terms(const cal_opts *o, cal_state *st, const sl_calib_opts *co)
+{
+	const sl_machine *m = &st->m;
+	if (o->select) {
+		if (m->n_terms)
+			sl_warn("--select %zu: ignoring the %zu power terms listed in %s",
+				o->select, m->n_terms, o->machine);
+		st->n_terms = o->select;
+		st->terms = sl_xcalloc(o->select, sizeof *st->terms);
+		st->select_cv = sl_xcalloc(o->select, sizeof *st->select_cv);
+		if (sl_calib_select(&st->d, m, o->select, co, st->terms, st->select_cv) < 0)
+			return -1;
+		return 0;
+	}
+	if (!m->n_terms) {
+		sl_error_set("%s lists no power terms; list the events to fit under "
+			     "power: {terms: [{event: ...}]}, or let --select K choose",
+			     o->machine);
+		return -1;
+	}
+	st->n_terms = m->n_terms;
+	st->terms = sl_xcalloc(m->n_terms, sizeof *st->terms);
+	for (size_t k = 0; k < m->n_terms; k++) {
+		int e = sl_calib_data_event(&st->d, m->terms[k].event);
+		if (e < 0) {
+			sl_error_set("power term '%s' of %s was not counted in any training "
+				     "input; count it, or let --select K choose the events",
+				     m->terms[k].event, o->machine);
+			return -1;
+		}
+		st->terms[k] = (size_t)e;
+	}
+	return 0;
+}
+
+/* "2.66, 1.6" for the P-states whose flag is (not) set. */
+static void ghz_list(char *buf, size_t len, const sl_machine *m,
+		     const unsigned char *flag, int want)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (size_t s = 0; s < m->n_pstates && n + 16 < len; s++)
+		if (!!flag[s] == want)
+			n += (size_t)snprintf(buf + n, len - n, "%s%g", n ? ", " : "",
+					      m->pstates[s].ghz);
+}
+
+static void static_flags(const cal_state *st, unsigned char *flag)
+{
+	const sl_machine *m = &st->m;
+	memset(flag, 0, m->n_pstates);
+	if (st->idle_measured)
+		memcpy(flag, st->idle_measured, m->n_pstates);
+	else
+		for (size_t j = 0; j < st->fit.n_fitted_ps; j++)
+			flag[st->fit.fitted_ps[j]] = 1;
+}
+
+/* One line on where static power came from (report and model comment). */
+static char *static_line(const cal_opts *o, const cal_state *st)
+{
+	const sl_machine *m = &st->m;
+	unsigned char *flag = sl_xmalloc(m->n_pstates);
+	char got[512], other[512];
+	static_flags(st, flag);
+	ghz_list(got, sizeof got, m, flag, 1);
+	ghz_list(other, sizeof other, m, flag, 0);
+	free(flag);
+	char *s;
+	if (o->idle)
+		s = sl_xasprintf("static power: idle log %s at %s GHz%s%s%s", o->idle, got,
+				 *other ? "; interpolated in voltage at " : "", other,
+				 *other ? " GHz" : "");
+	else
+		s = sl_xasprintf("static power: no idle log, so one activity-independent "
+				 "term per P-state was fitted (%s GHz)%s%s%s; the Ceff constant "
+				 "is fixed at 0, its power is in these terms", got,
+				 *other ? "; interpolated in voltage at " : "", other,
+				 *other ? " GHz" : "");
+	return s;
+}
+
+static void pct(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f%%", 100 * v);
+}
+
+static void report(const cal_opts *o, const cal_state *st)
+{
+	const sl_calib_data *d = &st->d;
+	const sl_calib_fit *f = &st->fit;
+	const sl_machine *m = &st->m;
+	printf("machine %s: %zu training intervals used, from %zu inputs of %zu "
+	       "workloads\n", m->name, f->n_used, st->n_runs, d->n_workloads);
+	if (st->uncovered)
+		printf("  %zu intervals not fully covered by their power log: dropped\n",
+		       st->uncovered);
+	if (st->too_short)
+		printf("  %zu intervals shorter than their log's sample spacing: dropped\n",
+		       st->too_short);
+	if (d->no_energy > st->uncovered + st->too_short)
+		printf("  %zu intervals without measured energy: dropped\n",
+		       d->no_energy - st->uncovered - st->too_short);
+	if (d->no_cycles)
+		printf("  %zu intervals without a cycle count: dropped\n", d->no_cycles);
+	if (d->n > f->n_used)
+		printf("  %zu intervals without a rate for a model event (not counted in "
+		       "their run, or never in their phase): dropped\n",
+		       d->n - f->n_used);
+	if (f->n_filled)
+		printf("  %zu intervals with a multiplexed (unmeasured) model event use "
+		       "its mean rate over the measured intervals of their phase\n",
+		       f->n_filled);
+	char *sl = static_line(o, st);
+	printf("%s\n", sl);
+	free(sl);
+	if (o->select) {
+		printf("events chosen by greedy forward selection on leave-one-workload-out "
+		       "error:\n");
+		size_t best = 0;
+		for (size_t k = 0; k < st->n_terms; k++) {
+			printf("  %zu. %-36s CV error %.2f%%\n", k + 1,
+			       d->events[st->terms[k]], 100 * st->select_cv[k]);
+			if (st->select_cv[k] < st->select_cv[best])
+				best = k;
+		}
+		if (best + 1 < st->n_terms)
+			printf("  (the cross-validated error is lowest with the first %zu: "
+			       "--select %zu would generalise better)\n", best + 1, best + 1);
+	}
+	printf("\nCeff (nF) = constant + sum of coeff * count/cycles%s\n",
+	       o->robust ? " (robust bisquare regression)" : " (least squares)");
+	printf("  %-36s %12s %12s\n", "term", "coeff", "std. error");
+	if (o->idle)
+		printf("  %-36s %12.6g %12.3g\n", "constant", f->constant, f->constant_se);
+	else
+		printf("  %-36s %12.6g %12s\n", "constant", 0.0, "(fixed)");
+	for (size_t k = 0; k < f->n_terms; k++)
+		printf("  %-36s %12.6g %12.3g\n", d->events[f->term[k]], f->coeff[k],
+		       f->coeff_se[k]);
+	printf("static_w (W):\n");
+	for (size_t s = 0; s < m->n_pstates; s++) {
+		size_t j = 0;
+		while (j < f->n_fitted_ps && f->fitted_ps[j] != (int)s)
+			j++;
+		const char *how = o->idle ? (st->idle_measured[s] ? "idle log" : "interpolated")
+					  : (j < f->n_fitted_ps ? "fitted" : "interpolated");
+		printf("  %6g GHz %7.4f V %10.4f  %s", m->pstates[s].ghz, m->pstates[s].volts,
+		       f->static_w[s], how);
+		if (!o->idle && j < f->n_fitted_ps)
+			printf(" +- %.3g", f->fitted_se[j]);
+		printf("\n");
+	}
+	printf("\nR^2 of interval power %.6f, condition number %.3g\n", f->r2, f->cond);
+	printf("mean absolute error of interval power, per workload:\n");
+	printf("  %-24s %9s %10s %12s\n", "workload", "intervals", "fit", "LOWO CV");
+	char a[32], b[32];
+	for (size_t w = 0; w < d->n_workloads; w++) {
+		pct(a, sizeof a, f->wl_mape[w]);
+		pct(b, sizeof b, st->cv_ok ? f->wl_cv_mape[w] : NAN);
+		printf("  %-24s %9zu %10s %12s\n", d->workloads[w], f->wl_n[w], a, b);
+	}
+	pct(a, sizeof a, f->mape);
+	pct(b, sizeof b, st->cv_ok ? f->cv_mape : NAN);
+	printf("  %-24s %9zu %10s %12s\n", "all (interval-weighted)", f->n_used, a, b);
+	if (!st->cv_ok)
+		printf("  no leave-one-workload-out error: %s\n", st->cv_why);
+}
+
+static void warnings(const cal_state *st)
+{
+	const sl_calib_fit *f = &st->fit;
+	if (st->too_short)
+		sl_warn("%zu intervals were shorter than their power log's sample "
+			"spacing (up to %.3g s) and were dropped; log faster or use "
+			"longer intervals", st->too_short, st->max_spacing);
+	if (f->cond > SL_CALIB_COND_WARN)
+		sl_warn("the fit is ill-conditioned (condition number %.3g): "
+			"near-collinear columns %s; their coefficients are unreliable, "
+			"fit fewer or other events", f->cond,
+			f->collinear ? f->collinear : "(unknown)");
+	if (f->n_neg_ceff)
+		sl_warn("the model predicts a negative Ceff (down to %.4g nF) for %zu of "
+			"%zu training intervals", f->min_ceff, f->n_neg_ceff, f->n_used);
+}
+
+/* The model's leading comment: from what and when it was fitted. */
+static char *model_comment(const cal_opts *o, const cal_state *st)
+{
+	char when[32], ins[600] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	size_t n = 0;
+	for (size_t i = 0; i < o->n_inputs; i++) {
+		if (n + strlen(o->inputs[i]) + 16 >= sizeof ins) {
+			snprintf(ins + n, sizeof ins - n, " ... (%zu in all)", o->n_inputs);
+			break;
+		}
+		n += (size_t)snprintf(ins + n, sizeof ins - n, "%s%s", i ? " " : "",
+				      o->inputs[i]);
+	}
+	char *sl = static_line(o, st);
+	char cv[64] = "no cross-validation";
+	if (st->cv_ok)
+		snprintf(cv, sizeof cv, "leave-one-workload-out error %.2f%%",
+			 100 * st->fit.cv_mape);
+	char *s = sl_xasprintf(
+		"fitted by sleuth calibrate %s on %s\n"
+		"skeleton: %s\n"
+		"training: %zu intervals of %zu workloads: %s\n"
+		"%s\n"
+		"events: %s; %s fit: R^2 %.4f, mean abs. error of interval power "
+		"%.2f%%, %s",
+		SLEUTH_VERSION, when, o->machine, st->fit.n_used, st->d.n_workloads, ins,
+		sl, o->select ? "chosen by --select (greedy, leave-one-workload-out)"
+			      : "from the skeleton",
+		o->robust ? "robust" : "least-squares", st->fit.r2, 100 * st->fit.mape, cv);
+	free(sl);
+	return s;
+}
+
+static int calibrate(const cal_opts *o, cal_state *st)
+{
+	if (sl_machine_load(o->machine, &st->m) < 0)
+		return -1;
+	if (o->idle && idle_static(o, st) < 0)
+		return -1;
+	st->runs = sl_xcalloc(o->n_inputs, sizeof *st->runs);
+	for (size_t i = 0; i < o->n_inputs; i++)
+		if (load_input(o, st, o->inputs[i]) < 0)
+			return -1;
+	if (sl_calib_data_build(&st->d, &st->m, st->runs, st->n_runs) < 0)
+		return -1;
+	sl_calib_opts co = {st->static_w, o->robust};
+	if (choose_terms(o, st, &co) < 0)
+		return -1;
+	if (sl_calib_fit_run(&st->fit, &st->d, &st->m, st->terms, st->n_terms, &co) < 0)
+		return -1;
+	st->cv_ok = sl_calib_cv(&st->fit, &st->d, &st->m, &co) == 0;
+	if (!st->cv_ok)
+		snprintf(st->cv_why, sizeof st->cv_why, "%s", sl_error());
+	report(o, st);
+	warnings(st);
+	sl_machine out;
+	sl_calib_model(&out, &st->m, &st->d, &st->fit);
+	char *comment = model_comment(o, st);
+	int rc = sl_machine_write(o->out, &out, comment);
+	free(comment);
+	sl_calib_model_free(&out);
+	if (rc == 0)
+		sl_info("wrote %s", o->out);
+	return rc;
+}
+
+static int cmd_calibrate(int argc, char **argv)
+{
+	cal_opts o;
+	int rc = parse(argc, argv, &o);
+	if (rc)
+		return rc;
+	cal_state st;
+	memset(&st, 0, sizeof st);
+	rc = calibrate(&o, &st) < 0 ? sl_fail() : SL_EXIT_OK;
+	sl_calib_fit_free(&st.fit);
+	sl_calib_data_free(&st.d);
+	for (size_t i = 0; i < st.n_runs; i++)
+		sl_calib_run_free(&st.runs[i]);
+	free(st.runs);
+	free(st.static_w);
+	free(st.idle_measured);
+	free(st.terms);
+	free(st.select_cv);
+	sl_machine_free(&st.m);
+	return rc;
+}
+
+const struct sl_cmd sl_cmd_calibrate = {
+	.name = CMD,
+	.fn = cmd_calibrate,
+	.summary = "Fit a machine's power model to measured power",
+	.usage =
+	"usage: sleuth calibrate --machine SKELETON.yaml -o MODEL.yaml [options] INPUT...\n"
+	"\n"
+	"Fit the power model P = static_w(V) + Ceff*f*V^2, Ceff = constant +\n"
+	"sum of coeff * count/cycles, interval by interval, to measured power, and\n"
+	"write the complete sleuth-machine/1 file.\n"
+	"\n"
+	"Each INPUT is one training run at one P-state:\n"
+	"  PROFILE:LOG.csv  a profile (or trace) and a power log (time_s,power_w)\n"
+	"  PROFILE          a profile with its own energy (sleuth run --power)\n"
+	"  TRACE            a sleuth-trace/1 file with e per interval\n"
+	"Runs with the same workload label are held out together in\n"
+	"cross-validation.\n"
+	"\n"
+	"Options:\n"
+	"  -m, --machine FILE   the machine skeleton (P-states with volts; power:\n"
+	"                       terms lists the events to fit)\n"
+	"  -o, --output FILE    the model to write\n"
+	"  --idle-log FILE      static power per P-state (ghz,power_w rows, averaged);\n"
+	"                       without it one activity-independent term per trained\n"
+	"                       P-state is fitted and the Ceff constant is fixed at 0\n"
+	"  --select K           choose K events among all counted ones by greedy\n"
+	"                       forward selection on leave-one-workload-out error\n"
+	"  --robust             robust (bisquare) regression instead of least squares\n"
+	"  --log-offset S       the power logs' time at which the runs started\n"
+	"  --column NAME        the power column of the logs (default power_w)\n"
+	"  -q, --quiet          no progress messages\n"
+	"\n"
+	"Intervals not fully covered by their log, or shorter than its sample\n"
+	"spacing, are dropped.  A count missing from a multiplexed interval is\n"
+	"taken as its phase's mean rate.\n",
+};

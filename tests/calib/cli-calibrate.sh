@@ -1,0 +1,130 @@
+# sleuth calibrate end to end on the hand-made "real measurements" fixture
+# (data/measurements): traces with measured energy, an idle log, a skeleton;
+# profile/trace + power log pairs; and every kind of bad input.
+. "$SRCDIR/tests/lib.sh"
+
+M="$SRCDIR/data/measurements"
+SK="$M/skeleton.yaml"
+TR=("$M"/traces/*.yaml)
+CHECK="$BUILDDIR/tests/calib/check-machine"
+
+# calib_fails REGEX ARGS...: calibrate must fail with exit 1 and that
+# message, and leave no model behind.
+calib_fails() {
+	local re=$1; shift
+	expect_exit 1 "$re" -- "$SLEUTH" calibrate -o "$T/g.yaml" "$@"
+	expect_absent "$T/g.yaml"
+}
+
+# fixture as given: per-P-state static terms, no idle log
+expect_ok -- "$SLEUTH" calibrate -q -m "$SK" -o "$T/a.yaml" "${TR[@]}"
+expect_ok -- "$CHECK" "$T/a.yaml"
+grep -q '^# fitted by sleuth calibrate .* on 20[0-9-]*T' "$T/a.yaml" && ok || fail "comment: when"
+grep -q '^# training: 72 intervals of 4 workloads' "$T/a.yaml" && ok || fail "comment: from what"
+[ "$(grep -c 'static_w:' "$T/a.yaml")" = 4 ] && ok || fail "static_w on every P-state"
+out=$("$SLEUTH" calibrate -q -m "$SK" -o "$T/a.yaml" "${TR[@]}")
+grep -q 'one activity-independent term per P-state was fitted (2.66, 2.13, 1.6 GHz); interpolated in voltage at 2.4 GHz' <<<"$out" \
+	&& ok || fail "static power explained: $out"
+# the fit is good (the fixture's noise is 1%) and its errors are reported
+r2=$(awk '/^R\^2 of interval power/{print $5}' <<<"$out")
+awk -v r="$r2" 'BEGIN{exit !(r > 0.99)}' && ok || fail "R^2 $r2"
+cv=$(awk '/all \(interval-weighted\)/{print $NF}' <<<"$out" | tr -d %)
+awk -v c="$cv" 'BEGIN{exit !(c > 0 && c < 5)}' && ok || fail "LOWO CV error $cv"
+for w in gcc libquantum mcf povray; do
+	grep -Eq "^  $w +18 +[0-9.]+% +[0-9.]+%" <<<"$out" && ok || fail "row for $w"
+done
+
+# with the idle log: the Ceff constant is fitted
+expect_ok -- "$SLEUTH" calibrate -q -m "$SK" -o "$T/b.yaml" --idle-log "$M/idle.csv" "${TR[@]}"
+expect_ok -- "$CHECK" "$T/b.yaml"
+grep -Eq '^  constant: [1-9]' "$T/b.yaml" && ok || fail "constant fitted with idle log"
+# robust regression and event selection
+expect_ok -- "$SLEUTH" calibrate -q -m "$SK" -o "$T/c.yaml" --robust "${TR[@]}"
+expect_ok -- "$CHECK" "$T/c.yaml"
+expect_ok -- "$SLEUTH" calibrate -q -m "$SK" -o "$T/d.yaml" --select 2 --idle-log "$M/idle.csv" "${TR[@]}"
+expect_ok -- "$CHECK" "$T/d.yaml"
+[ "$(grep -c '{event:' "$T/d.yaml")" = 2 ] && ok || fail "--select 2 wrote 2 terms"
+# a model can be re-calibrated from itself
+expect_ok -- "$SLEUTH" calibrate -q -m "$T/b.yaml" -o "$T/e.yaml" "${TR[@]}"
+
+# a trace paired with a power log: the log's integral replaces e
+tr="$M/traces/gcc-2.66.yaml"
+awk '/^  - \{t:/{sub(/^  - \{t: /,""); sub(/,.*/,""); s+=$0} END{print s}' "$tr" >"$T/len"
+len=$(cat "$T/len")
+{ echo "# constant 50 W"; echo "time_s,power_w,dram_w"
+  awk -v L="$len" 'BEGIN{for(i=0;i<=1000;i++) printf "%.6f,50,%d\n", i*L/1000*1.01, i}'; } >"$T/p.csv"
+calib_fails "p.csv is neither a sleuth profile nor a sleuth-trace/1 file" -m "$SK" "$T/p.csv"
+pairs=()
+for f in "${TR[@]}"; do pairs+=("$f:$T/p.csv"); done
+out=$("$SLEUTH" calibrate -m "$SK" -o "$T/f.yaml" "${pairs[@]}" 2>&1)
+grep -q 'intervals not fully covered by their power log: dropped' <<<"$out" && ok || fail "uncovered counted: $out"
+# a log sampled more sparsely than the intervals: they are dropped, with a warning
+{ echo "time_s,power_w"; awk -v L="$len" 'BEGIN{for(i=0;i<=2;i++) printf "%.6f,50\n", i*L/2*1.01}'; } >"$T/sparse.csv"
+out=$("$SLEUTH" calibrate -m "$SK" -o "$T/f.yaml" "${TR[@]}" "$tr:$T/sparse.csv" 2>&1)
+grep -q 'warning: 6 intervals were shorter than their power log.s sample spacing' <<<"$out" \
+	&& ok || fail "short intervals warned: $out"
+grep -q '6 intervals shorter than their log.s sample spacing: dropped' <<<"$out" \
+	&& ok || fail "short intervals counted: $out"
+# --log-offset moves every interval out of the log
+calib_fails "p.csv \(.*\) does not overlap .*gcc-2.66.yaml.*--log-offset" -m "$SK" --log-offset 500 "$tr:$T/p.csv"
+calib_fails "p.csv:2: the header row has no column 'pkg_w'" -m "$SK" --column pkg_w "$tr:$T/p.csv"
+sed '5s/,50,/,fifty,/' "$T/p.csv" >"$T/bad.csv"
+calib_fails "bad.csv:5: column 'power_w': 'fifty' is not a finite number" -m "$SK" "$tr:$T/bad.csv"
+sed '6s/^[0-9.]*,/0,/' "$T/p.csv" >"$T/bad.csv"
+calib_fails "bad.csv:6: time_s 0 does not come after" -m "$SK" "$tr:$T/bad.csv"
+
+# a skeleton with a P-state without its voltage
+sed 's/{ghz: 2.40, volts: 1.150}/{ghz: 2.40}/' "$SK" >"$T/novolts.yaml"
+calib_fails "novolts.yaml:10: key .volts.: missing" -m "$T/novolts.yaml" "${TR[@]}"
+# a run at a frequency the skeleton lacks
+sed '/ghz: 2.13/d' "$SK" >"$T/no213.yaml"
+calib_fails "gcc-2.13.yaml ran at 2.13 GHz, which is not a P-state" -m "$T/no213.yaml" "${TR[@]}"
+# idle log at a frequency the skeleton lacks
+printf 'ghz,power_w\n2.66,30\n2.5,28\n' >"$T/idle.csv"
+calib_fails "idle.csv:3: 2.5 GHz is not a P-state" -m "$SK" --idle-log "$T/idle.csv" "${TR[@]}"
+# a skeleton without power terms needs --select
+sed '/^power:/,$d' "$SK" >"$T/noterms.yaml"
+calib_fails "lists no power terms.*--select" -m "$T/noterms.yaml" "${TR[@]}"
+# a term the inputs never counted
+sed 's/L2_RQSTS:MISS/RESOURCE_STALLS:ANY/' "$SK" >"$T/rs.yaml"
+calib_fails "power term 'RESOURCE_STALLS:ANY' .* was not counted" -m "$T/rs.yaml" "${TR[@]}"
+# a trace without energy and without a log
+sed 's/, e: [0-9.]*}/}/' "$tr" >"$T/noe.yaml"
+calib_fails "noe.yaml carries no reference energy.*noe.yaml:LOG.csv" -m "$SK" "$T/noe.yaml"
+# one P-state, no idle log: static power elsewhere unknown
+calib_fails "only 2.66 GHz; give --idle-log" -m "$SK" "$M"/traces/*-2.66.yaml
+calib_fails "cannot open .*nope.yaml" -m "$SK" "$T/nope.yaml"
+calib_fails "--select 9: only 5 events" -m "$SK" --select 9 "${TR[@]}"
+
+# the pipeline on the simulator: simulate -> run --replay (4 counters, so
+# the model's events are multiplexed) -> calibrate on PROFILE:LOG pairs,
+# and on the profiles alone (their energy replayed from the traces' e)
+SKS="$SRCDIR/models/sim-nehalem-i7-920.skeleton.yaml"
+pp=(); po=()
+for w in train-alu train-l2 train-fp-mem; do
+	for f in 2.66 1.60; do
+		"$SLEUTH" simulate -q "$SRCDIR/data/workloads/train/$w.yaml" -f $f \
+			--intervals 40 -o "$T/$w-$f.trace" --power-log "$T/$w-$f.csv" \
+			--idle-log "$T/sim-idle.csv" || fail "simulate $w $f"
+		"$SLEUTH" run -q --replay "$T/$w-$f.trace" --machine "$SKS" -o "$T/$w-$f.prof" \
+			|| fail "replay $w $f"
+		pp+=("$T/$w-$f.prof:$T/$w-$f.csv"); po+=("$T/$w-$f.prof")
+	done
+done
+out=$("$SLEUTH" calibrate -q -m "$SKS" -o "$T/sim.yaml" --idle-log "$T/sim-idle.csv" "${pp[@]}")
+expect_ok -- "$CHECK" "$T/sim.yaml"
+grep -q 'intervals with a multiplexed (unmeasured) model event use its mean rate' <<<"$out" \
+	&& ok || fail "multiplexed counts filled: $out"
+r2=$(awk '/^R\^2 of interval power/{print $5}' <<<"$out")
+awk -v r="$r2" 'BEGIN{exit !(r > 0.95)}' && ok || fail "replayed profiles: R^2 $r2"
+expect_ok -- "$SLEUTH" calibrate -q -m "$SKS" -o "$T/sim2.yaml" --idle-log "$T/sim-idle.csv" "${po[@]}"
+expect_ok -- "$CHECK" "$T/sim2.yaml"
+
+# usage
+expect_exit 2 "no machine skeleton" -- "$SLEUTH" calibrate -o "$T/g.yaml" "$tr"
+expect_exit 2 "no output file" -- "$SLEUTH" calibrate -m "$SK" "$tr"
+expect_exit 2 "no training inputs" -- "$SLEUTH" calibrate -m "$SK" -o "$T/g.yaml"
+expect_exit 2 "--select 'x'" -- "$SLEUTH" calibrate -m "$SK" -o "$T/g.yaml" --select x "$tr"
+expect_exit 2 "--log-offset 'soon'" -- "$SLEUTH" calibrate -m "$SK" -o "$T/g.yaml" --log-offset soon "$tr"
+expect_exit 2 "needs a value" -- "$SLEUTH" calibrate -m
+finish
