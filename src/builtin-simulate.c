@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "simulate-schedule.h"
 #include "sleuth/common.h"
 #include "sleuth/sim.h"
 
@@ -16,9 +17,11 @@
 
 static const char usage[] =
 	"usage: sleuth simulate WORKLOAD.yaml -o TRACE.yaml [options]\n"
+	"       sleuth simulate WORKLOAD.yaml -o TRACE.yaml --schedule S.yaml [options]\n"
 	"\n"
-	"Run a simulated workload on a simulated machine at one P-state and write\n"
-	"its interval trace (sleuth-trace/1); see docs/simulator.md.\n"
+	"Run a simulated workload on a simulated machine at one P-state, or each\n"
+	"phase at the frequency a schedule gives it, and write its interval trace\n"
+	"(sleuth-trace/1); see docs/simulator.md.\n"
 	"\n"
 	"  -o, --output FILE      the trace to write ('-' for stdout)\n"
 	"  -m, --machine FILE     simulated machine (default " DEFAULT_MACHINE ")\n"
@@ -31,9 +34,17 @@ static const char usage[] =
 	"      --truth            per-interval e is the exact energy, not the meter's\n"
 	"      --intervals N      run N intervals (the workload's sequence truncated or\n"
 	"                         repeated); default: the sequence once\n"
-	"  -q, --quiet            no summary line on stderr\n";
+	"  -q, --quiet            no summary line on stderr\n"
+	"\n"
+	"  -s, --schedule FILE    run each interval at the frequency a sleuth-schedule/1\n"
+	"                         gives the phase its profile detected there\n"
+	"  -p, --profile FILE     the profile the schedule was made from (default: the\n"
+	"                         schedule's profile:, next to the schedule file)\n"
+	"      --transition-us T  time of one frequency switch (default: the schedule's\n"
+	"                         transition_us, else 0)\n";
 
-enum { OPT_SEED = 256, OPT_POWER_LOG, OPT_IDLE_LOG, OPT_TRUTH, OPT_INTERVALS };
+enum { OPT_SEED = 256, OPT_POWER_LOG, OPT_IDLE_LOG, OPT_TRUTH, OPT_INTERVALS,
+       OPT_TRANSITION };
 
 static int run(int argc, char **argv)
 {
@@ -47,12 +58,18 @@ static int run(int argc, char **argv)
 		{"truth", no_argument, NULL, OPT_TRUTH},
 		{"intervals", required_argument, NULL, OPT_INTERVALS},
 		{"quiet", no_argument, NULL, 'q'},
+		{"schedule", required_argument, NULL, 's'},
+		{"profile", required_argument, NULL, 'p'},
+		{"transition-us", required_argument, NULL, OPT_TRANSITION},
 		{NULL, 0, NULL, 0},
 	};
 	const char *machine_path = NULL, *freq = NULL;
 	char *default_machine = NULL;
 	uint64_t seed = 1, intervals = 0;
 	sl_sim_run_opts ro = {0};
+	sl_simsched_opts so = {NULL, NULL, -1};
+	sl_sim_totals tot;
+	int *plan = NULL;
 	sl_sim_machine m;
 	sl_sim_workload w;
 	sl_sim s;
@@ -60,12 +77,20 @@ static int run(int argc, char **argv)
 	int c, rc = SL_EXIT_ERROR;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:m:f:q", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:m:f:qs:p:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': ro.trace_path = optarg; break;
 		case 'm': machine_path = optarg; break;
 		case 'f': freq = optarg; break;
 		case 'q': sl_quiet = 1; break;
+		case 's': so.schedule = optarg; break;
+		case 'p': so.profile = optarg; break;
+		case OPT_TRANSITION:
+			if (sl_parse_double(optarg, &so.transition_us) < 0 ||
+			    so.transition_us < 0)
+				return sl_usage_error("simulate", "--transition-us: '%s' is not "
+						      "a time >= 0 in microseconds", optarg);
+			break;
 		case OPT_SEED:
 			if (sl_parse_u64(optarg, &seed) < 0)
 				return sl_usage_error("simulate", "--seed: %s", sl_error());
@@ -90,6 +115,12 @@ static int run(int argc, char **argv)
 				      argv[optind + 1]);
 	if (!ro.trace_path)
 		return sl_usage_error("simulate", "give the trace to write with -o FILE");
+	if (!so.schedule && (so.profile || so.transition_us >= 0))
+		return sl_usage_error("simulate", "--profile and --transition-us go with "
+				      "--schedule");
+	if (so.schedule && freq)
+		return sl_usage_error("simulate", "--freq and --schedule exclude each other: "
+				      "the schedule gives the frequencies");
 	if (freq && sl_parse_freq(freq, &ghz) < 0)
 		return sl_usage_error("simulate", "--freq: %s", sl_error());
 	if (!machine_path) {
@@ -111,13 +142,23 @@ static int run(int argc, char **argv)
 	if (sl_sim_machine_pstate(&m, ro.ghz) < 0)
 		goto out_w;
 	sl_sim_prepare(&s, &m, &w, seed, (size_t)intervals);
+	if (so.schedule && sl_simsched_plan(&so, &s, &ro, &plan) < 0)
+		goto out_w;
+	ro.totals = &tot;
 	double t0 = sl_now();
 	if (sl_sim_run(&s, &ro) < 0)
 		goto out_w;
-	sl_info("simulated %zu intervals of %s at %.2f GHz in %.2f s", s.n_intervals,
-		w.name, ro.ghz, sl_now() - t0);
+	if (so.schedule)
+		sl_info("simulated %zu intervals of %s under %s in %.2f s: %.6g s, %.6g J, "
+			"EDP %.6g J*s, %zu frequency changes", s.n_intervals, w.name,
+			so.schedule, sl_now() - t0, tot.time_s, tot.energy_j,
+			tot.time_s * tot.energy_j, tot.switches);
+	else
+		sl_info("simulated %zu intervals of %s at %.2f GHz in %.2f s", s.n_intervals,
+			w.name, ro.ghz, sl_now() - t0);
 	rc = SL_EXIT_OK;
 out_w:
+	free(plan);
 	sl_sim_workload_free(&w);
 out_m:
 	sl_sim_machine_free(&m);

@@ -207,17 +207,41 @@ void sl_sim_interval_copy(sl_sim_interval *dst, const sl_sim_interval *src);
 
 /* ---- a whole run ----------------------------------------------------------- */
 
+struct sl_sim_totals;
 typedef struct sl_sim_run_opts {
 	double ghz;                 /* the run's frequency (a P-state) */
 	const char *trace_path;     /* sleuth-trace/1 output */
 	const char *power_log;      /* CSV, or NULL */
 	const char *idle_log;       /* CSV, or NULL */
 	int truth;                  /* e = exact energy instead of the meter's */
+	/* A frequency per interval (`simulate --schedule`): n_intervals P-state
+	 * indices of the machine, from sl_sim_plan(); NULL: all at ghz, which
+	 * the trace's header keeps either way.  With a plan every interval also
+	 * carries its own `ghz:` (docs/simulator.md, "Schedules"). */
+	const int *pstate_of;
+	double switch_s;            /* time of one frequency switch (0: free) */
+	struct sl_sim_totals *totals; /* filled when not NULL */
 } sl_sim_run_opts;
+
+/* What a run wrote, summed: the trace's t and e (switches included), and
+ * the number of frequency changes along the plan. */
+typedef struct sl_sim_totals {
+	double time_s, energy_j;
+	size_t switches;
+} sl_sim_totals;
 
 /* Simulates every interval and writes the outputs; all appear whole or
  * not at all.  0 or -1 with sl_error(). */
 int sl_sim_run(const sl_sim *s, const sl_sim_run_opts *o);
+
+/* The P-state of every interval when phase p runs at phase_ghz[p] (0: not
+ * scheduled, an error); phase[i] is interval i's phase.  Instances shorter
+ * than min_instance_s (time_s summed; time_s may be NULL if that is 0) keep
+ * the previous instance's frequency, base_ghz at the start.  0, or -1 with
+ * sl_error() naming the phase or the frequency that is not a P-state. */
+int sl_sim_plan(const sl_sim_machine *m, const uint32_t *phase, const double *time_s,
+		size_t n, const double *phase_ghz, size_t n_phase_ghz, double base_ghz,
+		double min_instance_s, int *pstate_of);
 
 /* Write the idle log (formats.md §3) alone. */
 int sl_sim_write_idle_log(const sl_sim_machine *m, uint64_t seed, const char *path);

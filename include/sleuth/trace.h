@@ -46,6 +46,10 @@ void sl_trace_close(sl_trace_reader *r);
 /* Streaming writer; the file appears only on commit. */
 sl_trace_writer *sl_trace_create(const char *path, const sl_trace_header *h);
 int sl_trace_write(sl_trace_writer *w, const sl_trace_interval *iv);
+/* The same, plus the interval's own core frequency as the extension key
+ * `ghz:` (a run whose frequency changes, `simulate --schedule`; readers
+ * ignore it with a warning, formats.md §1). */
+int sl_trace_write_at(sl_trace_writer *w, const sl_trace_interval *iv, double ghz);
 int sl_trace_commit(sl_trace_writer *w); /* frees w */
 void sl_trace_abort(sl_trace_writer *w); /* frees w, removes the temp file */
 

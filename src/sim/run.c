@@ -56,6 +56,8 @@ struct run {
 	sl_trace_writer *tw;
 	sl_trace_interval ti;
 	uint64_t *n;
+	size_t emitted;
+	sl_sim_totals sum;
 };
 
 static int emit(struct run *r, const sl_sim_interval *iv, double e)
@@ -69,7 +71,12 @@ static int emit(struct run *r, const sl_sim_interval *iv, double e)
 	r->ti.n_br = iv->n_br;
 	r->ti.has_e = 1;
 	r->ti.e = e;
+	r->sum.time_s += iv->t;
+	r->sum.energy_j += e;
 	r->ti.label = (char *)iv->label;
+	/* intervals are emitted in order, so the count so far is the index */
+	if (r->o->pstate_of)
+		return sl_trace_write_at(r->tw, &r->ti, m->ghz[r->o->pstate_of[r->emitted++]]);
 	return sl_trace_write(r->tw, &r->ti);
 }
 
@@ -85,15 +92,38 @@ static int drain(struct run *r, sl_meter *mt, queue *q)
 	return 0;
 }
 
+/*
+ * A frequency switch into interval i (docs/simulator.md, "Schedules"): the
+ * core is halted for switch_s -- no cycles or instructions counted -- at the
+ * higher of the true mean powers of the intervals on either side (sleuth
+ * schedule's rule, with the neighbouring intervals' powers for its
+ * instances' mean powers: the run is a stream).  The switch belongs to the interval it
+ * enters: its time and energy are added to that interval's t and e.
+ * Returns the switch's power, 0 when there is none.
+ */
+static double switch_into(const sl_sim_run_opts *o, size_t i, double prev_w,
+			  sl_sim_interval *iv)
+{
+	if (!o->pstate_of || !i || !(o->switch_s > 0) || o->pstate_of[i] == o->pstate_of[i - 1])
+		return 0;
+	double w = iv->e / iv->t;
+	if (prev_w > w)
+		w = prev_w;
+	iv->t += o->switch_s;
+	iv->e += o->switch_s * w;
+	return w;
+}
+
 static int simulate(struct run *r, double ghz, double volts, FILE *plog)
 {
 	const sl_sim *s = r->s;
+	const int *plan = r->o->pstate_of;
 	int use_meter = !r->o->truth || plog;
 	sl_sim_ctx *c = sl_sim_ctx_new(s);
 	sl_sim_interval iv = {0};
 	sl_meter mt;
 	queue q = {0};
-	double clock = 0;
+	double clock = 0, prev_w = 0;
 	int rc = 0;
 
 	sl_meter_init(&mt, s->m->truth.meter_hz, s->m->truth.meter_noise_w, s->seed, plog);
@@ -101,11 +131,21 @@ static int simulate(struct run *r, double ghz, double volts, FILE *plog)
 	sl_progress_start(&pg, s->n_intervals, "simulating");
 	for (size_t i = 0; i < s->n_intervals && !rc; i++) {
 		sl_progress_update(&pg, i);
+		if (plan) {
+			ghz = s->m->ghz[plan[i]];
+			volts = s->m->volts[plan[i]];
+		}
 		sl_sim_interval_run(s, c, i, ghz, volts, &iv);
+		double own_w = iv.e / iv.t;
+		double switch_w = switch_into(r->o, i, prev_w, &iv);
+		prev_w = own_w;
+		r->sum.switches += plan && i && plan[i] != plan[i - 1];
 		if (!use_meter) {
 			rc = emit(r, &iv, iv.e);
 			continue;
 		}
+		if (switch_w > 0)
+			sl_meter_add(&mt, r->o->switch_s, switch_w);
 		for (int k = 0; k < iv.n_parts; k++)
 			sl_meter_add(&mt, iv.part[k].seconds, iv.part[k].watts);
 		sl_meter_interval(&mt, clock, clock + iv.t);
@@ -180,8 +220,13 @@ int sl_sim_run(const sl_sim *s, const sl_sim_run_opts *o)
 	if (o->power_log) {
 		if (!(pf = sl_afile_open(&plog, o->power_log)))
 			goto fail;
-		fprintf(pf, "# power meter of simulated %s running %s at %g GHz (seed %llu): "
-			    "%g Hz, noise sigma %g W\n", m->name, s->w->name, m->ghz[ps],
+		char at[64];
+		if (o->pstate_of)
+			snprintf(at, sizeof at, "at each interval's own frequency");
+		else
+			snprintf(at, sizeof at, "at %g GHz", m->ghz[ps]);
+		fprintf(pf, "# power meter of simulated %s running %s %s (seed %llu): "
+			    "%g Hz, noise sigma %g W\n", m->name, s->w->name, at,
 			(unsigned long long)s->seed, m->truth.meter_hz, m->truth.meter_noise_w);
 		fprintf(pf, "time_s,power_w\n");
 	}
@@ -197,6 +242,8 @@ int sl_sim_run(const sl_sim *s, const sl_sim_run_opts *o)
 		goto fail;
 	if (commit_all(&r, &plog, &ilog) < 0)
 		goto fail;
+	if (o->totals)
+		*o->totals = r.sum;
 	free(h.events);
 	free(r.n);
 	return 0;

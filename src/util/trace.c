@@ -438,7 +438,8 @@ sl_trace_writer *sl_trace_create(const char *path, const sl_trace_header *h)
 	return w;
 }
 
-int sl_trace_write(sl_trace_writer *w, const sl_trace_interval *iv)
+/* The interval, and its own frequency as `ghz` when ghz > 0. */
+static int write_interval(sl_trace_writer *w, const sl_trace_interval *iv, double ghz)
 {
 	sl_ywriter *yw = &w->yw;
 	if (!isfinite(iv->t) || iv->t <= 0 || (iv->has_e && (!isfinite(iv->e) || iv->e < 0))) {
@@ -467,9 +468,21 @@ int sl_trace_write(sl_trace_writer *w, const sl_trace_interval *iv)
 		sl_yw_kdouble(yw, "e", iv->e);
 	if (iv->label)
 		sl_yw_kstr(yw, "label", iv->label);
+	if (ghz > 0)
+		sl_yw_kdouble(yw, "ghz", ghz);
 	sl_yw_end_map(yw);
 	w->index++;
 	return yw->err ? -1 : 0;
+}
+
+int sl_trace_write(sl_trace_writer *w, const sl_trace_interval *iv)
+{
+	return write_interval(w, iv, 0);
+}
+
+int sl_trace_write_at(sl_trace_writer *w, const sl_trace_interval *iv, double ghz)
+{
+	return write_interval(w, iv, ghz);
 }
 
 int sl_trace_commit(sl_trace_writer *w)

@@ -1,0 +1,69 @@
+#!/bin/bash
+# The time models' accuracy on one simulated workload, through the CLI only,
+# as a user would measure it: `sleuth simulate` at fmax, `sleuth run
+# --replay` with K counters, `sleuth predict --per instance` at the target
+# frequencies, compared with `sleuth simulate --truth` traces of the same
+# program (same seed) at those frequencies.  bench/accuracy.sh runs it over
+# the suite and tests/models/cli-accuracy.sh on three workloads, so the
+# metric has one implementation.
+#
+#   accuracy-workload.sh SLEUTH WORKLOAD.yaml WORKDIR INTERVALS COUNTERS FREQ...
+# INTERVALS 0 = the workload's sequence once; COUNTERS e.g. "4 0" (0 =
+# unlimited).  The machine is models/sim-nehalem-i7-920.yaml (calibrated).
+# Prints one line per counters, frequency and model:
+#   workload counters ghz model instances avg_err worst_err run_err energy_err
+# errors in %: avg_err is the paper's metric (relative error of each phase
+# instance's time, averaged weighted by its intervals), worst_err the worst
+# instance, run_err the whole run's time, energy_err the whole run's energy
+# (time and power models together).
+set -euo pipefail
+[ $# -ge 6 ] || { echo "usage: $0 SLEUTH WORKLOAD.yaml WORKDIR INTERVALS COUNTERS FREQ..." >&2; exit 2; }
+sleuth=$1 wl=$2 dir=$3 nint=$4 counters=$5
+shift 5
+src=$(cd "$(dirname "$0")/.." && pwd)
+machine=$src/models/sim-nehalem-i7-920.yaml
+w=$(basename "$wl" .yaml)
+len=()
+[ "$nint" = 0 ] || len=(--intervals "$nint")
+
+# The truth: per-interval time and exact energy, one "t,e" line per
+# interval, from a --truth trace at each target frequency.
+"$sleuth" simulate "$wl" "${len[@]}" -o "$dir/$w-max.yaml" -q
+for f in "$@"; do
+	"$sleuth" simulate "$wl" "${len[@]}" -f "$f" --truth -o "$dir/$w-$f.yaml" -q
+	sed -n 's/^- {t: \([^,]*\),.* e: \([^,}]*\).*/\1,\2/p' "$dir/$w-$f.yaml" >"$dir/$w-$f.te"
+done
+
+freqs=()
+for f in "$@"; do freqs+=(--freq "$f"); done
+for k in $counters; do
+	"$sleuth" run -q --replay "$dir/$w-max.yaml" --machine "$machine" \
+		--counters "$k" -o "$dir/$w-$k.prof"
+	for model in stall linear; do
+		"$sleuth" predict "$dir/$w-$k.prof" "${freqs[@]}" --model "$model" \
+			--per instance --format csv -o "$dir/$w-$k-$model.csv"
+		for f in "$@"; do
+			# CSV: ghz,instance,phase,first_interval,intervals,instructions,time_s,power_w,energy_j
+			awk -F, -v w="$w" -v k="$k" -v f="$f" -v model="$model" '
+				FNR == NR { t[NR - 1] = $1; e[NR - 1] = $2; n = NR; next }
+				FNR == 1 { next }
+				$1 + 0 == f + 0 {
+					if ($4 + $5 > n) { print "instance beyond the truth trace" > "/dev/stderr"; bad = 1; exit 1 }
+					tt = 0; et = 0
+					for (i = $4; i < $4 + $5; i++) { tt += t[i]; et += e[i] }
+					err = ($7 > tt ? $7 - tt : tt - $7) / tt
+					sum += err * $5; wsum += $5; m++
+					if (err > worst) worst = err
+					pt += $7; ttot += tt; pe += $9; etot += et
+				}
+				END {
+					if (bad) exit 1
+					if (wsum != n) { print "instances cover " wsum " of " n " intervals" > "/dev/stderr"; exit 1 }
+					rt = (pt > ttot ? pt - ttot : ttot - pt) / ttot
+					re = (pe > etot ? pe - etot : etot - pe) / etot
+					printf "%s %s %s %s %d %.3f %.3f %.3f %.3f\n", w, (k == 0 ? "unlimited" : k), f,
+					       model, m, 100 * sum / wsum, 100 * worst, 100 * rt, 100 * re
+				}' "$dir/$w-$f.te" "$dir/$w-$k-$model.csv"
+		done
+	done
+done
