@@ -7,3 +7,5 @@ apt-get install -y -qq --no-install-recommends \
 	gcc libc6-dev pkg-config meson ninja-build \
 	libpfm4-dev libpapi-dev libgsl-dev libyaml-dev libdw-dev libelf-dev \
 	libcmocka-dev zlib1g-dev valgrind >/dev/null
+# Headless Chromium renders `sleuth report` pages in tests/report/cli-report.sh.
+apt-get install -y -qq --no-install-recommends chromium >/dev/null

@@ -11,6 +11,7 @@
 
 #include "predict_int.h"
 #include "sleuth/common.h"
+#include "sleuth/term.h"
 
 /* About four significant digits, never in exponent notation; "-" for a
  * value not predicted. */
@@ -70,7 +71,9 @@ static void header(FILE *f, const sl_model *md, const sl_predict_info *info)
 	for (int s = 0; s < SL_SRC_N; s++)
 		fprintf(f, "%s %.1f%% %s", s ? "," : "",
 			100 * sl_interp_share(v, (sl_src)s), sl_src_name((sl_src)s));
-	fprintf(f, "\n\n");
+	char *strip = sl_term_profile_strip(p, 64, sl_term_colour(f));
+	fprintf(f, "\n  phases |%s|\n\n", strip);
+	free(strip);
 }
 
 /* The main table: one block of columns per frequency. */
@@ -80,6 +83,7 @@ static void main_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t
 {
 	uint32_t np = md->view.n_phase_ids;
 	char b1[32], b2[32], b3[32];
+	int colour = sl_term_colour(f);
 	fprintf(f, "     ");
 	for (size_t k = 0; k < n_ops; k++) {
 		char g[40];
@@ -100,7 +104,7 @@ static void main_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t
 		if (is_tot)
 			fprintf(f, "total");
 		else
-			fprintf(f, "%5u", ph);
+			sl_term_phase_id(f, ph, 5, colour);
 		for (size_t k = 0; k < n_ops; k++) {
 			const sl_agg *a = is_tot ? &tot[k] : &agg[k][ph];
 			char rk[32] = "";

@@ -17,6 +17,7 @@
 #include "sleuth/common.h"
 #include "sleuth/machine.h"
 #include "sleuth/powerlog.h"
+#include "sleuth/term.h"
 
 #define CMD "calibrate"
 
@@ -406,9 +407,16 @@ static int calibrate(const cal_opts *o, cal_state *st)
 	if (o->idle && idle_static(o, st) < 0)
 		return -1;
 	st->runs = sl_xcalloc(o->n_inputs, sizeof *st->runs);
-	for (size_t i = 0; i < o->n_inputs; i++)
-		if (load_input(o, st, o->inputs[i]) < 0)
+	sl_progress pg; /* reading large traces takes a while */
+	sl_progress_start(&pg, o->n_inputs, "reading training inputs");
+	for (size_t i = 0; i < o->n_inputs; i++) {
+		sl_progress_update(&pg, i);
+		if (load_input(o, st, o->inputs[i]) < 0) {
+			sl_progress_finish(&pg);
 			return -1;
+		}
+	}
+	sl_progress_finish(&pg);
 	if (sl_calib_data_build(&st->d, &st->m, st->runs, st->n_runs) < 0)
 		return -1;
 	sl_calib_opts co = {st->static_w, o->robust};

@@ -1,7 +1,7 @@
 /*
  * `sleuth phases [PROFILE]`: what the run found, at a glance: one line per
  * phase (intervals, instances, share of time, its top code) and a timeline
- * of the phases, one character per bucket of intervals, in 80 columns.
+ * of the phases over the run's time, in 80 columns (coloured on a TTY).
  */
 #include <getopt.h>
 #include <math.h>
@@ -12,17 +12,11 @@
 #include "builtin.h"
 #include "sleuth/common.h"
 #include "sleuth/profile.h"
+#include "sleuth/term.h"
 
 #define CMD "phases"
 #define WIDTH 80
 #define TIMELINE 70 /* characters of the timeline itself */
-
-/* The character that stands for a phase in the timeline. */
-static char phase_char(uint32_t id)
-{
-	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-	return id < sizeof digits - 1 ? digits[id] : '+';
-}
 
 /* Append `s` to the line if it fits in `width` columns; "..." if not. */
 static int append(char *line, size_t width, const char *s)
@@ -85,41 +79,33 @@ static void phase_table(const sl_profile *p)
 	for (size_t i = 0; i < ni; i++)
 		inst[in[i].phase]++;
 	free(in);
+	int colour = sl_term_colour(stdout);
 	printf("phase intervals instances   time  top code\n");
 	for (size_t k = 0; k < np; k++) {
 		char line[WIDTH + 1];
 		snprintf(line, sizeof line, "%5zu %9zu %9zu %5.1f%% ", k, iv[k], inst[k],
 			 total > 0 ? 100 * t[k] / total : 0.0);
 		code_text(&p->phases[k], line, WIDTH);
-		printf("%s\n", line);
+		sl_term_phase_id(stdout, (uint32_t)k, 5, colour);
+		printf("%s\n", line + 5);
 	}
 	free(iv);
 	free(inst);
 	free(t);
 }
 
-/* Each character: the phase most of its bucket's intervals have. */
+/* The phases over the run's time, one character per 1/TIMELINE of it
+ * (sleuth/term.h), coloured on a terminal. */
 static void timeline(const sl_profile *p)
 {
-	size_t n = p->n_intervals;
-	if (!n)
+	if (!p->n_intervals)
 		return;
-	size_t per = (n + TIMELINE - 1) / TIMELINE;
-	size_t *votes = sl_xcalloc(p->n_phases, sizeof *votes);
-	char line[TIMELINE + 1];
-	size_t c = 0;
-	for (size_t s = 0; s < n; s += per, c++) {
-		memset(votes, 0, p->n_phases * sizeof *votes);
-		uint32_t best = p->iv[s].phase;
-		for (size_t i = s; i < n && i < s + per; i++)
-			if (++votes[p->iv[i].phase] > votes[best])
-				best = p->iv[i].phase;
-		line[c] = phase_char(best);
-	}
-	line[c] = 0;
-	free(votes);
-	printf("\ntimeline (1 char = %zu interval%s):\n|%s|\n", per, per > 1 ? "s" : "",
-	       line);
+	double total = 0;
+	for (size_t i = 0; i < p->n_intervals; i++)
+		total += p->iv[i].time_s;
+	char *line = sl_term_profile_strip(p, TIMELINE, sl_term_colour(stdout));
+	printf("\ntimeline (1 char = %.3g s):\n|%s|\n", total / TIMELINE, line);
+	free(line);
 }
 
 /* How many intervals of each phase measured each event: what phase-guided

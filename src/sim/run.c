@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "sleuth/term.h"
 
 typedef struct queue {
 	sl_sim_interval *iv;
@@ -126,7 +127,10 @@ static int simulate(struct run *r, double ghz, double volts, FILE *plog)
 	int rc = 0;
 
 	sl_meter_init(&mt, s->m->truth.meter_hz, s->m->truth.meter_noise_w, s->seed, plog);
+	sl_progress pg;
+	sl_progress_start(&pg, s->n_intervals, "simulating");
 	for (size_t i = 0; i < s->n_intervals && !rc; i++) {
+		sl_progress_update(&pg, i);
 		if (plan) {
 			ghz = s->m->ghz[plan[i]];
 			volts = s->m->volts[plan[i]];
@@ -154,6 +158,7 @@ static int simulate(struct run *r, double ghz, double volts, FILE *plog)
 		sl_meter_advance(&mt, 1);
 		rc = drain(r, &mt, &q);
 	}
+	sl_progress_finish(&pg);
 	sl_meter_free(&mt);
 	queue_free(&q);
 	sl_sim_interval_free(&iv);
