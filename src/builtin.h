@@ -14,11 +14,12 @@ struct sl_cmd {
 
 /* one line per subcommand, alphabetical */
 extern const struct sl_cmd sl_cmd_calibrate;
+extern const struct sl_cmd sl_cmd_demo;
+extern const struct sl_cmd sl_cmd_doctor;
 extern const struct sl_cmd sl_cmd_phases;
 extern const struct sl_cmd sl_cmd_predict;
 extern const struct sl_cmd sl_cmd_report;
 extern const struct sl_cmd sl_cmd_run;
-extern const struct sl_cmd sl_cmd_doctor;
 extern const struct sl_cmd sl_cmd_schedule;
 extern const struct sl_cmd sl_cmd_simulate;
 

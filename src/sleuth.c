@@ -23,6 +23,7 @@ static const struct sl_cmd cmd_help = {
 static const struct sl_cmd *const commands[] = {
 	/* one line per subcommand, alphabetical */
 	&sl_cmd_calibrate,
+	&sl_cmd_demo,
 	&sl_cmd_doctor,
 	&cmd_help,
 	&sl_cmd_phases,

@@ -304,7 +304,9 @@ static int read_branches(sl_trace_reader *r, const sl_ynode *v, sl_trace_interva
 
 static int read_interval(sl_trace_reader *r, const sl_ynode *m, sl_trace_interval *iv)
 {
-	static const char *const known[] = {"t", "n", "br", "e", "label"};
+	/* `ghz` is sleuth's own extension: the interval's frequency in a trace
+	 * run under a schedule (sleuth simulate --schedule). */
+	static const char *const known[] = {"t", "n", "br", "e", "label", "ghz"};
 	sl_yparser *yp = &r->yp;
 	char where[48];
 	const sl_ynode *v;

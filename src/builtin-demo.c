@@ -1,0 +1,261 @@
+/*
+ * sleuth demo: the whole what-if pipeline on a shipped simulated workload,
+ * as a user would type it — simulate → run --replay → phases → predict →
+ * schedule → report — and then the check no real machine offers: the
+ * predictions against the simulator's truth, at fmin and under the
+ * schedule.
+ *
+ * Each step runs this same binary (/proc/self/exe) with the subcommand's
+ * ordinary arguments, printed before it runs, so the demo doubles as a
+ * walkthrough a user can copy.  On a machine with a PMU the real job is
+ * `sleuth run ./app`; the demo says so.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "sleuth/collect.h"
+#include "sleuth/common.h"
+#include "sleuth/machine.h"
+#include "sleuth/model.h"
+#include "sleuth/profile.h"
+#include "sleuth/schedule.h"
+#include "sleuth/trace.h"
+
+#define CMD "demo"
+/* milc-like: phases that want different frequencies, so per-phase DVFS
+ * visibly beats the best single frequency (docs/benchmarks.md). */
+#define DEFAULT_WORKLOAD "data/workloads/milc-like.yaml"
+#define SIM_MACHINE "data/sim/nehalem-i7-920.yaml"
+
+/* Run `sleuth ARGV...` (this binary), echoing the command line first. */
+static int step(char *const argv[])
+{
+	printf("\n$ sleuth");
+	for (size_t i = 1; argv[i]; i++)
+		printf(" %s", argv[i]);
+	printf("\n");
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0) {
+		sl_error_set("cannot fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "sleuth: cannot run /proc/self/exe: %s\n", strerror(errno));
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			sl_error_set("waitpid: %s", strerror(errno));
+			return -1;
+		}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		sl_error_set("demo step 'sleuth %s' failed (%s %d); see its message above",
+			     argv[1], WIFEXITED(st) ? "exit" : "signal",
+			     WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		return -1;
+	}
+	return 0;
+}
+
+#define STEP(...)                                                       \
+	do {                                                            \
+		char *argv_[] = {"sleuth", __VA_ARGS__, NULL};          \
+		if (step(argv_) < 0)                                    \
+			goto fail;                                      \
+	} while (0)
+
+/* Total time and energy of a trace (the simulator's truth). */
+static int trace_totals(const char *path, double *time_s, double *energy_j)
+{
+	sl_trace_reader *r = sl_trace_open(path);
+	if (!r)
+		return -1;
+	sl_trace_interval iv;
+	int rc;
+	*time_s = *energy_j = 0;
+	while ((rc = sl_trace_next(r, &iv)) == 1) {
+		*time_s += iv.t;
+		*energy_j += iv.has_e ? iv.e : NAN;
+	}
+	sl_trace_close(r);
+	return rc;
+}
+
+/* The predicted totals of a profile at `ghz` with its embedded machine. */
+static int predict_totals(const char *prof_path, double ghz, double *time_s,
+			  double *energy_j)
+{
+	sl_profile p;
+	sl_machine m = {0};
+	sl_model md;
+	int rc = -1;
+	sl_profile_init(&p);
+	if (sl_profile_read(prof_path, &p) < 0)
+		goto out_prof;
+	if (!p.machine_text) {
+		sl_error_set("%s embeds no machine model", prof_path);
+		goto out_prof;
+	}
+	if (sl_machine_load_mem(prof_path, p.machine_text, strlen(p.machine_text), &m) < 0)
+		goto out_prof;
+	if (sl_model_init(&md, &p, &m, SL_TIME_STALL, 0) < 0)
+		goto out_mach;
+	sl_opoint op;
+	sl_agg total;
+	if (sl_model_opoint(&md, ghz, &op) == 0) {
+		sl_model_aggregate(&md, &op, NULL, NULL, &total);
+		*time_s = total.time_s;
+		*energy_j = total.energy_j;
+		rc = 0;
+	}
+	sl_model_free(&md);
+out_mach:
+	sl_machine_free(&m);
+out_prof:
+	sl_profile_free(&p);
+	return rc;
+}
+
+static int cmd_demo(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"workload", required_argument, NULL, 'w'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *dir = "sleuth-demo";
+	const char *workload_arg = NULL;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":o:w:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': dir = optarg; break;
+		case 'w': workload_arg = optarg; break;
+		default: return sl_bad_option(CMD, c, argv);
+		}
+	}
+	if (optind < argc)
+		return sl_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+
+	char *workload = workload_arg ? sl_xstrdup(workload_arg) : sl_data_path(DEFAULT_WORKLOAD);
+	char *simmach = sl_data_path(SIM_MACHINE);
+	char *trace = NULL, *power = NULL, *truth = NULL, *prof = NULL, *sched = NULL,
+	     *report = NULL, *scheduled = NULL;
+	sl_machine sm = {0};
+	int rc = SL_EXIT_ERROR;
+	if (!workload || access(workload, R_OK) < 0) {
+		sl_error_set("cannot find the workload %s; give one with --workload FILE",
+			     workload ? workload : DEFAULT_WORKLOAD);
+		goto fail;
+	}
+	if (!simmach) {
+		sl_error_set("cannot find %s: is sleuth installed, or SLEUTH_DATADIR set?",
+			     SIM_MACHINE);
+		goto fail;
+	}
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		sl_error_set("cannot create %s: %s", dir, strerror(errno));
+		goto fail;
+	}
+	/* fmax and fmin of the simulated machine, from the model file the
+	 * replay embeds (same P-states as the simulator: a test checks it). */
+	char *model_path = sl_data_path("models/sim-nehalem-i7-920.yaml");
+	int lm = model_path ? sl_machine_load(model_path, &sm) : -1;
+	if (!model_path)
+		sl_error_set("cannot find models/sim-nehalem-i7-920.yaml");
+	free(model_path);
+	if (lm < 0)
+		goto fail;
+	char fmax[32], fmin[32];
+	snprintf(fmax, sizeof fmax, "%gGHz", sl_machine_fmax(&sm));
+	snprintf(fmin, sizeof fmin, "%gGHz", sl_machine_fmin(&sm));
+
+	trace = sl_xasprintf("%s/trace.yaml", dir);
+	power = sl_xasprintf("%s/power.csv", dir);
+	truth = sl_xasprintf("%s/truth-fmin.yaml", dir);
+	prof = sl_xasprintf("%s/sleuth.prof", dir);
+	sched = sl_xasprintf("%s/schedule.yaml", dir);
+	report = sl_xasprintf("%s/report.html", dir);
+	scheduled = sl_xasprintf("%s/scheduled.yaml", dir);
+
+	if (sl_hw_available())
+		printf("This machine has a hardware PMU: profile a real program with "
+		       "'sleuth run ./app'.\nThe demo below uses the simulator.\n");
+	else
+		printf("No hardware PMU here (%s).\nThe demo runs sleuth's pipeline on a "
+		       "simulated workload instead.\n", sl_error());
+
+	STEP("simulate", workload, "--machine", simmach, "--freq", fmax, "-o", trace,
+	     "--power-log", power);
+	STEP("run", "--replay", trace, "-o", prof);
+	STEP("phases", prof);
+	STEP("predict", prof, "--freq", fmax, "--freq", fmin);
+	STEP("schedule", prof, "--min-edp", "--max-slowdown", "10%", "-o", sched);
+	STEP("report", prof, "--schedule", sched, "-o", report);
+
+	/* What no real machine can show from one run: the truth at fmin. */
+	STEP("simulate", workload, "--machine", simmach, "--freq", fmin, "--truth",
+	     "-o", truth);
+	/* ... and the schedule applied to the same program. */
+	STEP("simulate", workload, "--machine", simmach, "--schedule", sched,
+	     "--profile", prof, "--truth", "-o", scheduled);
+	double pt, pe, tt, te, st, se;
+	sl_schedule_file sf = {0};
+	if (predict_totals(prof, sl_machine_fmin(&sm), &pt, &pe) < 0 ||
+	    trace_totals(truth, &tt, &te) < 0 || trace_totals(scheduled, &st, &se) < 0 ||
+	    sl_schedule_read(sched, &sf) < 0)
+		goto fail;
+	printf("\nPredictions from the one run at %s against the simulator's truth:\n"
+	       "  at %-9s time   predicted %8.3f s   true %8.3f s   error %+.1f%%\n"
+	       "               energy predicted %8.1f J   true %8.1f J   error %+.1f%%\n"
+	       "  scheduled    time   predicted %8.3f s   true %8.3f s   error %+.1f%%\n"
+	       "               energy predicted %8.1f J   true %8.1f J   error %+.1f%%\n",
+	       fmax, fmin, pt, tt, 100 * (pt - tt) / tt, pe, te, 100 * (pe - te) / te,
+	       sf.time_s, st, 100 * (sf.time_s - st) / st,
+	       sf.energy_j, se, 100 * (sf.energy_j - se) / se);
+	sl_schedule_file_free(&sf);
+	printf("\nOutputs in %s/: trace.yaml, power.csv, sleuth.prof, schedule.yaml, "
+	       "report.html, truth-fmin.yaml, scheduled.yaml\n", dir);
+	rc = SL_EXIT_OK;
+	goto out;
+fail:
+	rc = sl_fail();
+out:
+	sl_machine_free(&sm);
+	free(workload);
+	free(simmach);
+	free(trace);
+	free(power);
+	free(truth);
+	free(prof);
+	free(sched);
+	free(report);
+	free(scheduled);
+	return rc;
+}
+
+const struct sl_cmd sl_cmd_demo = {
+	.name = "demo",
+	.fn = cmd_demo,
+	.summary = "Run the whole what-if pipeline on a shipped simulated workload",
+	.usage =
+	"usage: sleuth demo [-o DIR] [--workload FILE]\n\n"
+	"Simulate a shipped workload at fmax, replay it into a profile, show its\n"
+	"phases, predict time/power/energy at fmax and fmin, pick a frequency per\n"
+	"phase (min EDP within 10% slowdown), write an HTML report, and check the\n"
+	"predictions against the simulator's truth: the same program at fmin, and\n"
+	"under the schedule.  Each step is printed as the sleuth command it runs.\n\n"
+	"  -o, --output DIR   where to write the outputs (default sleuth-demo)\n"
+	"  --workload FILE    a sleuth-workload/1 (default " DEFAULT_WORKLOAD ")\n",
+};
