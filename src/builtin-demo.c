@@ -103,11 +103,7 @@ static int predict_totals(const char *prof_path, double ghz, double *time_s,
 	sl_profile_init(&p);
 	if (sl_profile_read(prof_path, &p) < 0)
 		goto out_prof;
-	if (!p.machine_text) {
-		sl_error_set("%s embeds no machine model", prof_path);
-		goto out_prof;
-	}
-	if (sl_machine_load_mem(prof_path, p.machine_text, strlen(p.machine_text), &m) < 0)
+	if (sl_profile_machine(&p, prof_path, NULL, &m, NULL) < 0)
 		goto out_prof;
 	if (sl_model_init(&md, &p, &m, SL_TIME_STALL, 0) < 0)
 		goto out_mach;

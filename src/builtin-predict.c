@@ -149,23 +149,6 @@ static int parse(int argc, char **argv, opts *o)
 	return SL_EXIT_OK;
 }
 
-/* The machine: --machine FILE, else the one the profile embeds. */
-static int load_machine(const opts *o, const sl_profile *p, sl_machine *m,
-			const char **origin)
-{
-	if (o->machine) {
-		*origin = o->machine;
-		return sl_machine_load(o->machine, m);
-	}
-	if (!p->machine_text) {
-		sl_error_set("%s embeds no machine model; pass --machine FILE", o->profile);
-		return -1;
-	}
-	*origin = "embedded in the profile";
-	const char *name = p->machine_path ? p->machine_path : o->profile;
-	return sl_machine_load_mem(name, p->machine_text, strlen(p->machine_text), m);
-}
-
 /* Every operating point, checked before any output is written. */
 static sl_opoint *operating_points(const opts *o, const sl_model *md, size_t *n)
 {
@@ -231,7 +214,7 @@ static int run(const opts *o, sl_profile *p, sl_machine *m, sl_model *md)
 		sl_error_prefix("%s: ", o->profile);
 		return -1;
 	}
-	if (load_machine(o, p, m, &origin) < 0)
+	if (sl_profile_machine(p, o->profile, o->machine, m, &origin) < 0)
 		return -1;
 	int flags = (o->extrapolate ? SL_MODEL_EXTRAPOLATE : 0) |
 		    (o->time_only ? SL_MODEL_TIME_ONLY : 0);

@@ -190,16 +190,8 @@ static int table_from_profile(const args *a, sl_sched_data *d, char **name)
 		sl_error_prefix("%s: ", a->profile);
 		goto out;
 	}
-	if (a->machine) {
-		if (sl_machine_load(a->machine, &m) < 0)
-			goto out;
-	} else if (!p.machine_text) {
-		sl_error_set("%s embeds no machine model; pass --machine FILE", a->profile);
+	if (sl_profile_machine(&p, a->profile, a->machine, &m, NULL) < 0)
 		goto out;
-	} else if (sl_machine_load_mem(p.machine_path ? p.machine_path : a->profile,
-				       p.machine_text, strlen(p.machine_text), &m) < 0) {
-		goto out;
-	}
 	if (!sl_machine_complete(&m)) {
 		sl_error_prefix("scheduling needs energy predictions: ");
 		goto out;

@@ -92,4 +92,14 @@ static inline uint64_t sl_prof_count(const sl_profile *p, size_t i, size_t k)
 /* Phase instances in execution order; *out malloc'd. */
 size_t sl_profile_instances(const sl_profile *p, sl_instance **out);
 
+struct sl_machine;
+/*
+ * The machine model to use with a profile: the file `path` when given
+ * (--machine), else the one the profile embeds.  `prof_path` names the
+ * profile in messages; *origin (may be NULL) is set to `path` or
+ * "embedded in the profile".  -1 with sl_error() if neither loads.
+ */
+int sl_profile_machine(const sl_profile *p, const char *prof_path, const char *path,
+		       struct sl_machine *m, const char **origin);
+
 #endif

@@ -345,23 +345,20 @@ static int check_freqs(const sl_model *md, const sl_report_opts *o)
 static int load_machine(sl_report *r, const sl_profile *p, const sl_report_opts *o,
 			sl_machine *m)
 {
-	if (o->machine_path) {
-		if (sl_machine_load(o->machine_path, m) < 0)
-			return -1;
-		r->machine_origin = sl_xstrdup(o->machine_path);
-	} else if (p->machine_text) {
-		if (sl_machine_load_mem("the profile's machine model", p->machine_text,
-					strlen(p->machine_text), m) < 0) {
-			sl_report_note(r, "predictions unavailable: %s; give --machine FILE",
-				       sl_error());
-			return 0;
-		}
-		r->machine_origin = sl_xstrdup("embedded in the profile");
-	} else {
+	const char *origin;
+	if (!o->machine_path && !p->machine_text) {
 		sl_report_note(r, "predictions unavailable: the profile has no machine "
 				  "model; give --machine FILE");
 		return 0;
 	}
+	if (sl_profile_machine(p, "the profile", o->machine_path, m, &origin) < 0) {
+		if (o->machine_path)
+			return -1;
+		sl_report_note(r, "predictions unavailable: %s; give --machine FILE",
+			       sl_error());
+		return 0;
+	}
+	r->machine_origin = sl_xstrdup(origin);
 	r->machine_name = sl_xstrdup(m->name ? m->name : "?");
 	return 1;
 }

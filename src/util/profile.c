@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "sleuth/common.h"
+#include "sleuth/machine.h"
 
 #define MAGIC "SLEUTHPF"
 #define HEADER_SIZE 24u
@@ -925,4 +926,22 @@ int sl_profile_read(const char *path, sl_profile *p)
 	if (rc < 0)
 		sl_profile_free(p);
 	return rc;
+}
+
+int sl_profile_machine(const sl_profile *p, const char *prof_path, const char *path,
+		       struct sl_machine *m, const char **origin)
+{
+	if (path) {
+		if (origin)
+			*origin = path;
+		return sl_machine_load(path, m);
+	}
+	if (!p->machine_text) {
+		sl_error_set("%s embeds no machine model; pass --machine FILE", prof_path);
+		return -1;
+	}
+	if (origin)
+		*origin = "embedded in the profile";
+	return sl_machine_load_mem(p->machine_path ? p->machine_path : prof_path,
+				   p->machine_text, strlen(p->machine_text), m);
 }
