@@ -52,23 +52,13 @@ static int check_pmu(const char **pmu)
 /* Open a software event on ourselves: what the timer backend needs. */
 static int check_software(void)
 {
-	struct perf_event_attr a;
-	memset(&a, 0, sizeof a);
-	a.size = sizeof a;
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_TASK_CLOCK;
-	a.disabled = 1;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	int fd = sl_perf_open(&a, 0, -1, -1, "task-clock");
-	if (fd < 0) {
+	if (!sl_perf_probe(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "task-clock")) {
 		char *st = sl_xasprintf("no (%s)", sl_error());
 		line("software events:", st, "the timer backend cannot run either; only "
 		     "--replay, simulate and predict work");
 		free(st);
 		return 0;
 	}
-	close(fd);
 	line("software events:", "yes",
 	     "task-clock and cpu-clock open: the timer backend works (phases and code "
 	     "locations, no event counts)");

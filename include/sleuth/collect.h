@@ -152,8 +152,10 @@ typedef struct sl_live_opts {
 sl_backend *sl_perf_backend_new(const sl_live_opts *o);
 sl_backend *sl_timer_backend_new(const sl_live_opts *o);
 
-/* Whether hardware events open here: 1, or 0 with the reason (and what
- * to do instead) in sl_error(). */
+/* Whether an event of this type and config opens on ourselves (user space
+ * only): 1, or 0 with the reason (and what to do instead) in sl_error(). */
+int sl_perf_probe(uint32_t type, uint64_t config, const char *name);
+/* Whether hardware events open here (cycles): sl_perf_probe's answer. */
 int sl_hw_available(void);
 
 /* ---- reference energy (RAPL) ------------------------------------------ */

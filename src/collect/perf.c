@@ -19,21 +19,26 @@
 #include "live.h"
 #include "sleuth/common.h"
 
-int sl_hw_available(void)
+int sl_perf_probe(uint32_t type, uint64_t config, const char *name)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof a);
 	a.size = sizeof a;
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.type = type;
+	a.config = config;
 	a.disabled = 1;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	int fd = sl_perf_open(&a, 0, -1, -1, "cycles");
+	int fd = sl_perf_open(&a, 0, -1, -1, name);
 	if (fd < 0)
 		return 0;
 	close(fd);
 	return 1;
+}
+
+int sl_hw_available(void)
+{
+	return sl_perf_probe(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles");
 }
 
 sl_backend *sl_perf_backend_new(const sl_live_opts *o)
