@@ -12,6 +12,7 @@ void sl_squeue_init(sl_squeue *q, size_t cap)
 	pthread_cond_init(&q->not_empty, NULL);
 	pthread_cond_init(&q->not_full, NULL);
 	q->cap = cap;
+	q->batch = cap / 2 ? cap / 2 : 1;
 	q->head = q->count = 0;
 	q->closed = q->cancelled = 0;
 }
@@ -39,7 +40,8 @@ void sl_squeue_put(sl_squeue *q)
 {
 	pthread_mutex_lock(&q->mu);
 	q->count++;
-	pthread_cond_signal(&q->not_empty);
+	if (q->count >= q->batch) /* cheap when nobody waits */
+		pthread_cond_signal(&q->not_empty);
 	pthread_mutex_unlock(&q->mu);
 }
 
@@ -68,7 +70,8 @@ void sl_squeue_release(sl_squeue *q)
 	pthread_mutex_lock(&q->mu);
 	q->head = (q->head + 1) % q->cap;
 	q->count--;
-	pthread_cond_signal(&q->not_full);
+	if (q->cap - q->count >= q->batch)
+		pthread_cond_signal(&q->not_full);
 	pthread_mutex_unlock(&q->mu);
 }
 

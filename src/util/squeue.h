@@ -10,6 +10,11 @@
  * queued), either side cancels (stop now; both sides' waits return -1).
  * Unlocking the mutex between filling and publishing a slot is what makes
  * the slot's contents visible to the other thread.
+ *
+ * A side waiting on a full (empty) queue is woken only once half of it is
+ * free (filled) again, not for every slot: one thread is usually much
+ * faster than the other, and a wake-up per item cost a context switch per
+ * interval (about 10 % more CPU time for a 100k-interval trace).
  */
 #ifndef SLEUTH_SQUEUE_H
 #define SLEUTH_SQUEUE_H
@@ -21,6 +26,7 @@ typedef struct sl_squeue {
 	pthread_mutex_t mu;
 	pthread_cond_t not_empty, not_full;
 	size_t cap, head, count;
+	size_t batch;  /* wake a waiting side when this many slots are ready */
 	int closed;    /* the producer will put nothing more */
 	int cancelled; /* stop: pending items are dropped */
 } sl_squeue;
