@@ -102,13 +102,16 @@ struct sl_trace_writer {
 
 /* ---- slots and queues ---------------------------------------------------- */
 
+/* SLEUTH_TRACE_QUEUE, or the default when unset or not a number 0-65536
+ * (strtoul, not sl_parse_u64: a bad value must not touch sl_error()). */
 static size_t queue_depth(void)
 {
 	const char *e = getenv("SLEUTH_TRACE_QUEUE");
-	uint64_t v;
-	if (!e || sl_parse_u64(e, &v) < 0 || v > 65536)
+	char *end;
+	if (!e || *e < '0' || *e > '9')
 		return QUEUE_DEPTH;
-	return (size_t)v;
+	unsigned long v = strtoul(e, &end, 10);
+	return *end || v > 65536 ? QUEUE_DEPTH : (size_t)v;
 }
 
 static void wbuf_add(wbuf *b, const char *fmt, ...) SL_PRINTF(2, 3);
