@@ -57,6 +57,13 @@ static void code_text(const sl_phase_info *ph, char *line, size_t width)
 		const sl_codeloc *f = &ph->funcs[i];
 		snprintf(item, sizeof item, "%s %s %.0f%%", i ? "," : "", f->function,
 			 100 * f->share);
+		size_t used = strlen(line);
+		if (!i && used + strlen(item) > room && room > used + 12) {
+			/* a long (C++) name: show its start rather than nothing */
+			int keep = (int)(room - used - 9);
+			snprintf(item, sizeof item, " %.*s... %.0f%%", keep, f->function,
+				 100 * f->share);
+		}
 		if (append(line, room, item) < 0)
 			break;
 	}

@@ -15,6 +15,7 @@
 #include "sleuth/model.h"
 #include "sleuth/predict.h"
 #include "sleuth/profile.h"
+#include "sleuth/schedule-model.h"
 
 #define CMD "predict"
 
@@ -23,6 +24,7 @@ static const char usage[] =
 	"                      [--machine FILE] [--model stall|linear]\n"
 	"                      [--per phase|instance|interval] [--format table|csv|json]\n"
 	"                      [--extrapolate] [--time-only] [-o FILE]\n"
+	"       sleuth predict [PROFILE] --schedule FILE [--machine FILE] [--model M]\n"
 	"\n"
 	"Predict time, power and energy at other frequencies from one profile.\n"
 	"\n"
@@ -39,6 +41,9 @@ static const char usage[] =
 	"  --time-only      predict time only (for a machine without a fitted power\n"
 	"                   model, e.g. before sleuth calibrate)\n"
 	"  -o FILE          write to FILE (atomically) instead of stdout\n"
+	"  --schedule FILE  the run under a sleuth-schedule/1 schedule: CSV, one row\n"
+	"                   per phase instance along the run with the frequency it\n"
+	"                   runs at and its time, power and energy (docs/schedule.md)\n"
 	"\n"
 	"Power predictions outside [idle, peak] are clamped and the clamps counted\n"
 	"(docs/models.md).  A profile without event counts (timer backend) cannot\n"
@@ -48,6 +53,7 @@ typedef struct opts {
 	const char *profile;
 	const char *machine;
 	const char *out;
+	const char *schedule;
 	double *freqs;
 	size_t n_freqs, cap;
 	int all, extrapolate, time_only;
@@ -57,7 +63,8 @@ typedef struct opts {
 	int fmt_given;
 } opts;
 
-enum { O_FREQ = 256, O_ALL, O_MACHINE, O_MODEL, O_PER, O_FORMAT, O_EXTRAP, O_TIMEONLY };
+enum { O_FREQ = 256, O_ALL, O_MACHINE, O_MODEL, O_PER, O_FORMAT, O_EXTRAP, O_TIMEONLY,
+       O_SCHEDULE };
 
 /* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
 static int parse(int argc, char **argv, opts *o)
@@ -71,6 +78,7 @@ static int parse(int argc, char **argv, opts *o)
 		{"format", required_argument, NULL, O_FORMAT},
 		{"extrapolate", no_argument, NULL, O_EXTRAP},
 		{"time-only", no_argument, NULL, O_TIMEONLY},
+		{"schedule", required_argument, NULL, O_SCHEDULE},
 		{"output", required_argument, NULL, 'o'},
 		{NULL, 0, NULL, 0},
 	};
@@ -106,6 +114,9 @@ static int parse(int argc, char **argv, opts *o)
 		case O_EXTRAP:
 			o->extrapolate = 1;
 			break;
+		case O_SCHEDULE:
+			o->schedule = optarg;
+			break;
 		case O_TIMEONLY:
 			o->time_only = 1;
 			break;
@@ -121,6 +132,11 @@ static int parse(int argc, char **argv, opts *o)
 	if (optind < argc)
 		return sl_usage_error(CMD, "unexpected argument '%s' (one profile at a time)",
 				      argv[optind]);
+	if (o->schedule && (o->n_freqs || o->all || o->fmt_given || o->time_only))
+		return sl_usage_error(CMD, "--schedule sets the frequencies and the output; "
+				      "drop --freq, --all, --format and --time-only");
+	if (o->schedule)
+		return SL_EXIT_OK;
 	if (!o->n_freqs && !o->all)
 		return sl_usage_error(CMD, "no frequency: give --freq F (repeatable) or --all");
 	if (o->n_freqs && o->all)
@@ -179,6 +195,33 @@ static void report_clamps(const opts *o, const sl_predict_stats *st)
 		(unsigned long long)st->clamped_idle, (unsigned long long)st->clamped_peak);
 }
 
+/* --schedule: the run instance by instance at the schedule's frequencies. */
+static int predict_schedule(const opts *o, const sl_model *md)
+{
+	sl_schedule_file s;
+	sl_sched_data d;
+	if (sl_schedule_read(o->schedule, &s) < 0)
+		return -1;
+	int rc = -1;
+	if (sl_sched_data_from_model(md, &d) == 0) {
+		int *ps = sl_xmalloc((d.tab.n_phases + 1) * sizeof *ps);
+		sl_sched_opts so;
+		sl_afile af;
+		FILE *f;
+		if (sl_schedule_apply(&d.tab, &s, ps, &so) == 0 &&
+		    (f = sl_afile_open(&af, o->out ? o->out : "-"))) {
+			if (sl_schedule_write_run(f, &d.tab, &so, ps) < 0)
+				sl_afile_abort(&af);
+			else
+				rc = sl_afile_commit(&af);
+		}
+		free(ps);
+		sl_sched_data_free(&d);
+	}
+	sl_schedule_file_free(&s);
+	return rc;
+}
+
 static int run(const opts *o, sl_profile *p, sl_machine *m, sl_model *md)
 {
 	const char *origin = NULL;
@@ -194,6 +237,8 @@ static int run(const opts *o, sl_profile *p, sl_machine *m, sl_model *md)
 		    (o->time_only ? SL_MODEL_TIME_ONLY : 0);
 	if (sl_model_init(md, p, m, o->model, flags) < 0)
 		return -1;
+	if (o->schedule)
+		return predict_schedule(o, md);
 	size_t n_ops;
 	sl_opoint *ops = operating_points(o, md, &n_ops);
 	if (!ops)

@@ -17,6 +17,7 @@ extern const struct sl_cmd sl_cmd_phases;
 extern const struct sl_cmd sl_cmd_predict;
 extern const struct sl_cmd sl_cmd_run;
 extern const struct sl_cmd sl_cmd_doctor;
+extern const struct sl_cmd sl_cmd_schedule;
 extern const struct sl_cmd sl_cmd_simulate;
 
 /* For getopt_long's '?' (unknown option) and ':' (missing value; start

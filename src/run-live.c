@@ -152,8 +152,12 @@ sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 		}
 		sl_energy_close(e);
 	}
-	if (!perf)
+	if (!perf) {
+		if (o->sample_period || o->counters >= 0)
+			sl_warn("--sample-period and --counters do not apply to the timer "
+				"backend (it samples IPs by time and counts no events)");
 		return sl_timer_backend_new(&lo);
+	}
 	if (!m) {
 		sl_error_set("the perf backend needs a machine model; give --machine FILE");
 		return NULL;
@@ -166,6 +170,9 @@ sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 	lo.n_events = sl_machine_model_events(m, events);
 	lo.events = *events;
 	/* fewer counters than the hardware has may be asked for, not more */
+	if (o->counters > m->programmable)
+		sl_warn("--counters %d: machine '%s' has %d programmable counters; "
+			"using %d", o->counters, m->name, m->programmable, m->programmable);
 	lo.k = (size_t)(o->counters > 0 && o->counters < m->programmable ? o->counters
 									 : m->programmable);
 	lo.branch_event = sl_machine_role(m, "branch_sample");

@@ -26,6 +26,8 @@ static const struct sl_cmd *const commands[] = {
 	&cmd_help,
 	&sl_cmd_phases,
 	&sl_cmd_predict,
+	&sl_cmd_run,
+	&sl_cmd_schedule,
 	&sl_cmd_simulate,
 };
 

@@ -74,12 +74,22 @@ expect_absent nm.prof
 PROGS=$BUILDDIR/tests/progs
 out=$("$SLEUTH" run --backend timer -o tp.prof -- "$PROGS/twophase" 2>&1) && ok ||
 	fail "timer run of twophase failed: $out"
+# Two big phases, one per function, with its source line.  A startup or
+# teardown interval (the loader, libc) may found a small phase of its own:
+# together such phases must stay under 5% of the intervals.
 out=$("$SLEUTH" phases tp.prof)
-[ "$(printf '%s\n' "$out" | grep -Ec '^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% ')" = 2 ] &&
-	ok || fail "twophase: not 2 phases: $out"
-printf '%s\n' "$out" | grep -Eq '^ +[01] .*% +phase_hash [0-9]{2,3}%.*twophase\.c:[0-9]+' &&
-	printf '%s\n' "$out" | grep -Eq '^ +[01] .*% +phase_float [0-9]{2,3}%.*twophase\.c:[0-9]+' &&
-	ok || fail "twophase: phases not mapped to phase_hash and phase_float: $out"
+printf '%s\n' "$out" | awk '
+	/^phase intervals/ { t = 1; next }
+	t && /^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% / {
+		total += $2
+		if ($5 == "phase_hash" || $5 == "phase_float") {
+			if ($6 + 0 < 90 || $0 !~ /twophase\.c:[0-9]+/) exit 1
+			seen[$5]++; big += $2
+		}
+	}
+	END { exit !(seen["phase_hash"] == 1 && seen["phase_float"] == 1 &&
+		     big >= 0.95 * total) }' && ok ||
+	fail "twophase: not two phases mapped to phase_hash and phase_float: $out"
 printf '%s\n' "$out" | grep -q "note: timer backend: no event counts" && ok ||
 	fail "timer profile does not say it has no counts: $out"
 # the target's exit status is sleuth's
@@ -113,6 +123,10 @@ expect_exit 1 "--interval '10ms' is not a number of instructions" -- \
 # each is one line naming the way out
 expect_exit 1 "PMU|paranoid|--backend timer|--machine" -- \
 	"$SLEUTH" run --backend perf -o live.prof -- true
+# the default model follows the host PMU (forced with libpfm4): none for
+# Skylake ships, so the error names --machine
+expect_exit 1 "no machine model .*PMU skl.*give --machine FILE" -- \
+	env LIBPFM_FORCE_PMU=skl "$SLEUTH" run --backend perf -o live.prof -- true
 expect_exit 1 "--power rapl: |RAPL" -- \
 	"$SLEUTH" run --backend timer --power rapl -o live.prof -- true
 expect_absent live.prof

@@ -1,0 +1,251 @@
+/*
+ * What `sleuth schedule` shows and writes.  The human table puts the
+ * schedule next to the best single fixed frequency and the baseline, so the
+ * user sees what per-phase DVFS adds over simply picking one frequency.
+ */
+#include "schedule-print.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleuth/common.h"
+
+static double ghz_of(const sched_report *r, int p)
+{
+	return r->tab->ghz[p];
+}
+
+void sched_to_file(const sched_report *r, sl_schedule_file *f)
+{
+	const sl_sched_result *s = r->res;
+	const sl_sched_opts *o = r->opts;
+	memset(f, 0, sizeof *f);
+	f->profile = sl_xstrdup(r->profile);
+	f->machine = sl_xstrdup(r->machine);
+	f->objective = o->objective;
+	f->max_slowdown = o->max_slowdown;
+	f->scope = o->scope;
+	f->base_ghz = ghz_of(r, (int)r->tab->baseline);
+	f->base_time_s = s->base.time_s;
+	f->base_energy_j = s->base.energy_j;
+	f->time_s = s->total.time_s;
+	f->energy_j = s->total.energy_j;
+	f->edp = s->total.time_s * s->total.energy_j;
+	f->slowdown = s->total.time_s / s->base.time_s - 1;
+	f->power_cap_w = o->power_cap_w;
+	f->transition_us = r->transition_us;
+	f->min_instance_ms = r->min_instance_ms;
+	f->phases = sl_xcalloc(s->n_phases + 1, sizeof *f->phases);
+	for (size_t k = 0; k < s->n_phases; k++) {
+		if (!(r->base_phase_s[k] > 0))
+			continue; /* a phase id without instances */
+		f->phases[f->n_phases++] = (sl_sched_phase){(uint32_t)k,
+			ghz_of(r, s->pstate[k]), s->phase_time_s[k], s->phase_energy_j[k]};
+	}
+}
+
+static double pct(double a, double b)
+{
+	return 100 * (a / b - 1);
+}
+
+static void total_row(FILE *out, const char *name, const sl_sched_eval *e,
+		      const sl_sched_eval *base)
+{
+	fprintf(out, "%-16s %10.4f %10.4g %10.4g %+8.2f%% %+8.2f%% %+8.2f%%\n", name,
+		e->time_s, e->energy_j, e->time_s * e->energy_j,
+		pct(e->time_s, base->time_s), pct(e->energy_j, base->energy_j),
+		pct(e->time_s * e->energy_j, base->time_s * base->energy_j));
+}
+
+void sched_print_table(FILE *out, const sched_report *r)
+{
+	const sl_sched_result *s = r->res;
+	const sl_sched_opts *o = r->opts;
+	fprintf(out, "Schedule for %s (machine %s)\n%s, %s scope, slowdown <= %g%%",
+		r->profile, r->machine, sl_objective_name(o->objective),
+		sl_scope_name(o->scope), 100 * o->max_slowdown);
+	if (o->power_cap_w > 0)
+		fprintf(out, ", power <= %g W", o->power_cap_w);
+	if (o->transition_s > 0)
+		fprintf(out, ", switch %g us", r->transition_us);
+	if (o->min_instance_s > 0)
+		fprintf(out, ", instances >= %g ms", r->min_instance_ms);
+	fprintf(out, "\n\n%5s %7s %11s %11s %11s %9s\n", "phase", "GHz", "time_s",
+		"energy_j", "EDP", "slowdown");
+	size_t ninh = 0;
+	for (size_t k = 0; k < s->n_phases; k++) {
+		if (!(r->base_phase_s[k] > 0))
+			continue;
+		double t = s->phase_time_s[k], e = s->phase_energy_j[k];
+		fprintf(out, "%5zu %6.3f%c %11.4f %11.4g %11.4g %+8.2f%%\n", k,
+			ghz_of(r, s->pstate[k]), s->inherits[k] ? '*' : ' ', t, e, t * e,
+			pct(t, r->base_phase_s[k]));
+		ninh += s->inherits[k];
+	}
+	if (ninh)
+		fprintf(out, "* every instance shorter than %g ms: runs at the frequency of the\n"
+			"  instance before it (GHz shown: where most of its time runs)\n",
+			r->min_instance_ms);
+	if (s->total.switches && o->transition_s > 0)
+		fprintf(out, "frequency switches: %zu, costing %.4g s and %.4g J\n",
+			s->total.switches, s->total.switch_time_s, s->total.switch_energy_j);
+	else if (s->total.switches)
+		fprintf(out, "frequency switches: %zu (no cost charged; see --transition-us)\n",
+			s->total.switches);
+	fprintf(out, "\n%-16s %10s %10s %10s %9s %9s %9s\n", "", "time_s", "energy_j",
+		"EDP", "time", "energy", "EDP");
+	total_row(out, "per-phase DVFS", &s->total, &s->base);
+	char g[32];
+	if (s->fixed_pstate >= 0) {
+		snprintf(g, sizeof g, "fixed %.3f GHz", ghz_of(r, s->fixed_pstate));
+		total_row(out, g, &s->fixed, &s->base);
+	}
+	snprintf(g, sizeof g, "fmax %.3f GHz", ghz_of(r, (int)r->tab->baseline));
+	total_row(out, g, &s->base, &s->base);
+	fprintf(out, "peak power %.4g W (baseline %.4g W)\n", s->total.peak_w, s->base.peak_w);
+	if (s->fixed_pstate >= 0) {
+		const sl_sched_eval *f = &s->fixed;
+		fprintf(out, "per-phase DVFS vs fixed %.3f GHz: time %+.2f%%, energy %+.2f%%, "
+			"EDP %+.2f%%\n", ghz_of(r, s->fixed_pstate), pct(s->total.time_s, f->time_s),
+			pct(s->total.energy_j, f->energy_j),
+			pct(s->total.time_s * s->total.energy_j, f->time_s * f->energy_j));
+	} else {
+		fprintf(out, "no single fixed frequency meets the same bound%s\n",
+			o->power_cap_w > 0 ? " and cap" : "");
+	}
+	if (o->scope == SL_SCOPE_PHASE) {
+		fprintf(out, "each phase at its own best frequency within the bound (the "
+			"per-phase rule)\n");
+	} else if (s->exact) {
+		fprintf(out, "proven optimal for this objective and bound\n");
+	} else {
+		double f = sl_objective_value(o->objective, s->total.time_s, s->total.energy_j);
+		fprintf(out, "heuristic (switch costs couple too many phases to prove the\n"
+			"optimum, docs/schedule.md): within %.3g%% of it\n",
+			100 * (f / s->lower_bound - 1));
+	}
+}
+
+static void jnum(FILE *out, const char *key, double v, int comma)
+{
+	char b[40];
+	sl_fmt_double(b, sizeof b, v);
+	fprintf(out, "\"%s\": %s%s", key, b, comma ? ", " : "");
+}
+
+/* A string for JSON: the names sleuth writes have no control characters,
+ * but a profile path may hold quotes or backslashes. */
+static void jstr(FILE *out, const char *key, const char *v, int comma)
+{
+	fprintf(out, "\"%s\": \"", key);
+	for (const char *p = v; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', out);
+		if ((unsigned char)*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fprintf(out, "\"%s", comma ? ", " : "");
+}
+
+static void jeval(FILE *out, const char *key, double ghz, const sl_sched_eval *e)
+{
+	fprintf(out, "  \"%s\": {", key);
+	if (ghz > 0)
+		jnum(out, "ghz", ghz, 1);
+	jnum(out, "time_s", e->time_s, 1);
+	jnum(out, "energy_j", e->energy_j, 1);
+	jnum(out, "edp", e->time_s * e->energy_j, 1);
+	jnum(out, "peak_w", e->peak_w, 0);
+	fprintf(out, "},\n");
+}
+
+void sched_print_json(FILE *out, const sched_report *r)
+{
+	const sl_sched_result *s = r->res;
+	const sl_sched_opts *o = r->opts;
+	sl_schedule_file f;
+	sched_to_file(r, &f);
+	fprintf(out, "{\n  ");
+	jstr(out, "format", "sleuth-schedule/1", 1);
+	jstr(out, "profile", f.profile, 1);
+	jstr(out, "machine", f.machine, 1);
+	fprintf(out, "\n  ");
+	jstr(out, "objective", sl_objective_name(f.objective), 1);
+	jnum(out, "max_slowdown", f.max_slowdown, 1);
+	jstr(out, "scope", sl_scope_name(f.scope), 1);
+	jnum(out, "power_cap_w", f.power_cap_w, 1);
+	jnum(out, "transition_us", f.transition_us, 1);
+	jnum(out, "min_instance_ms", f.min_instance_ms, 1);
+	fprintf(out, "\"exact\": %s, ", s->exact ? "true" : "false");
+	if (o->scope == SL_SCOPE_GLOBAL)
+		jnum(out, "objective_lower_bound", s->lower_bound, 0);
+	else
+		fprintf(out, "\"objective_lower_bound\": null");
+	fprintf(out, ",\n");
+	jeval(out, "baseline", f.base_ghz, &s->base);
+	fprintf(out, "  \"predicted\": {");
+	jnum(out, "time_s", f.time_s, 1);
+	jnum(out, "energy_j", f.energy_j, 1);
+	jnum(out, "edp", f.edp, 1);
+	jnum(out, "slowdown", f.slowdown, 1);
+	jnum(out, "peak_w", s->total.peak_w, 1);
+	fprintf(out, "\"switches\": %zu, ", s->total.switches);
+	jnum(out, "switch_time_s", s->total.switch_time_s, 1);
+	jnum(out, "switch_energy_j", s->total.switch_energy_j, 0);
+	fprintf(out, "},\n");
+	if (s->fixed_pstate >= 0)
+		jeval(out, "best_fixed", ghz_of(r, s->fixed_pstate), &s->fixed);
+	else
+		fprintf(out, "  \"best_fixed\": null,\n");
+	fprintf(out, "  \"phases\": [");
+	for (size_t i = 0; i < f.n_phases; i++) {
+		const sl_sched_phase *p = &f.phases[i];
+		fprintf(out, "%s\n    {\"phase\": %u, ", i ? "," : "", p->phase);
+		jnum(out, "ghz", p->ghz, 1);
+		jnum(out, "time_s", p->time_s, 1);
+		jnum(out, "energy_j", p->energy_j, 1);
+		jnum(out, "edp", p->time_s * p->energy_j, 1);
+		fprintf(out, "\"inherits\": %s}", s->inherits[p->phase] ? "true" : "false");
+	}
+	fprintf(out, "\n  ]\n}\n");
+	sl_schedule_file_free(&f);
+}
+
+/* Bitwise CRC-32 (IEEE 802.3, reflected, as zlib's crc32()): region names
+ * are short and hashed once each. */
+uint32_t sched_geopm_hash(const char *name)
+{
+	uint32_t c = 0xffffffffu;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		c ^= *p;
+		for (int b = 0; b < 8; b++)
+			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
+	}
+	return ~c;
+}
+
+/*
+ * A GEOPM frequency_map agent policy: FREQ_CPU_DEFAULT is the baseline, and
+ * each phase is the region named "sleuth-phase-N" (see docs/schedule.md),
+ * HASH_i its hash and FREQ_i its frequency, in Hz.
+ */
+void sched_print_geopm(FILE *out, const sched_report *r)
+{
+	const sl_sched_result *s = r->res;
+	fprintf(out, "{\n  \"FREQ_CPU_DEFAULT\": %.0f", ghz_of(r, (int)r->tab->baseline) * 1e9);
+	size_t i = 0;
+	for (size_t k = 0; k < s->n_phases; k++) {
+		if (!(r->base_phase_s[k] > 0))
+			continue;
+		char name[48];
+		snprintf(name, sizeof name, "sleuth-phase-%zu", k);
+		fprintf(out, ",\n  \"HASH_%zu\": %u,\n  \"FREQ_%zu\": %.0f", i,
+			sched_geopm_hash(name), i, ghz_of(r, s->pstate[k]) * 1e9);
+		i++;
+	}
+	fprintf(out, "\n}\n");
+}
