@@ -1,14 +1,18 @@
 #!/bin/bash
-# The whole test suite: a normal build, an AddressSanitizer+UBSan build, and
-# the unit tests under valgrind's leak checker.  Exits non-zero on any failure.
+# The whole test suite: a normal build, an AddressSanitizer+UBSan build, the
+# threaded trace reader/writer under ThreadSanitizer, and the unit tests under
+# valgrind's leak checker.  Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-setup() { # DIR [meson options]
+configure() { # DIR [meson options]
 	local dir=$1; shift
 	if [ -d "$dir" ]; then meson setup --reconfigure "$dir" "$@" >/dev/null
 	else meson setup "$dir" "$@" >/dev/null; fi
-	ninja -C "$dir" >/dev/null
+}
+setup() { # DIR [meson options]
+	configure "$@"
+	ninja -C "$1" >/dev/null
 }
 
 echo "== build (debugoptimized)"
@@ -18,6 +22,11 @@ meson test -C build --print-errorlogs --num-processes 2
 echo "== build with -fsanitize=address,undefined"
 setup build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
 meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 3
+
+echo "== trace unit test with -fsanitize=thread (reader and writer threads)"
+configure build-tsan -Db_sanitize=thread -Db_lundef=false
+ninja -C build-tsan tests/test-trace >/dev/null
+TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild --print-errorlogs trace
 
 echo "== unit tests under valgrind"
 meson test -C build --suite unit --print-errorlogs --num-processes 2 --timeout-multiplier 10 \

@@ -2,21 +2,33 @@
  * sleuth-trace/1 reader and writer (shared/spec/formats.md §1).
  *
  * A trace can hold 100k intervals of 200 branches each, so neither side ever
- * holds more than one interval: the reader walks the top-level mapping with
- * libyaml events and loads one interval subtree at a time into the parser's
- * arena; the writer emits one flow mapping per interval straight to libyaml's
- * emitter.
+ * holds the whole trace: the reader walks the top-level mapping with libyaml
+ * events and loads one interval subtree at a time into the parser's arena;
+ * the writer emits one flow mapping per interval to libyaml's emitter.
+ *
+ * libyaml is most of the cost of simulating or replaying a trace, so it runs
+ * in a thread of its own, overlapping with the caller's work: the writer
+ * copies each interval into a bounded queue of reusable slots that a thread
+ * emits; the reader's thread parses ahead into such slots.  Callers see the
+ * same API, the same bytes and the same messages (a thread's error is
+ * handed to the caller's thread and reported where it would have been;
+ * reader warnings are printed when their interval is handed out).
+ * SLEUTH_TRACE_QUEUE=N sets the queue depth (default 256); 0 turns the
+ * threads off (everything in the caller's thread, as one loop).
  */
 #include "sleuth/trace.h"
 
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sleuth/yamlio.h"
+#include "squeue.h"
 
 #define TRACE_FORMAT "sleuth-trace/1"
+#define QUEUE_DEPTH 256
 
 /* Top-level keys, as bits so that duplicates and absences are cheap. */
 enum {
@@ -36,25 +48,168 @@ static const char *const top_keys[K_COUNT] = {
 #define HEADER_ALL (BIT(K_FORMAT) | BIT(K_WORKLOAD) | BIT(K_FREQ) | BIT(K_II) | BIT(K_EVENTS))
 #define REQUIRED (BIT(K_FORMAT) | BIT(K_FREQ) | BIT(K_II) | BIT(K_EVENTS) | BIT(K_INTERVALS))
 
-struct sl_trace_reader {
-	sl_yparser yp;
-	char *path;
-	sl_trace_header h;
-	int two_pass;     /* header keys followed intervals: file read twice */
-	int state;        /* 0 streaming, 1 finished, -1 failed */
-	size_t index;     /* next interval, counting from 0 */
+/* Warnings found by the parser thread, printed by the caller's thread when
+ * it reaches the interval they belong to (one message per line). */
+typedef struct wbuf {
+	char *s;
+	size_t len, cap;
+} wbuf;
+
+/* One queued interval with buffers of its own, reused from one interval to
+ * the next (they only grow). */
+typedef struct slot {
+	sl_trace_interval iv; /* points into the buffers below */
 	uint64_t *n;
 	sl_branch *br;
 	size_t br_cap;
-	char **warned;    /* unknown per-interval keys already warned about */
+	char *label;
+	size_t label_cap;
+	wbuf warn;            /* reader: warnings of this interval */
+	double ghz;           /* writer: the interval's own frequency, 0: none */
+} slot;
+
+/* The slots and the thread working on them; n_slots == 0: no thread. */
+typedef struct tpipe {
+	slot *slots;
+	size_t n_slots;
+	sl_squeue q;
+	pthread_t th;
+	int running;          /* th started and not joined yet */
+} tpipe;
+
+struct sl_trace_reader {
+	sl_yparser yp;        /* parser thread only, once streaming */
+	char *path;
+	sl_trace_header h;
+	int two_pass;         /* header keys followed intervals: file read twice */
+	int state;            /* 0 streaming, 1 finished, -1 failed */
+	size_t index;         /* next interval to parse, counting from 0 */
+	char **warned;        /* unknown per-interval keys already warned about */
 	size_t n_warned, warned_cap;
+	wbuf pend;            /* warnings not yet attached to an interval */
+	tpipe p;
+	long held;            /* slot handed to the caller, or -1 */
+	int end_rc;           /* parser thread: 0 end of the trace, -1 error */
+	char *end_msg;        /* its error, for the caller's thread */
 };
 
 struct sl_trace_writer {
-	sl_ywriter yw;
+	sl_ywriter yw;        /* writer thread only, while it runs */
 	size_t n_events;
-	size_t index;
+	size_t index;         /* intervals accepted so far */
+	tpipe p;
+	char *err;            /* the writer thread's error, once it failed */
 };
+
+/* ---- slots and queues ---------------------------------------------------- */
+
+/* SLEUTH_TRACE_QUEUE, or the default when unset or not a number 0-65536
+ * (strtoul, not sl_parse_u64: a bad value must not touch sl_error()). */
+static size_t queue_depth(void)
+{
+	const char *e = getenv("SLEUTH_TRACE_QUEUE");
+	char *end;
+	if (!e || *e < '0' || *e > '9')
+		return QUEUE_DEPTH;
+	unsigned long v = strtoul(e, &end, 10);
+	return *end || v > 65536 ? QUEUE_DEPTH : (size_t)v;
+}
+
+static void wbuf_add(wbuf *b, const char *fmt, ...) SL_PRINTF(2, 3);
+static void wbuf_add(wbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (b->len + (size_t)n + 2 > b->cap) {
+		b->cap = 2 * (b->len + (size_t)n + 2);
+		b->s = sl_xrealloc(b->s, b->cap);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n + 1; /* each message keeps its NUL */
+}
+
+static void wbuf_flush(wbuf *b)
+{
+	for (size_t i = 0; i < b->len; i += strlen(b->s + i) + 1)
+		sl_warn("%s", b->s + i);
+	b->len = 0;
+}
+
+static void wbuf_swap(wbuf *a, wbuf *b)
+{
+	wbuf t = *a;
+	*a = *b;
+	*b = t;
+}
+
+static void slot_branches(slot *s, size_t n)
+{
+	if (n > s->br_cap) {
+		s->br_cap = n;
+		s->br = sl_xreallocarray(s->br, s->br_cap, sizeof *s->br);
+	}
+}
+
+static char *slot_label(slot *s, const char *label)
+{
+	size_t len = strlen(label) + 1;
+	if (len > s->label_cap) {
+		s->label_cap = len < 32 ? 32 : len;
+		s->label = sl_xrealloc(s->label, s->label_cap);
+	}
+	return memcpy(s->label, label, len);
+}
+
+/* Slots for n_events counts each; depth 0 still gets one slot (the reader
+ * parses into it when there is no thread). */
+static void tpipe_init(tpipe *p, size_t depth, size_t n_events)
+{
+	p->n_slots = depth;
+	p->slots = sl_xcalloc(depth ? depth : 1, sizeof *p->slots);
+	for (size_t i = 0; i < (depth ? depth : 1); i++)
+		p->slots[i].n = sl_xcalloc(n_events ? n_events : 1, sizeof(uint64_t));
+	if (depth)
+		sl_squeue_init(&p->q, depth);
+}
+
+static void tpipe_start(tpipe *p, void *(*fn)(void *), void *arg)
+{
+	/* Without a thread everything still works, in the caller's thread. */
+	if (p->n_slots && sl_squeue_spawn(&p->th, fn, arg) == 0)
+		p->running = 1;
+}
+
+/* Stop the thread now (cancel) or after the queue drains (close). */
+static void tpipe_join(tpipe *p, int cancel)
+{
+	if (!p->running)
+		return;
+	if (cancel)
+		sl_squeue_cancel(&p->q);
+	else
+		sl_squeue_close(&p->q);
+	pthread_join(p->th, NULL);
+	p->running = 0;
+}
+
+static void tpipe_free(tpipe *p)
+{
+	tpipe_join(p, 1);
+	for (size_t i = 0; i < (p->n_slots ? p->n_slots : 1) && p->slots; i++) {
+		free(p->slots[i].n);
+		free(p->slots[i].br);
+		free(p->slots[i].label);
+		free(p->slots[i].warn.s);
+	}
+	free(p->slots);
+	if (p->n_slots)
+		sl_squeue_destroy(&p->q);
+	memset(p, 0, sizeof *p);
+}
 
 /* ---- shared validation ---------------------------------------------------- */
 
@@ -222,11 +377,14 @@ static int walk_top(sl_trace_reader *r, int second)
 	return 0;
 }
 
+static void *parse_thread(void *arg);
+
 sl_trace_reader *sl_trace_open(const char *path)
 {
 	sl_trace_reader *r = sl_xcalloc(1, sizeof *r);
 	int rc;
 	r->path = sl_xstrdup(path);
+	r->held = -1;
 	if (sl_yp_open(&r->yp, path) < 0)
 		goto fail;
 	rc = walk_top(r, 0);
@@ -240,7 +398,10 @@ sl_trace_reader *sl_trace_open(const char *path)
 	}
 	if (!r->h.workload)
 		r->h.workload = sl_xstrdup("");
-	r->n = sl_xcalloc(r->h.n_events, sizeof *r->n);
+	/* The header is complete and read-only from here on: the parser
+	 * thread may share it. */
+	tpipe_init(&r->p, queue_depth(), r->h.n_events);
+	tpipe_start(&r->p, parse_thread, r);
 	return r;
 fail:
 	sl_trace_close(r);
@@ -252,7 +413,7 @@ const sl_trace_header *sl_trace_header_of(const sl_trace_reader *r)
 	return &r->h;
 }
 
-/* ---- reader: intervals --------------------------------------------------- */
+/* ---- reader: intervals (in the parser thread when there is one) -------- */
 
 static void warn_unknown_once(sl_trace_reader *r, const char *key, int line)
 {
@@ -261,10 +422,10 @@ static void warn_unknown_once(sl_trace_reader *r, const char *key, int line)
 			return;
 	SL_GROW(r->warned, r->n_warned, r->warned_cap);
 	r->warned[r->n_warned++] = sl_xstrdup(key);
-	sl_warn("%s:%d: unknown interval key '%s' ignored", r->path, line, key);
+	wbuf_add(&r->pend, "%s:%d: unknown interval key '%s' ignored", r->path, line, key);
 }
 
-static int read_counts(sl_trace_reader *r, const sl_ynode *v)
+static int read_counts(sl_trace_reader *r, const sl_ynode *v, slot *s)
 {
 	sl_yparser *yp = &r->yp;
 	if (sl_yexpect(yp, v, SL_YSEQ, "n") < 0)
@@ -274,41 +435,51 @@ static int read_counts(sl_trace_reader *r, const sl_ynode *v)
 			       "has %zu counts but events: lists %zu events", v->n,
 			       r->h.n_events);
 	for (size_t i = 0; i < v->n; i++)
-		if (sl_yget_u64(yp, v->kid[i], "n", &r->n[i]) < 0)
+		if (sl_yget_u64(yp, v->kid[i], "n", &s->n[i]) < 0)
 			return -1;
+	s->iv.n = s->n;
 	return 0;
 }
 
-static int read_branches(sl_trace_reader *r, const sl_ynode *v, sl_trace_interval *iv)
+static int read_branches(sl_trace_reader *r, const sl_ynode *v, slot *s)
 {
 	sl_yparser *yp = &r->yp;
 	if (sl_yexpect(yp, v, SL_YSEQ, "br") < 0)
 		return -1;
-	if (v->n > r->br_cap) {
-		r->br_cap = v->n;
-		r->br = sl_xreallocarray(r->br, r->br_cap, sizeof *r->br);
-	}
+	slot_branches(s, v->n);
 	for (size_t i = 0; i < v->n; i++) {
 		const sl_ynode *p = v->kid[i];
 		if (p->type != SL_YSEQ || p->n != 2)
 			return sl_yerr(yp, p->line, "br",
 				       "each entry must be an [address, count] pair");
-		if (sl_yget_u64(yp, p->kid[0], "br", &r->br[i].addr) < 0 ||
-		    sl_yget_u64(yp, p->kid[1], "br", &r->br[i].count) < 0)
+		if (sl_yget_u64(yp, p->kid[0], "br", &s->br[i].addr) < 0 ||
+		    sl_yget_u64(yp, p->kid[1], "br", &s->br[i].count) < 0)
 			return -1;
 	}
-	iv->br = r->br;
-	iv->n_br = v->n;
+	s->iv.br = s->br;
+	s->iv.n_br = v->n;
 	return 0;
 }
 
-static int read_interval(sl_trace_reader *r, const sl_ynode *m, sl_trace_interval *iv)
+/* A required member of interval m; "missing required key in interval N". */
+static const sl_ynode *required(sl_trace_reader *r, const sl_ynode *m, const char *key)
+{
+	const sl_ynode *v = sl_ymap_get(m, key);
+	if (!v) {
+		char where[48];
+		snprintf(where, sizeof where, "interval %zu", r->index);
+		sl_yreq(&r->yp, m, key, where);
+	}
+	return v;
+}
+
+static int read_interval(sl_trace_reader *r, const sl_ynode *m, slot *s)
 {
 	/* `ghz` is sleuth's own extension: the interval's frequency in a trace
 	 * run under a schedule (sleuth simulate --schedule). */
 	static const char *const known[] = {"t", "n", "br", "e", "label", "ghz"};
 	sl_yparser *yp = &r->yp;
-	char where[48];
+	sl_trace_interval *iv = &s->iv;
 	const sl_ynode *v;
 	if (sl_yexpect(yp, m, SL_YMAP, "intervals") < 0)
 		return -1;
@@ -320,16 +491,14 @@ static int read_interval(sl_trace_reader *r, const sl_ynode *m, sl_trace_interva
 		if (j == SL_ARRAY_LEN(known))
 			warn_unknown_once(r, m->kid[i]->str, m->kid[i]->line);
 	}
-	snprintf(where, sizeof where, "interval %zu", r->index);
 	memset(iv, 0, sizeof *iv);
-	if (!(v = sl_yreq(yp, m, "t", where)) || sl_yget_double(yp, v, "t", &iv->t) < 0)
+	if (!(v = required(r, m, "t")) || sl_yget_double(yp, v, "t", &iv->t) < 0)
 		return -1;
 	if (iv->t <= 0)
 		return sl_yerr(yp, v->line, "t", "the duration must be > 0, found %s", v->str);
-	if (!(v = sl_yreq(yp, m, "n", where)) || read_counts(r, v) < 0)
+	if (!(v = required(r, m, "n")) || read_counts(r, v, s) < 0)
 		return -1;
-	iv->n = r->n;
-	if (!(v = sl_yreq(yp, m, "br", where)) || read_branches(r, v, iv) < 0)
+	if (!(v = required(r, m, "br")) || read_branches(r, v, s) < 0)
 		return -1;
 	if ((v = sl_ymap_get(m, "e"))) {
 		if (sl_yget_double(yp, v, "e", &iv->e) < 0)
@@ -340,10 +509,10 @@ static int read_interval(sl_trace_reader *r, const sl_ynode *m, sl_trace_interva
 		iv->has_e = 1;
 	}
 	if ((v = sl_ymap_get(m, "label"))) {
-		const char *s;
-		if (sl_yget_str(yp, v, "label", &s) < 0)
+		const char *str;
+		if (sl_yget_str(yp, v, "label", &str) < 0)
 			return -1;
-		iv->label = (char *)s; /* in the arena, valid until the next call */
+		iv->label = slot_label(s, str);
 	}
 	return 0;
 }
@@ -358,7 +527,8 @@ static int finish(sl_trace_reader *r)
 		if (!r->two_pass) {
 			if (top_index(key) >= 0)
 				return sl_yerr(yp, line, key, "duplicate key");
-			sl_warn("%s:%d: unknown key '%s' ignored", r->path, line, key);
+			wbuf_add(&r->pend, "%s:%d: unknown key '%s' ignored", r->path,
+				 line, key);
 		}
 		if (sl_yp_skip(yp) < 0)
 			return -1;
@@ -368,22 +538,73 @@ static int finish(sl_trace_reader *r)
 	return sl_yp_end_document(yp);
 }
 
-int sl_trace_next(sl_trace_reader *r, sl_trace_interval *iv)
+/* Parse the next interval into s: 1 done, 0 end of the trace, -1 error.
+ * Warnings go to r->pend. */
+static int parse_one(sl_trace_reader *r, slot *s)
 {
 	sl_ynode *m;
+	sl_yp_reset(&r->yp);
+	int rc = sl_yp_seq_more(&r->yp);
+	if (rc == 0)
+		return finish(r) < 0 ? -1 : 0;
+	if (rc < 0 || sl_yp_load(&r->yp, &m) < 0 || read_interval(r, m, s) < 0)
+		return -1;
+	r->index++;
+	return 1;
+}
+
+/* Parse ahead until the end, an error, or the caller closes the reader.
+ * The end (0 or -1, with the error's text) is left in r for the caller. */
+static void *parse_thread(void *arg)
+{
+	sl_trace_reader *r = arg;
+	long i;
+	while ((i = sl_squeue_reserve(&r->p.q)) >= 0) {
+		slot *s = &r->p.slots[i];
+		int rc = parse_one(r, s);
+		if (rc <= 0) {
+			r->end_rc = rc;
+			if (rc < 0)
+				r->end_msg = sl_xstrdup(sl_error());
+			break;
+		}
+		wbuf_swap(&s->warn, &r->pend); /* pend: the slot's flushed buffer */
+		sl_squeue_put(&r->p.q);
+	}
+	sl_squeue_close(&r->p.q);
+	return NULL;
+}
+
+int sl_trace_next(sl_trace_reader *r, sl_trace_interval *iv)
+{
 	int rc;
 	if (r->state)
 		return r->state > 0 ? 0 : -1;
-	sl_yp_reset(&r->yp);
-	rc = sl_yp_seq_more(&r->yp);
-	if (rc == 0)
-		rc = finish(r) < 0 ? -1 : 0;
-	else if (rc > 0)
-		rc = sl_yp_load(&r->yp, &m) < 0 || read_interval(r, m, iv) < 0 ? -1 : 1;
-	if (rc <= 0)
-		r->state = rc < 0 ? -1 : 1;
-	else
-		r->index++;
+	if (!r->p.running) { /* no thread: parse here */
+		rc = parse_one(r, &r->p.slots[0]);
+		wbuf_flush(&r->pend);
+		if (rc > 0) {
+			*iv = r->p.slots[0].iv;
+			return 1;
+		}
+	} else {
+		if (r->held >= 0)
+			sl_squeue_release(&r->p.q);
+		r->held = sl_squeue_take(&r->p.q);
+		if (r->held >= 0) {
+			slot *s = &r->p.slots[r->held];
+			wbuf_flush(&s->warn);
+			*iv = s->iv;
+			return 1;
+		}
+		/* Closed and drained: the thread has finished. */
+		tpipe_join(&r->p, 0);
+		wbuf_flush(&r->pend);
+		rc = r->end_rc;
+		if (rc < 0)
+			sl_error_set("%s", r->end_msg);
+	}
+	r->state = rc < 0 ? -1 : 1;
 	return rc;
 }
 
@@ -391,18 +612,21 @@ void sl_trace_close(sl_trace_reader *r)
 {
 	if (!r)
 		return;
+	tpipe_free(&r->p); /* stops the parser thread first */
 	sl_yp_close(&r->yp);
 	sl_trace_header_free(&r->h);
 	for (size_t i = 0; i < r->n_warned; i++)
 		free(r->warned[i]);
 	free(r->warned);
-	free(r->n);
-	free(r->br);
+	free(r->pend.s);
+	free(r->end_msg);
 	free(r->path);
 	free(r);
 }
 
 /* ---- writer -------------------------------------------------------------- */
+
+static void *write_thread(void *arg);
 
 sl_trace_writer *sl_trace_create(const char *path, const sl_trace_header *h)
 {
@@ -437,24 +661,21 @@ sl_trace_writer *sl_trace_create(const char *path, const sl_trace_header *h)
 	sl_yw_end_seq(&w->yw);
 	sl_yw_plain(&w->yw, "intervals");
 	sl_yw_seq(&w->yw, 0);
+	tpipe_init(&w->p, queue_depth(), h->n_events);
+	tpipe_start(&w->p, write_thread, w);
 	return w;
 }
 
-/* The interval, and its own frequency as `ghz` when ghz > 0. */
-static int write_interval(sl_trace_writer *w, const sl_trace_interval *iv, double ghz)
+/* One interval as one flow mapping, with its own frequency as `ghz` when
+ * ghz > 0; -1 with sl_error() (of this thread) once the emitter has failed. */
+static int emit_interval(sl_ywriter *yw, const sl_trace_interval *iv, size_t n_events,
+			 double ghz)
 {
-	sl_ywriter *yw = &w->yw;
-	if (!isfinite(iv->t) || iv->t <= 0 || (iv->has_e && (!isfinite(iv->e) || iv->e < 0))) {
-		sl_error_set("cannot write trace %s: interval %zu has t <= 0 or a "
-			     "negative or non-finite e", yw->af.path ? yw->af.path : "-",
-			     w->index);
-		return -1;
-	}
 	sl_yw_map(yw, 1);
 	sl_yw_kdouble(yw, "t", iv->t);
 	sl_yw_plain(yw, "n");
 	sl_yw_seq(yw, 1);
-	for (size_t i = 0; i < w->n_events; i++)
+	for (size_t i = 0; i < n_events; i++)
 		sl_yw_u64(yw, iv->n[i]);
 	sl_yw_end_seq(yw);
 	sl_yw_plain(yw, "br");
@@ -473,25 +694,85 @@ static int write_interval(sl_trace_writer *w, const sl_trace_interval *iv, doubl
 	if (ghz > 0)
 		sl_yw_kdouble(yw, "ghz", ghz);
 	sl_yw_end_map(yw);
-	w->index++;
 	return yw->err ? -1 : 0;
+}
+
+/* Emit queued intervals until commit has drained the queue or abort stops
+ * us.  On a write error, keep its message for the caller's thread and
+ * cancel the queue, so that the next sl_trace_write (or the commit) fails. */
+static void *write_thread(void *arg)
+{
+	sl_trace_writer *w = arg;
+	long i;
+	while ((i = sl_squeue_take(&w->p.q)) >= 0) {
+		slot *sl = &w->p.slots[i];
+		if (emit_interval(&w->yw, &sl->iv, w->n_events, sl->ghz) < 0) {
+			w->err = sl_xstrdup(sl_error());
+			sl_squeue_cancel(&w->p.q);
+			break;
+		}
+		sl_squeue_release(&w->p.q);
+	}
+	return NULL;
+}
+
+/* Copy iv into s, reusing s's buffers. */
+static void slot_copy(slot *s, const sl_trace_interval *iv, size_t n_events)
+{
+	s->iv = *iv;
+	memcpy(s->n, iv->n, n_events * sizeof *s->n);
+	s->iv.n = s->n;
+	slot_branches(s, iv->n_br);
+	if (iv->n_br)
+		memcpy(s->br, iv->br, iv->n_br * sizeof *s->br);
+	s->iv.br = s->br;
+	if (iv->label)
+		s->iv.label = slot_label(s, iv->label);
 }
 
 int sl_trace_write(sl_trace_writer *w, const sl_trace_interval *iv)
 {
-	return write_interval(w, iv, 0);
+	return sl_trace_write_at(w, iv, 0);
 }
 
 int sl_trace_write_at(sl_trace_writer *w, const sl_trace_interval *iv, double ghz)
 {
-	return write_interval(w, iv, ghz);
+	sl_ywriter *yw = &w->yw;
+	if (!isfinite(iv->t) || iv->t <= 0 || (iv->has_e && (!isfinite(iv->e) || iv->e < 0))) {
+		sl_error_set("cannot write trace %s: interval %zu has t <= 0 or a "
+			     "negative or non-finite e", yw->af.path ? yw->af.path : "-",
+			     w->index);
+		return -1;
+	}
+	if (!w->p.running) {
+		if (emit_interval(yw, iv, w->n_events, ghz) < 0)
+			return -1;
+	} else {
+		long i = sl_squeue_reserve(&w->p.q);
+		if (i < 0) { /* only the writer thread cancels, on an error */
+			sl_error_set("%s", w->err);
+			return -1;
+		}
+		slot_copy(&w->p.slots[i], iv, w->n_events);
+		w->p.slots[i].ghz = ghz;
+		sl_squeue_put(&w->p.q);
+	}
+	w->index++;
+	return 0;
 }
 
 int sl_trace_commit(sl_trace_writer *w)
 {
+	tpipe_join(&w->p, 0); /* drains the queue */
+	if (w->err) {
+		sl_error_set("%s", w->err);
+		sl_trace_abort(w);
+		return -1;
+	}
 	sl_yw_end_seq(&w->yw);
 	sl_yw_end_map(&w->yw);
 	int rc = sl_yw_commit(&w->yw);
+	tpipe_free(&w->p);
 	free(w);
 	return rc;
 }
@@ -500,6 +781,8 @@ void sl_trace_abort(sl_trace_writer *w)
 {
 	if (!w)
 		return;
+	tpipe_free(&w->p); /* stops the writer thread first */
 	sl_yw_abort(&w->yw);
+	free(w->err);
 	free(w);
 }

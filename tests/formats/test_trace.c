@@ -1,11 +1,15 @@
 /* Unit tests of sleuth-trace/1: the writer's output reads back equal, both
  * YAML styles and hex integers are accepted, the header may follow the
- * intervals, and every rejection rule names file, line and key. */
+ * intervals, and every rejection rule names file, line and key.  The
+ * threaded paths (SLEUTH_TRACE_QUEUE) are driven through tiny queues: write
+ * errors raised in the writer thread, readers closed mid-file, errors and
+ * warnings reported at their interval. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +292,270 @@ static void test_rejections(void **state)
 	assert_non_null(strstr(sl_error(), "cannot open /nonexistent/trace.yaml"));
 }
 
+/* ---- threaded paths ------------------------------------------------------ */
+
+static void set_queue(const char *depth)
+{
+	if (depth)
+		setenv("SLEUTH_TRACE_QUEUE", depth, 1);
+	else
+		unsetenv("SLEUTH_TRACE_QUEUE");
+}
+
+static char *ev2[] = {"cycles", "instructions"};
+static const sl_trace_header h2 = {.workload = "q", .frequency_ghz = 2.0,
+				   .interval_instructions = 1000, .events = ev2,
+				   .n_events = 2};
+
+/* Interval i of a synthetic trace: branch lists of varying length (so slot
+ * buffers must grow), labels present or not, e present or not. */
+static sl_trace_interval synth(size_t i, uint64_t *n, sl_branch *br, char *label)
+{
+	size_t nbr = (i * 37) % 301;
+	n[0] = 1000 + i;
+	n[1] = 3 * i + 1;
+	for (size_t b = 0; b < nbr; b++) {
+		br[b].addr = 0x400000 + 16 * b + i;
+		br[b].count = i * b;
+	}
+	snprintf(label, 32, "phase-%zu", i % 7);
+	return (sl_trace_interval){.t = 0.5 + (double)i, .n = n, .br = br,
+				   .n_br = nbr, .has_e = i % 3 != 0, .e = (double)i / 8,
+				   .label = i % 5 ? label : NULL};
+}
+
+static void write_synth(const char *path, size_t count)
+{
+	uint64_t n[2];
+	sl_branch br[301];
+	char label[32];
+	sl_trace_writer *w = sl_trace_create(path, &h2);
+	assert_non_null(w);
+	for (size_t i = 0; i < count; i++) {
+		sl_trace_interval iv = synth(i, n, br, label);
+		assert_int_equal(sl_trace_write(w, &iv), 0);
+	}
+	assert_int_equal(sl_trace_commit(w), 0);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	*len = (size_t)ftell(f);
+	rewind(f);
+	char *buf = sl_xmalloc(*len + 1);
+	assert_int_equal(fread(buf, 1, *len, f), *len);
+	fclose(f);
+	return buf;
+}
+
+/* 3000 intervals through queues of 1 and 3 slots: byte-identical to the
+ * single-thread output, and every value reads back, in order. */
+static void test_small_queue(void **state)
+{
+	(void)state;
+	enum { COUNT = 3000 };
+	char *ref = sl_xasprintf("%s/q0.yaml", dir), *got = sl_xasprintf("%s/q1.yaml", dir);
+	set_queue("0");
+	write_synth(ref, COUNT);
+	set_queue("1");
+	write_synth(got, COUNT);
+	size_t lr, lg;
+	char *a = slurp(ref, &lr), *b = slurp(got, &lg);
+	assert_int_equal(lr, lg);
+	assert_memory_equal(a, b, lr);
+	free(a);
+	free(b);
+
+	set_queue("3");
+	sl_trace_reader *r = sl_trace_open(got);
+	assert_non_null(r);
+	uint64_t n[2];
+	sl_branch br[301];
+	char label[32];
+	sl_trace_interval iv;
+	for (size_t i = 0; i < COUNT; i++) {
+		sl_trace_interval want = synth(i, n, br, label);
+		assert_int_equal(sl_trace_next(r, &iv), 1);
+		assert_true(iv.t == want.t);
+		assert_memory_equal(iv.n, want.n, sizeof n);
+		assert_int_equal(iv.n_br, want.n_br);
+		if (want.n_br)
+			assert_memory_equal(iv.br, want.br, want.n_br * sizeof *br);
+		assert_int_equal(iv.has_e, want.has_e);
+		if (want.has_e)
+			assert_true(iv.e == want.e);
+		if (want.label)
+			assert_string_equal(iv.label, want.label);
+		else
+			assert_null(iv.label);
+	}
+	assert_int_equal(sl_trace_next(r, &iv), 0);
+	assert_int_equal(sl_trace_next(r, &iv), 0);
+	sl_trace_close(r);
+	set_queue(NULL);
+	unlink(ref);
+	unlink(got);
+	free(ref);
+	free(got);
+}
+
+/* Closing a reader whose thread is parsing ahead (or blocked on a full
+ * queue) neither hangs nor leaks. */
+static void test_reader_early_close(void **state)
+{
+	(void)state;
+	char *p = sl_xasprintf("%s/early.yaml", dir);
+	write_synth(p, 2000);
+	const char *depths[] = {"2", "256"};
+	for (size_t d = 0; d < SL_ARRAY_LEN(depths); d++) {
+		set_queue(depths[d]);
+		for (int k = 0; k < 3; k++) {
+			sl_trace_reader *r = sl_trace_open(p);
+			assert_non_null(r);
+			sl_trace_interval iv;
+			for (int i = 0; i < k * 10; i++)
+				assert_int_equal(sl_trace_next(r, &iv), 1);
+			sl_trace_close(r);
+		}
+	}
+	set_queue(NULL);
+	unlink(p);
+	free(p);
+}
+
+/* With a small queue, the intervals before a bad one are delivered first,
+ * then the error with its file, line and key; a header after the
+ * intervals (second pass) streams through the thread too. */
+static void test_queue_error_at_interval(void **state)
+{
+	(void)state;
+	set_queue("2");
+	char *p = put("qerr.yaml", HDR "intervals:\n"
+		      "- {t: 1, n: [1, 2], br: []}\n- {t: 2, n: [1, 2], br: []}\n"
+		      "- {t: 3, n: [1, 2], br: []}\n- {t: 4, n: [1, 2], br: []}\n"
+		      "- {t: 5, n: [1, 2], br: [[1]]}\n- {t: 6, n: [1, 2], br: []}\n");
+	sl_trace_reader *r = sl_trace_open(p);
+	assert_non_null(r);
+	sl_trace_interval iv;
+	for (int i = 1; i <= 4; i++) {
+		assert_int_equal(sl_trace_next(r, &iv), 1);
+		assert_true(iv.t == i);
+	}
+	assert_int_equal(sl_trace_next(r, &iv), -1);
+	assert_non_null(strstr(sl_error(), "qerr.yaml:11: key 'br': each entry must be"));
+	assert_int_equal(sl_trace_next(r, &iv), -1);
+	sl_trace_close(r);
+	free(p);
+
+	p = put("qlate.yaml", "intervals:\n- {t: 1, n: [1, 2], br: []}\n"
+		"- {t: 2, n: [3, 4], br: [[5, 6]]}\n- {t: 3, n: [1, 2], br: []}\n" HDR);
+	r = sl_trace_open(p);
+	assert_non_null(r);
+	for (int i = 1; i <= 3; i++) {
+		assert_int_equal(sl_trace_next(r, &iv), 1);
+		assert_true(iv.t == i);
+	}
+	assert_int_equal(sl_trace_next(r, &iv), 0);
+	sl_trace_close(r);
+	free(p);
+	set_queue(NULL);
+}
+
+/* Warnings found by the parser thread appear when their interval is handed
+ * out, not when the thread reads it. */
+static void test_warning_order(void **state)
+{
+	(void)state;
+	char *p = put("warn.yaml", HDR "intervals:\n- {t: 1, n: [1, 2], br: []}\n"
+		      "- {t: 2, n: [1, 2], br: [], odd: 1}\n");
+	char *log = sl_xasprintf("%s/stderr.txt", dir);
+	int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	sl_trace_reader *r = sl_trace_open(p);
+	sl_trace_interval iv;
+	size_t len0, len1, len2;
+	assert_non_null(r);
+	usleep(20000); /* let the thread parse both intervals */
+	free(slurp(log, &len0));
+	assert_int_equal(sl_trace_next(r, &iv), 1);
+	free(slurp(log, &len1));
+	assert_int_equal(sl_trace_next(r, &iv), 1);
+	char *text = slurp(log, &len2);
+	assert_int_equal(sl_trace_next(r, &iv), 0);
+	sl_trace_close(r);
+	dup2(saved, 2);
+	close(saved);
+	assert_int_equal(len0, 0);
+	assert_int_equal(len1, 0);
+	text[len2] = 0;
+	assert_non_null(strstr(text, "warn.yaml:8: unknown interval key 'odd' ignored"));
+	free(text);
+	free(log);
+	free(p);
+}
+
+/* Write errors raised in the writer thread (a full device) reach the
+ * caller with the message a single-threaded writer gives: at commit when
+ * the queue never filled, at a later sl_trace_write when it did. */
+static void test_writer_thread_error(void **state)
+{
+	(void)state;
+	if (access("/dev/full", W_OK) < 0)
+		skip();
+	enum { NBR = 3000 }; /* one interval > libyaml's 16 kB output buffer */
+	sl_branch *br = sl_xcalloc(NBR, sizeof *br);
+	uint64_t n[2] = {1, 2};
+	for (size_t b = 0; b < NBR; b++)
+		br[b] = (sl_branch){0x400000 + b, b};
+	sl_trace_interval iv = {.t = 1, .n = n, .br = br, .n_br = NBR};
+
+	set_queue("0"); /* the message of the single-threaded writer */
+	sl_trace_writer *w = sl_trace_create("/dev/full", &h2);
+	assert_non_null(w);
+	assert_int_equal(sl_trace_write(w, &iv), -1);
+	char *want = sl_xstrdup(sl_error());
+	assert_non_null(strstr(want, "cannot write /dev/full"));
+	sl_trace_abort(w);
+
+	/* One interval: queued at once, the thread fails on it, commit says so. */
+	set_queue("4");
+	w = sl_trace_create("/dev/full", &h2);
+	assert_non_null(w);
+	assert_int_equal(sl_trace_write(w, &iv), 0);
+	sl_error_set("stale");
+	assert_int_equal(sl_trace_commit(w), -1);
+	assert_string_equal(sl_error(), want);
+
+	/* Many: the queue fills, the failing thread wakes the caller. */
+	w = sl_trace_create("/dev/full", &h2);
+	assert_non_null(w);
+	int rc = 0;
+	for (int i = 0; i < 100 && rc == 0; i++)
+		rc = sl_trace_write(w, &iv);
+	assert_int_equal(rc, -1);
+	assert_string_equal(sl_error(), want);
+	assert_int_equal(sl_trace_write(w, &iv), -1); /* sticky */
+	sl_trace_abort(w);
+
+	/* Abort while the thread still has work queued removes the file. */
+	char *p = sl_xasprintf("%s/aborted.yaml", dir);
+	w = sl_trace_create(p, &h2);
+	assert_non_null(w);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(sl_trace_write(w, &iv), 0);
+	sl_trace_abort(w);
+	assert_int_equal(access(p, F_OK), -1);
+	set_queue(NULL);
+	free(p);
+	free(want);
+	free(br);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -312,6 +580,11 @@ int main(void)
 		cmocka_unit_test(test_styles),
 		cmocka_unit_test(test_header_last),
 		cmocka_unit_test(test_rejections),
+		cmocka_unit_test(test_small_queue),
+		cmocka_unit_test(test_reader_early_close),
+		cmocka_unit_test(test_queue_error_at_interval),
+		cmocka_unit_test(test_warning_order),
+		cmocka_unit_test(test_writer_thread_error),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
