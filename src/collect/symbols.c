@@ -4,7 +4,9 @@
  * it had in the process, then libdwfl finds its symbol table, its DWARF (in
  * the file, or separate debug info through the standard search:
  * .gnu_debuglink, build-id under /usr/lib/debug, debuginfod when
- * DEBUGINFOD_URLS is set) and its line tables.
+ * DEBUGINFOD_URLS is set) and its line tables.  A libdwfl lookup costs
+ * ~0.2 ms in a large library (it scans the symbol table), and the same hot
+ * addresses turn up in many phases, so answers are kept per address.
  */
 #include "sleuth/symbols.h"
 
@@ -17,8 +19,17 @@
 
 #include "sleuth/common.h"
 
+/* One address's answer; func NULL: unknown. */
+typedef struct sym_ans {
+	uint64_t addr;
+	const char *func, *file;
+	int line, used;
+} sym_ans;
+
 struct sl_symbolizer {
 	Dwfl *dwfl;
+	sym_ans *ans;      /* open addressing, cap a power of two */
+	size_t n_ans, cap_ans;
 	Dwfl_Callbacks cb;
 	char *debuginfo_path;
 	const char **done; /* paths reported (borrowed from the mappings) */
@@ -107,25 +118,61 @@ sl_symbolizer *sl_sym_new(const sl_mapping *maps, size_t n)
 	return s;
 }
 
+static size_t ans_slot(uint64_t addr, size_t cap)
+{
+	return (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 17) & (cap - 1);
+}
+
+/* The slot holding addr, or the empty one where it belongs (grown first so
+ * that at most half the slots are used). */
+static sym_ans *ans_find(sl_symbolizer *s, uint64_t addr)
+{
+	if (2 * (s->n_ans + 1) > s->cap_ans) {
+		size_t cap = s->cap_ans ? 2 * s->cap_ans : 256;
+		sym_ans *a = sl_xcalloc(cap, sizeof *a);
+		for (size_t i = 0; i < s->cap_ans; i++) {
+			if (!s->ans[i].used)
+				continue;
+			size_t k = ans_slot(s->ans[i].addr, cap);
+			while (a[k].used)
+				k = (k + 1) & (cap - 1);
+			a[k] = s->ans[i];
+		}
+		free(s->ans);
+		s->ans = a;
+		s->cap_ans = cap;
+	}
+	size_t k = ans_slot(addr, s->cap_ans);
+	while (s->ans[k].used && s->ans[k].addr != addr)
+		k = (k + 1) & (s->cap_ans - 1);
+	return &s->ans[k];
+}
+
+static void dwfl_lookup(sl_symbolizer *s, sym_ans *a)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, a->addr);
+	if (!mod || !(a->func = dwfl_module_addrname(mod, a->addr)))
+		return;
+	Dwfl_Line *l = dwfl_module_getsrc(mod, a->addr);
+	if (l)
+		a->file = dwfl_lineinfo(l, NULL, &a->line, NULL, NULL, NULL);
+	if (!a->file)
+		a->line = 0;
+}
+
 int sl_sym_lookup(sl_symbolizer *s, uint64_t addr, const char **func,
 		  const char **file, int *line)
 {
-	*func = NULL;
-	*file = NULL;
-	*line = 0;
-	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
-	if (!mod)
-		return -1;
-	*func = dwfl_module_addrname(mod, addr);
-	if (!*func)
-		return -1;
-	Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
-	if (l) {
-		*file = dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
-		if (!*file)
-			*line = 0;
+	sym_ans *a = ans_find(s, addr);
+	if (!a->used) {
+		*a = (sym_ans){.addr = addr, .used = 1};
+		s->n_ans++;
+		dwfl_lookup(s, a); /* the strings live as long as the Dwfl */
 	}
-	return 0;
+	*func = a->func;
+	*file = a->func ? a->file : NULL;
+	*line = a->func ? a->line : 0;
+	return a->func ? 0 : -1;
 }
 
 void sl_sym_free(sl_symbolizer *s)
@@ -133,5 +180,6 @@ void sl_sym_free(sl_symbolizer *s)
 	if (!s)
 		return;
 	dwfl_end(s->dwfl);
+	free(s->ans);
 	free(s);
 }
