@@ -227,6 +227,27 @@ static void summary(const sl_profile *p, const sl_run_opts *o)
 			(unsigned long long)(p->samples + p->lost_samples));
 }
 
+/*
+ * Most intervals founding a phase of their own means the samples of one
+ * interval are too few for this program's code to look alike twice (an
+ * interpreter's hot code is spread over many addresses, and the timer
+ * backend takes ~20 samples per interval): the phases are noise, and the
+ * profile should say so and name the way out.
+ */
+static void check_phase_noise(sl_profile *p, const char *backend)
+{
+	if (p->n_intervals < 20 || 2 * p->n_phases <= p->n_intervals)
+		return;
+	const char *fix = !strcmp(backend, "timer")
+				  ? "a longer --interval (e.g. 100ms)"
+				  : "a longer --interval or a shorter --sample-period";
+	sl_profile_add_note(p, "%zu phases in %zu intervals: too few samples per "
+			    "interval (%.0f on average) to tell this program's phases; "
+			    "record again with %s", p->n_phases, p->n_intervals,
+			    (double)p->samples / (double)p->n_intervals, fix);
+	sl_warn("%s", p->notes[p->n_notes - 1]);
+}
+
 static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
 {
 	*path = NULL;
@@ -302,6 +323,7 @@ static int run(sl_run_opts *o)
 	if (p.lost_samples)
 		sl_profile_add_note(&p, "%llu samples lost",
 				    (unsigned long long)p.lost_samples);
+	check_phase_noise(&p, b->name);
 	if (sl_profile_write(o->output, &p) < 0)
 		goto fail;
 	summary(&p, o);

@@ -110,6 +110,18 @@ wait $pid
 rc=$?
 [ $rc = 130 ] && ok || fail "Ctrl-C: exit $rc, wanted 130"
 "$SLEUTH" phases int.prof >/dev/null && ok || fail "Ctrl-C left no valid profile"
+# A shell loop spreads its hot code over many addresses: at the timer
+# backend's ~20 samples per interval every interval founds a phase of its
+# own.  run must say so and how to fix it (and not sit for minutes naming
+# thousands of phases); a program with real phases must not get the note.
+env --default-signal=INT timeout -s INT 2 "$SLEUTH" run -q --backend timer \
+	-o noise.prof -- sh -c 'while :; do :; done' 2>noise.err
+grep -q "too few samples per interval.*longer --interval" noise.err && ok ||
+	fail "phase noise not reported: $(cat noise.err)"
+"$SLEUTH" phases noise.prof | grep -q "note: .*too few samples per interval" &&
+	ok || fail "phase noise not noted in the profile"
+"$SLEUTH" phases tp.prof | grep -q "too few samples" &&
+	fail "twophase's two phases called noise" || ok
 
 expect_exit 1 "cannot run .*nothere" -- "$SLEUTH" run --backend timer -o live.prof -- ./nothere
 : >noexec
