@@ -4,6 +4,7 @@
  */
 #include "sleuth/common.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -135,16 +136,18 @@ int sl_parse_u64(const char *s, uint64_t *out)
 		sl_error_set("'%s' is not a non-negative integer", s ? s : "");
 		return -1;
 	}
+	const char *digits = s;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
-		s += 2;
-		if (!*s) {
-			sl_error_set("'0x' is not a number");
-			return -1;
-		}
+		digits += 2;
+	}
+	/* strtoull itself would take a sign or blanks after "0x" */
+	if (!isxdigit((unsigned char)*digits)) {
+		sl_error_set("'%s' is not a non-negative integer", s);
+		return -1;
 	}
 	errno = 0;
-	unsigned long long v = strtoull(s, &end, base);
+	unsigned long long v = strtoull(digits, &end, base);
 	if (errno || *end) {
 		sl_error_set("'%s' is not a non-negative integer%s", s,
 			     errno == ERANGE ? " (too large)" : "");
