@@ -19,6 +19,7 @@ typedef struct sl_run_opts {
 	const char *interval;  /* as given; parsed by the backend chosen */
 	int counters;          /* -1: the machine's */
 	uint64_t sample_period;
+	double sample_hz;      /* timer: cpu-clock samples/s; 0: default */
 	uint64_t seed;
 	int power;
 	int score;

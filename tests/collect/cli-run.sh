@@ -123,6 +123,17 @@ grep -q "too few samples per interval.*longer --interval" noise.err && ok ||
 "$SLEUTH" phases tp.prof | grep -q "too few samples" &&
 	fail "twophase's two phases called noise" || ok
 
+# the timer's rate: 500 Hz over 40 ms intervals is still ~20 samples each
+"$SLEUTH" run --backend timer --sample-rate 500 --interval 40ms -o rate.prof \
+	-- "$PROGS/twophase" 2>rate.err
+awk '{ for (i = 1; i < NF; i++) { if ($(i+1) == "intervals,") n = $i
+	if ($(i+1) == "samples") s = $i } }
+     END { exit !(n > 0 && s / n >= 14 && s / n <= 26) }' rate.err && ok ||
+	fail "--sample-rate 500 --interval 40ms: not ~20 samples per interval: $(cat rate.err)"
+expect_exit 2 "--sample-rate: '0' is not a rate" -- \
+	"$SLEUTH" run --backend timer --sample-rate 0 -o live.prof -- true
+expect_exit 2 "--sample-rate is the timer backend's" -- \
+	"$SLEUTH" run --replay s.yaml --sample-rate 500 -o live.prof
 expect_exit 1 "cannot run .*nothere" -- "$SLEUTH" run --backend timer -o live.prof -- ./nothere
 : >noexec
 expect_exit 1 "cannot run .*noexec.*Permission denied" -- \
