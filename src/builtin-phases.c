@@ -140,6 +140,27 @@ static void event_table(const sl_profile *p)
 	free(m);
 }
 
+/* "note: TEXT", wrapped at spaces to WIDTH columns (notes are one line
+ * each in the profile and can be long). */
+static void print_note(const char *text)
+{
+	const char *lead = "note: ";
+	while (*text) {
+		size_t room = WIDTH - strlen(lead), n = strlen(text);
+		if (n > room) {
+			n = room;
+			while (n && text[n] != ' ')
+				n--;
+			if (!n) /* one word longer than the line */
+				n = strcspn(text, " ");
+		}
+		printf("%s%.*s\n", lead, (int)n, text);
+		text += n;
+		text += strspn(text, " ");
+		lead = "      ";
+	}
+}
+
 static int cmd_phases(int argc, char **argv)
 {
 	static const struct option lo[] = {{"events", no_argument, 0, 'e'}, {0, 0, 0, 0}};
@@ -174,7 +195,7 @@ static int cmd_phases(int argc, char **argv)
 	if (events)
 		event_table(&p);
 	for (size_t i = 0; i < p.n_notes; i++)
-		printf("note: %s\n", p.notes[i]);
+		print_note(p.notes[i]);
 	sl_profile_free(&p);
 	return SL_EXIT_OK;
 }

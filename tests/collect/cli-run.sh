@@ -118,8 +118,11 @@ env --default-signal=INT timeout -s INT 2 "$SLEUTH" run -q --backend timer \
 	-o noise.prof -- sh -c 'while :; do :; done' 2>noise.err
 grep -q "too few samples per interval.*longer --interval" noise.err && ok ||
 	fail "phase noise not reported: $(cat noise.err)"
-"$SLEUTH" phases noise.prof | grep -q "note: .*too few samples per interval" &&
+"$SLEUTH" phases noise.prof >noise.txt
+tr '\n' ' ' <noise.txt | grep -q "note: .*too few samples *per *interval" &&
 	ok || fail "phase noise not noted in the profile"
+awk 'length > 80 { bad = 1 } END { exit bad }' noise.txt && ok ||
+	fail "phases notes wider than 80 columns: $(cat noise.txt)"
 "$SLEUTH" phases tp.prof | grep -q "too few samples" &&
 	fail "twophase's two phases called noise" || ok
 
