@@ -56,6 +56,7 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 		{"power", required_argument, 0, O_POWER},
 		{"score", no_argument, 0, O_SCORE},
 		{"quiet", no_argument, 0, 'q'},
+		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	uint64_t u;
@@ -63,8 +64,13 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 	int c;
 	optind = 1;
 	/* '+': options end at the program, whose own options are its own */
-	while ((c = getopt_long(argc, argv, "+:o:q", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:qh", lo, NULL)) != -1) {
 		switch (c) {
+		case 'h':
+			/* here, not in main(): a -h after PROGRAM is PROGRAM's */
+			printf("%s", sl_cmd_run.usage);
+			o->help = 1;
+			return 0;
 		case 'o': o->output = optarg; break;
 		case 'q': sl_quiet = 1; break;
 		case O_REPLAY: o->replay = optarg; break;
@@ -360,7 +366,7 @@ static int cmd_run(int argc, char **argv)
 	sl_run_opts o = {.output = DEFAULT_OUTPUT, .counters = -1, .seed = 1};
 	sl_collect_opts_init(&o.copts);
 	int rc = parse_opts(argc, argv, &o);
-	if (rc)
+	if (rc || o.help)
 		return rc;
 	return run(&o);
 }

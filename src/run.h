@@ -23,6 +23,7 @@ typedef struct sl_run_opts {
 	uint64_t seed;
 	int power;
 	int score;
+	int help;              /* --help was given and answered */
 	char **argv;           /* the program and its arguments */
 	int argc;
 	sl_collect_opts copts;

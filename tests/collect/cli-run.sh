@@ -137,6 +137,12 @@ expect_exit 2 "--sample-rate: '0' is not a rate" -- \
 	"$SLEUTH" run --backend timer --sample-rate 0 -o live.prof -- true
 expect_exit 2 "--sample-rate is the timer backend's" -- \
 	"$SLEUTH" run --replay s.yaml --sample-rate 500 -o live.prof
+# a -h or --help after the program is the program's (the '--' is optional)
+out=$("$SLEUTH" run -q --backend timer -o h.prof sh -c 'exit 0' --help 2>&1)
+[ $? = 0 ] && [ -s h.prof ] && ! printf '%s\n' "$out" | grep -q "usage:" && ok ||
+	fail "'sleuth run PROGRAM --help' did not run PROGRAM: $out"
+"$SLEUTH" run --help | grep -q "^usage: sleuth run" && ok || fail "run --help"
+"$SLEUTH" run -o x.prof -h | grep -q "^usage: sleuth run" && ok || fail "run -o x -h"
 expect_exit 1 "cannot run .*nothere" -- "$SLEUTH" run --backend timer -o live.prof -- ./nothere
 : >noexec
 expect_exit 1 "cannot run .*noexec.*Permission denied" -- \
