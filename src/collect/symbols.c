@@ -17,18 +17,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "locations.h"
 #include "sleuth/common.h"
 
 /* One address's answer; func NULL: unknown. */
 typedef struct sym_ans {
-	uint64_t addr;
 	const char *func, *file;
-	int line, used;
+	int line;
 } sym_ans;
 
 struct sl_symbolizer {
 	Dwfl *dwfl;
-	sym_ans *ans;      /* open addressing, cap a power of two */
+	sl_addrhist index; /* address -> 1 + its answer's index in ans */
+	sym_ans *ans;
 	size_t n_ans, cap_ans;
 	Dwfl_Callbacks cb;
 	char *debuginfo_path;
@@ -118,42 +119,13 @@ sl_symbolizer *sl_sym_new(const sl_mapping *maps, size_t n)
 	return s;
 }
 
-static size_t ans_slot(uint64_t addr, size_t cap)
+static void dwfl_lookup(sl_symbolizer *s, uint64_t addr, sym_ans *a)
 {
-	return (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 17) & (cap - 1);
-}
-
-/* The slot holding addr, or the empty one where it belongs (grown first so
- * that at most half the slots are used). */
-static sym_ans *ans_find(sl_symbolizer *s, uint64_t addr)
-{
-	if (2 * (s->n_ans + 1) > s->cap_ans) {
-		size_t cap = s->cap_ans ? 2 * s->cap_ans : 256;
-		sym_ans *a = sl_xcalloc(cap, sizeof *a);
-		for (size_t i = 0; i < s->cap_ans; i++) {
-			if (!s->ans[i].used)
-				continue;
-			size_t k = ans_slot(s->ans[i].addr, cap);
-			while (a[k].used)
-				k = (k + 1) & (cap - 1);
-			a[k] = s->ans[i];
-		}
-		free(s->ans);
-		s->ans = a;
-		s->cap_ans = cap;
-	}
-	size_t k = ans_slot(addr, s->cap_ans);
-	while (s->ans[k].used && s->ans[k].addr != addr)
-		k = (k + 1) & (s->cap_ans - 1);
-	return &s->ans[k];
-}
-
-static void dwfl_lookup(sl_symbolizer *s, sym_ans *a)
-{
-	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, a->addr);
-	if (!mod || !(a->func = dwfl_module_addrname(mod, a->addr)))
+	memset(a, 0, sizeof *a);
+	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
+	if (!mod || !(a->func = dwfl_module_addrname(mod, addr)))
 		return;
-	Dwfl_Line *l = dwfl_module_getsrc(mod, a->addr);
+	Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
 	if (l)
 		a->file = dwfl_lineinfo(l, NULL, &a->line, NULL, NULL, NULL);
 	if (!a->file)
@@ -163,12 +135,14 @@ static void dwfl_lookup(sl_symbolizer *s, sym_ans *a)
 int sl_sym_lookup(sl_symbolizer *s, uint64_t addr, const char **func,
 		  const char **file, int *line)
 {
-	sym_ans *a = ans_find(s, addr);
-	if (!a->used) {
-		*a = (sym_ans){.addr = addr, .used = 1};
-		s->n_ans++;
-		dwfl_lookup(s, a); /* the strings live as long as the Dwfl */
+	uint64_t i = sl_addrhist_get(&s->index, addr);
+	if (!i) {
+		SL_GROW(s->ans, s->n_ans, s->cap_ans);
+		dwfl_lookup(s, addr, &s->ans[s->n_ans]); /* strings live with the Dwfl */
+		i = ++s->n_ans;
+		sl_addrhist_add(&s->index, addr, i);
 	}
+	const sym_ans *a = &s->ans[i - 1];
 	*func = a->func;
 	*file = a->func ? a->file : NULL;
 	*line = a->func ? a->line : 0;
@@ -180,6 +154,7 @@ void sl_sym_free(sl_symbolizer *s)
 	if (!s)
 		return;
 	dwfl_end(s->dwfl);
+	sl_addrhist_free(&s->index);
 	free(s->ans);
 	free(s);
 }
