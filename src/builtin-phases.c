@@ -186,10 +186,10 @@ static int cmd_phases(int argc, char **argv)
 	char freq[32] = "";
 	if (p.freq_ghz > 0)
 		snprintf(freq, sizeof freq, " at %.2f GHz", p.freq_ghz);
-	printf("%s backend%s, %llu samples (%llu lost), %s predictor %.1f%% right\n",
-	       p.backend, freq, (unsigned long long)p.samples,
-	       (unsigned long long)p.lost_samples, p.predictor ? p.predictor : "?",
-	       isnan(p.predictor_accuracy) ? 0.0 : 100 * p.predictor_accuracy);
+	char pred[96];
+	printf("%s backend%s, %llu samples (%llu lost), %s\n", p.backend, freq,
+	       (unsigned long long)p.samples, (unsigned long long)p.lost_samples,
+	       sl_profile_predictor_text(&p, pred, sizeof pred));
 	phase_table(&p);
 	timeline(&p);
 	if (events)

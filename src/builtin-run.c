@@ -233,10 +233,11 @@ static void score(const sl_backend *b, const sl_profile *p)
 
 static void summary(const sl_profile *p, const sl_run_opts *o)
 {
-	sl_info("%s: %zu intervals, %zu phases, %llu samples (%llu lost), %s "
-		"predictor %.1f%% right%s", o->output, p->n_intervals, p->n_phases,
-		(unsigned long long)p->samples, (unsigned long long)p->lost_samples,
-		p->predictor, isnan(p->predictor_accuracy) ? 0 : 100 * p->predictor_accuracy,
+	char pred[96];
+	sl_info("%s: %zu intervals, %zu phases, %llu samples (%llu lost), %s%s",
+		o->output, p->n_intervals, p->n_phases, (unsigned long long)p->samples,
+		(unsigned long long)p->lost_samples,
+		sl_profile_predictor_text(p, pred, sizeof pred),
 		p->has_counts ? "" : "; no event counts (timer backend)");
 	if (p->lost_samples)
 		sl_warn("%llu of %llu samples were lost; a longer --sample-period "

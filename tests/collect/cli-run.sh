@@ -143,6 +143,12 @@ out=$("$SLEUTH" run -q --backend timer -o h.prof sh -c 'exit 0' --help 2>&1)
 	fail "'sleuth run PROGRAM --help' did not run PROGRAM: $out"
 "$SLEUTH" run --help | grep -q "^usage: sleuth run" && ok || fail "run --help"
 "$SLEUTH" run -o x.prof -h | grep -q "^usage: sleuth run" && ok || fail "run -o x -h"
+# one interval: nothing to predict, not "0.0% right"
+"$SLEUTH" run --backend timer -o one.prof -- true 2>one.err
+grep -q "markov predictor: nothing to predict" one.err && ok ||
+	fail "one interval: $(cat one.err)"
+"$SLEUTH" phases one.prof | grep -q "markov predictor: nothing to predict" && ok ||
+	fail "phases of one interval: $("$SLEUTH" phases one.prof)"
 expect_exit 1 "cannot run .*nothere" -- "$SLEUTH" run --backend timer -o live.prof -- ./nothere
 : >noexec
 expect_exit 1 "cannot run .*noexec.*Permission denied" -- \
