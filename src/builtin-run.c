@@ -292,16 +292,22 @@ static int run(sl_run_opts *o)
 {
 	sl_machine m;
 	memset(&m, 0, sizeof m);
-	char *mpath;
+	char *mpath = NULL;
+	int have = 0;
 	sl_backend *b = NULL;
 	const char **live_events = NULL;
 	sl_profile p;
 	int status = SL_EXIT_ERROR;
 	sl_profile_init(&p);
 
+	/* Learn now, not after a long run, that the profile cannot be written. */
+	sl_afile probe;
+	if (!sl_afile_open(&probe, o->output))
+		goto fail;
+	sl_afile_abort(&probe);
 	if (!o->replay)
 		sl_run_pick_backend(o);
-	int have = load_machine(o, &m, &mpath);
+	have = load_machine(o, &m, &mpath);
 	if (have < 0)
 		goto fail;
 	if (o->replay) {

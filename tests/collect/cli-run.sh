@@ -149,6 +149,10 @@ grep -q "markov predictor: nothing to predict" one.err && ok ||
 	fail "one interval: $(cat one.err)"
 "$SLEUTH" phases one.prof | grep -q "markov predictor: nothing to predict" && ok ||
 	fail "phases of one interval: $("$SLEUTH" phases one.prof)"
+# an unwritable profile is found before the program runs, not after
+expect_exit 1 "cannot create nodir/x.prof" -- \
+	"$SLEUTH" run --backend timer -o nodir/x.prof -- sh -c ': >ran'
+[ -e ran ] && fail "the program ran though its profile could not be written" || ok
 expect_exit 1 "cannot run .*nothere" -- "$SLEUTH" run --backend timer -o live.prof -- ./nothere
 : >noexec
 expect_exit 1 "cannot run .*noexec.*Permission denied" -- \
