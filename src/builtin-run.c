@@ -259,16 +259,18 @@ static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
 /*
  * The events --pin names, from the machine model: "time" is what the stall
  * time model reads (memory_stall_cycles where the machine has it, else
- * stall_cycles and llc_misses), otherwise a comma list of roles.  Sets
- * o->copts.pin (malloc'd; the strings point into m).  -1 with sl_error()
- * for a role the machine does not name.
+ * whichever of stall_cycles and llc_misses it names; none of them: no
+ * pinning, as the default must work with any model), otherwise a comma
+ * list of roles, each of which the machine must name.  Sets o->copts.pin
+ * (malloc'd; the strings point into m).  -1 with sl_error().
  */
 static int resolve_pin(sl_run_opts *o, const sl_machine *m)
 {
 	const char *spec = o->pin ? o->pin : SL_RUN_PIN_DEFAULT;
+	int time = !strcmp(spec, "time");
 	if (!strcmp(spec, "none"))
 		return 0;
-	if (!strcmp(spec, "time"))
+	if (time)
 		spec = sl_machine_role(m, "memory_stall_cycles") ? "memory_stall_cycles"
 								 : "stall_cycles,llc_misses";
 	char *roles = sl_xstrdup(spec), *save = NULL;
@@ -276,20 +278,24 @@ static int resolve_pin(sl_run_opts *o, const sl_machine *m)
 	size_t n = 0;
 	int rc = 0;
 	for (char *r = strtok_r(roles, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
-		if (!(ev[n++] = sl_machine_role(m, r))) {
+		if ((ev[n] = sl_machine_role(m, r)))
+			n++;
+		else if (!time) {
 			sl_error_set("--pin: machine %s names no '%s' event; use none, "
-				     "time or roles it names under events:", m->name, r);
+				     "time or roles listed under its 'events:'", m->name, r);
 			rc = -1;
 			break;
 		}
 	}
 	free(roles);
+	if (!rc && !n && !time) {
+		sl_error_set("--pin: '%s' names no role; use none, time or "
+			     "ROLE[,ROLE...]", spec);
+		rc = -1;
+	}
 	if (rc < 0 || !n) {
 		free(ev);
-		if (!n && rc == 0)
-			sl_error_set("--pin: '%s' names no role; use none, time or "
-				     "ROLE[,ROLE...]", spec);
-		return -1;
+		return rc;
 	}
 	o->copts.pin = ev;
 	o->copts.n_pin = n;

@@ -54,6 +54,12 @@ measured() {
 [ "$(measured pt.prof)" = 100.0 ] && ok || fail "--pin time: $(measured pt.prof)% measured"
 m=$(measured pn.prof)
 awk -v m="$m" 'BEGIN { exit !(m > 30 && m < 90) }' && ok || fail "--pin none: $m% measured"
+# a machine without the stall model's roles: the default pins nothing
+# (and does not fail), an explicit role it lacks is refused
+sed '/stall_cycles\|llc_misses/d' m.yaml >m3.yaml
+"$SLEUTH" run -q --replay s.yaml --machine m3.yaml -o p3.prof &&
+	"$SLEUTH" run -q --replay s.yaml --machine m3.yaml --pin none -o p3n.prof &&
+	cmp -s p3.prof p3n.prof && ok || fail "--pin time on a machine without stall roles"
 
 # --- bad input ------------------------------------------------------------------
 expect_exit 2 "no program to run" -- "$SLEUTH" run -o none.prof
@@ -71,6 +77,8 @@ expect_exit 2 "option '--replay' needs a value" -- "$SLEUTH" run --replay
 expect_exit 2 "--pin: give none, time" -- "$SLEUTH" run --replay s.yaml --pin '' -o none.prof
 expect_exit 1 "--pin: machine synth-nehalem names no 'fp_ops' event" -- \
 	"$SLEUTH" run --replay s.yaml --machine m.yaml --pin llc_misses,fp_ops -o none.prof
+expect_exit 1 "--pin: machine synth-nehalem names no 'llc_misses' event" -- \
+	"$SLEUTH" run --replay s.yaml --machine m3.yaml --pin llc_misses -o none.prof
 expect_exit 1 "--pin: ',' names no role" -- \
 	"$SLEUTH" run --replay s.yaml --machine m.yaml --pin , -o none.prof
 expect_absent none.prof
