@@ -22,6 +22,7 @@ typedef struct sl_run_opts {
 	uint64_t seed;
 	int power;
 	int score;
+	const char *pin;       /* --pin: none, time or ROLE[,ROLE...] */
 	char **argv;           /* the program and its arguments */
 	int argc;
 	sl_collect_opts copts;

@@ -192,6 +192,19 @@ static void locate(loop *L, size_t top)
 		sl_sym_free(sym);
 }
 
+/* Pin the events named in o->pin that the backend offers. */
+static void pin_events(loop *L, const sl_collect_opts *o)
+{
+	sl_backend *b = L->b;
+	size_t *idx = sl_xcalloc(o->n_pin + 1, sizeof *idx), n = 0;
+	for (size_t i = 0; i < o->n_pin; i++)
+		for (size_t e = 0; e < b->n_events; e++)
+			if (o->pin[i] && !strcmp(o->pin[i], b->events[e]))
+				idx[n++] = e, e = b->n_events;
+	sl_mux_pin(L->mux, idx, n);
+	free(idx);
+}
+
 static void loop_free(loop *L)
 {
 	sl_cluster_free(L->cl);
@@ -219,6 +232,7 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 	L.pred = sl_pred_new(o->predictor);
 	size_t k = b->has_counts ? SL_MIN(b->k, b->n_events) : 0;
 	L.mux = sl_mux_new(b->n_events, k);
+	pin_events(&L, o);
 	L.sel = sl_xcalloc(k + 1, sizeof *L.sel);
 	L.measured = sl_xcalloc(k + 1, sizeof *L.measured);
 	L.vec = sl_xcalloc(L.dims, sizeof *L.vec);
