@@ -63,7 +63,7 @@ static int parse(int argc, char **argv, cal_opts *o)
 	uint64_t k;
 	memset(o, 0, sizeof *o);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:m:o:q", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:o:q", lo, NULL)) != -1) {
 		switch (c) {
 		case 'm': o->machine = optarg; break;
 		case 'o': o->out = optarg; break;

@@ -34,6 +34,10 @@ for w in gcc libquantum mcf povray; do
 	grep -Eq "^  $w +18 +[0-9.]+% +[0-9.]+%" <<<"$out" && ok || fail "row for $w"
 done
 
+# options may follow the inputs, as in every other command
+expect_ok -- "$SLEUTH" calibrate -m "$SK" -o "$T/a2.yaml" "${TR[@]}" -q --robust
+expect_ok -- "$CHECK" "$T/a2.yaml"
+
 # with the idle log: the Ceff constant is fitted
 expect_ok -- "$SLEUTH" calibrate -q -m "$SK" -o "$T/b.yaml" --idle-log "$M/idle.csv" "${TR[@]}"
 expect_ok -- "$CHECK" "$T/b.yaml"
