@@ -110,6 +110,7 @@ static int parse_args(int argc, char **argv, args *a)
 				return sl_usage_error(CMD, "--model: %s", sl_error());
 			break;
 		case O_FORMAT:
+			a->format = -1; /* the last --format counts, and must be known */
 			for (size_t i = 0; i < SL_ARRAY_LEN(formats); i++)
 				if (!strcmp(optarg, formats[i]))
 					a->format = (int)i;
