@@ -117,6 +117,8 @@ if awk -F, -v p="$pred" 'NR > 1 { t += $5 + $8; e += $7 + $9 }
 	"$T/run.csv"; then ok; else fail "run does not add up to '$pred'"; fi
 expect_exit 2 "--schedule sets the frequencies" -- "$SLEUTH" predict "$T/app.prof" \
 	--schedule "$T/s2.yaml" --all
+expect_exit 2 "drop --freq, --all, --per" -- "$SLEUTH" predict "$T/app.prof" \
+	--schedule "$T/s2.yaml" --per phase
 expect_exit 1 "2.66 GHz, which is not a P-state" -- "$SLEUTH" predict "$T/app.prof" --schedule "$T/s.yaml"
 expect_exit 1 "key 'format'" -- "$SLEUTH" predict "$T/app.prof" --schedule "$T/m.yaml"
 
