@@ -76,6 +76,12 @@ expect_exit 1 "2.130 GHz in the predictions is not a P-state of two-states" -- \
 # bad tables
 printf 'ghz,phase\n1,2\n' > "$T/bad.csv"
 expect_exit 1 "not a per-instance prediction table" -- "$SLEUTH" schedule --predictions "$T/bad.csv" --min-edp
+# a bad power field, and a huge phase id (once an out-of-memory abort)
+sed '2s/,51.9435371,/,abc,/' "$P" >"$T/badp.csv"
+expect_exit 1 "badp.csv:2: 'abc' is not a" -- "$SLEUTH" schedule --predictions "$T/badp.csv" --min-edp
+sed 's/^\([^,]*\),0,0,/\1,0,400000000,/' "$P" >"$T/bigph.csv"
+expect_exit 1 "bigph.csv:2: phase 400000000: phase ids must be below" -- \
+	"$SLEUTH" schedule --predictions "$T/bigph.csv" --min-edp
 sed 3d "$P" > "$T/short.csv"
 expect_exit 1 "every instance must be predicted once at every frequency" -- \
 	"$SLEUTH" schedule --predictions "$T/short.csv" --min-edp
