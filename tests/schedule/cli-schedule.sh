@@ -123,6 +123,12 @@ if awk -F, -v p="$pred" 'NR > 1 { t += $5 + $8; e += $7 + $9 }
 	"$T/run.csv"; then ok; else fail "run does not add up to '$pred'"; fi
 expect_exit 2 "--schedule sets the frequencies" -- "$SLEUTH" predict "$T/app.prof" \
 	--schedule "$T/s2.yaml" --all
+# the JSON schedule reads back: warnings only for its extra top-level keys
+"$SLEUTH" schedule "$T/app.prof" --min-edp --transition-us 20 --format json -o "$T/s2.json" >/dev/null
+expect_ok -- "$SLEUTH" predict "$T/app.prof" --schedule "$T/s2.json" -o "$T/run2.csv"
+cmp -s "$T/run.csv" "$T/run2.csv" && ok || fail "the JSON schedule predicts another run"
+n=$("$SLEUTH" predict "$T/app.prof" --schedule "$T/s2.json" -o "$T/run2.csv" 2>&1 | grep -c "unknown key")
+[ "$n" = 3 ] && ok || fail "$n unknown-key warnings for s2.json, want 3 (exact, objective_lower_bound, best_fixed)"
 expect_exit 2 "drop --freq, --all, --per" -- "$SLEUTH" predict "$T/app.prof" \
 	--schedule "$T/s2.yaml" --per phase
 expect_exit 1 "2.66 GHz, which is not a P-state" -- "$SLEUTH" predict "$T/app.prof" --schedule "$T/s.yaml"
