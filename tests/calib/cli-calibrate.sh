@@ -69,6 +69,10 @@ grep -q 'warning: 6 intervals were shorter than their power log.s sample spacing
 	&& ok || fail "short intervals warned: $out"
 grep -q '6 intervals shorter than their log.s sample spacing: dropped' <<<"$out" \
 	&& ok || fail "short intervals counted: $out"
+# a rail that reads 0 W (wrong --column): an error, not an "inf%" fit
+sed 's/,[0-9]*$/,0/' "$T/p.csv" >"$T/z.csv"
+calib_fails "interval 0: measured energy 0 J; power must be > 0 W .*--column" -m "$SK" \
+	--column dram_w "${TR[@]:1}" "$tr:$T/z.csv"
 # --log-offset moves every interval out of the log
 calib_fails "p.csv \(.*\) does not overlap .*gcc-2.66.yaml.*--log-offset" -m "$SK" --log-offset 500 "$tr:$T/p.csv"
 calib_fails "p.csv:2: the header row has no column 'pkg_w'" -m "$SK" --column pkg_w "$tr:$T/p.csv"
