@@ -53,6 +53,12 @@ if "$SLEUTH" help schedule >/dev/null 2>&1; then
 	expect_ok -- "$SLEUTH" schedule --min-edp --format yaml -o "$T/s.yaml" "$T/p.prof"
 	expect_ok -- "$SLEUTH" report "$T/p.prof" --schedule "$T/s.yaml" -o "$T/rs.html"
 	grep -q 'schedule (min-' "$T/rs.html" && ok || fail "no schedule chart"
+	# a schedule without one of the profile's phases (made for another
+	# profile) is refused, as by sleuth predict --schedule
+	grep -v '^- {phase: 0,' "$T/s.yaml" >"$T/s-other.yaml"
+	expect_exit 1 "phase 0 of the profile is not in the schedule" -- \
+		"$SLEUTH" report "$T/p.prof" --schedule "$T/s-other.yaml" -o "$T/ro.html"
+	expect_absent "$T/ro.html"
 fi
 
 # A profile without counts still gets a report, saying why it has no
