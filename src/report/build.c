@@ -307,6 +307,11 @@ static int build_all_series(sl_report *r, const sl_model *md, const sl_report_op
 	if (sched->transition_us > 0)
 		sl_report_note(r, "the schedule's power over time leaves out its frequency "
 				  "switch costs (%.3g us each)", sched->transition_us);
+	if (sched->min_instance_ms > 0)
+		sl_report_note(r, "the schedule's power over time runs every instance at its "
+				  "phase's frequency: instances shorter than its min_instance_ms "
+				  "(%.3g ms) keep the previous frequency in sleuth predict "
+				  "--schedule", sched->min_instance_ms);
 	free(ops);
 	free(op_of);
 	free(op_of_phase);

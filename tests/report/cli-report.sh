@@ -59,6 +59,10 @@ if "$SLEUTH" help schedule >/dev/null 2>&1; then
 	expect_exit 1 "phase 0 of the profile is not in the schedule" -- \
 		"$SLEUTH" report "$T/p.prof" --schedule "$T/s-other.yaml" -o "$T/ro.html"
 	expect_absent "$T/ro.html"
+	# what the chart leaves out of a schedule is said
+	expect_ok -- "$SLEUTH" schedule --min-edp --min-instance-ms 5 -o "$T/sm.yaml" "$T/p.prof"
+	expect_ok -- "$SLEUTH" report "$T/p.prof" --schedule "$T/sm.yaml" -o "$T/rm.html"
+	grep -q 'shorter than its min_instance_ms (5 ms)' "$T/rm.html" && ok || fail "no min_instance_ms note"
 fi
 
 # A profile without counts still gets a report, saying why it has no
