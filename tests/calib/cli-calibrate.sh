@@ -34,6 +34,8 @@ for w in gcc libquantum mcf povray; do
 	grep -Eq "^  $w +18 +[0-9.]+% +[0-9.]+%" <<<"$out" && ok || fail "row for $w"
 done
 
+calib_fails "select 30: only 5 events are known in every training interval; give --select 5 or fewer" \
+	-m "$SK" --select 30 "${TR[@]}"
 # options may follow the inputs, as in every other command
 expect_ok -- "$SLEUTH" calibrate -m "$SK" -o "$T/a2.yaml" "${TR[@]}" -q --robust
 expect_ok -- "$CHECK" "$T/a2.yaml"
