@@ -264,6 +264,23 @@ static void pct(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.2f%%", 100 * v);
 }
 
+/* Which input never counted which model event: the usual reason for the
+ * drop above (a profile recorded with another machine's events). */
+static void never_counted(const cal_state *st)
+{
+	for (size_t r = 0; r < st->n_runs; r++) {
+		const sl_calib_run *run = &st->runs[r];
+		for (size_t k = 0; k < st->n_terms; k++) {
+			const char *ev = st->d.events[st->terms[k]];
+			size_t j = 0;
+			while (j < run->n_events && strcmp(run->events[j], ev))
+				j++;
+			if (j == run->n_events)
+				printf("    %s never counted %s\n", run->input, ev);
+		}
+	}
+}
+
 static void report(const cal_opts *o, const cal_state *st)
 {
 	const sl_calib_data *d = &st->d;
@@ -286,6 +303,8 @@ static void report(const cal_opts *o, const cal_state *st)
 		printf("  %zu intervals without a rate for a model event (not counted in "
 		       "their run, or never in their phase): dropped\n",
 		       d->n - f->n_used);
+	if (d->n > f->n_used)
+		never_counted(st);
 	if (f->n_filled)
 		printf("  %zu intervals with a multiplexed (unmeasured) model event use "
 		       "its mean rate over the measured intervals of their phase\n",

@@ -36,6 +36,15 @@ done
 
 calib_fails "select 30: only 5 events are known in every training interval; give --select 5 or fewer" \
 	-m "$SK" --select 30 "${TR[@]}"
+# a profile recorded without one of the model's events: its intervals are
+# dropped, and the report names the input and the event
+W="$SRCDIR/data/workloads/gcc-like.yaml"
+expect_ok -- "$SLEUTH" simulate "$W" --intervals 20 -q -o "$T/g20.trace" --power-log "$T/g20.csv"
+expect_ok -- "$SLEUTH" run --replay "$T/g20.trace" -o "$T/g20.prof"
+out=$("$SLEUTH" calibrate -q -m "$SK" -o "$T/g20.yaml" "${TR[@]}" "$T/g20.prof:$T/g20.csv")
+grep -q '20 intervals without a rate for a model event' <<<"$out" && ok || fail "drop counted: $out"
+grep -q 'g20.prof never counted L2_RQSTS:MISS' <<<"$out" && ok || fail "missing event named: $out"
+
 # options may follow the inputs, as in every other command
 expect_ok -- "$SLEUTH" calibrate -m "$SK" -o "$T/a2.yaml" "${TR[@]}" -q --robust
 expect_ok -- "$CHECK" "$T/a2.yaml"
