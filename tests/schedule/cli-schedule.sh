@@ -11,6 +11,8 @@ expect_exit 2 "--scope global" -- "$SLEUTH" schedule --predictions "$P" --min-ed
 	--scope phase --transition-us 10
 expect_exit 2 "unknown format 'xml'" -- "$SLEUTH" schedule --predictions "$P" --min-edp --format xml
 expect_exit 2 "unknown format 'xml'" -- "$SLEUTH" schedule --predictions "$P" --min-edp --format yaml --format xml
+expect_exit 2 "predictions are predicted already" -- "$SLEUTH" schedule --predictions "$P" \
+	--min-edp --model linear
 expect_exit 2 "max-slowdown" -- "$SLEUTH" schedule --predictions "$P" --min-edp --max-slowdown -5%
 expect_exit 2 "power-cap wants a number > 0" -- "$SLEUTH" schedule --predictions "$P" \
 	--min-edp --power-cap 0
