@@ -45,6 +45,10 @@ out=$("$SLEUTH" calibrate -q -m "$SK" -o "$T/g20.yaml" "${TR[@]}" "$T/g20.prof:$
 grep -q '20 intervals without a rate for a model event' <<<"$out" && ok || fail "drop counted: $out"
 grep -q 'g20.prof never counted L2_RQSTS:MISS' <<<"$out" && ok || fail "missing event named: $out"
 
+# -o -: the model alone on stdout (the report goes to stderr)
+"$SLEUTH" calibrate -m "$SK" -o - "${TR[@]}" >"$T/stdout.yaml" 2>/dev/null || fail "calibrate -o -"
+expect_ok -- "$CHECK" "$T/stdout.yaml"
+grep -q '^machine ' "$T/stdout.yaml" && fail "the report is mixed into the model on stdout" || ok
 # options may follow the inputs, as in every other command
 expect_ok -- "$SLEUTH" calibrate -m "$SK" -o "$T/a2.yaml" "${TR[@]}" -q --robust
 expect_ok -- "$CHECK" "$T/a2.yaml"
