@@ -18,6 +18,7 @@ expect_ok -- "$SLEUTH" report "$T/p.prof" --format json -o "$T/r.json"
 # Refusals: one line, the right code, nothing written.
 expect_exit 2 "--format must be html or json" -- "$SLEUTH" report "$T/p.prof" --format pdf -o "$T/x.html"
 expect_exit 2 "--freq" -- "$SLEUTH" report "$T/p.prof" --freq fast -o "$T/x.html"
+expect_exit 2 "--model: unknown time model" -- "$SLEUTH" report "$T/p.prof" --model fast -o "$T/x.html"
 expect_exit 1 "nope.prof" -- "$SLEUTH" report "$T/nope.prof" -o "$T/x.html"
 expect_exit 1 "9" -- "$SLEUTH" report "$T/p.prof" --freq 9GHz -o "$T/x.html"
 expect_exit 1 "nope.yaml" -- "$SLEUTH" report "$T/p.prof" --machine "$T/nope.yaml" -o "$T/x.html"
