@@ -9,10 +9,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "locations.h"
 #include "sleuth/common.h"
 #include "sleuth/symbols.h"
+#include "sleuth/term.h"
 
 #define DEFAULT_TOP 5
 #define DEFAULT_BV_SEED 0x5eed5eedULL
@@ -226,6 +228,16 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 	for (size_t i = 0; i < b->n_events; i++)
 		p->events[i] = sl_xstrdup(b->events[i]);
 
+	/* Progress only where the run's length is known (a replayed trace):
+	 * a live program's own output owns the terminal. */
+	sl_progress pg;
+	uint64_t total = 0;
+	if (b->progress)
+		b->progress(b, &total);
+	sl_progress_start_on(&pg, stderr, total && isatty(STDERR_FILENO) && !sl_quiet,
+			     1.0, total, "replaying");
+	pg.counts = 0; /* bytes of a trace mean nothing to a reader */
+
 	uint32_t predicted = sl_pred_next(L.pred);
 	for (;;) {
 		size_t n_sel = k ? sl_mux_select(L.mux, predicted, L.sel) : 0;
@@ -249,11 +261,15 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 			sl_mux_commit(L.mux, phase, L.measured, measured(&L, &ob, n_sel));
 		sl_pred_update(L.pred, phase);
 		predicted = sl_pred_next(L.pred);
+		if (pg.out)
+			sl_progress_update(&pg, b->progress(b, &total));
 	}
+	sl_progress_finish(&pg);
 	fill_metadata(&L, o, st);
 	locate(&L, o->top ? o->top : DEFAULT_TOP);
 	rc = 0;
 out:
+	sl_progress_finish(&pg);
 	loop_free(&L);
 	return rc;
 }
