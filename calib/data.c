@@ -126,6 +126,17 @@ int sl_calib_data_build(sl_calib_data *d, const sl_machine *m,
 				d->no_cycles++;
 				continue;
 			}
+			/* Zero or negative power is a wrong column or unit, never
+			 * data: it would make every relative error infinite. */
+			if (!(r->energy_j[i] > 0)) {
+				sl_error_set("%s: interval %zu: measured energy %g J; power must "
+					     "be > 0 W (is --column the power rail, in watts?)",
+					     r->input, i, r->energy_j[i]);
+				free(sum_c);
+				free(sum_cy);
+				free(col);
+				return -1;
+			}
 			add_row(d, &cap);
 			size_t row = d->n++;
 			d->wl[row] = wl;

@@ -394,8 +394,13 @@ int sl_calib_select(const sl_calib_data *d, const sl_machine *m, size_t k,
 			cand[nc++] = e;
 	}
 	if (k > nc) {
-		sl_error_set("--select %zu: only %zu events are known in every "
-			     "training interval", k, nc);
+		if (nc)
+			sl_error_set("--select %zu: only %zu events are known in every "
+				     "training interval; give --select %zu or fewer", k, nc, nc);
+		else
+			sl_error_set("--select %zu: no event is known in every training "
+				     "interval; select from traces, or from profiles whose "
+				     "phases measured every event", k);
 		free(cand);
 		return -1;
 	}

@@ -79,10 +79,17 @@ int sl_machine_opoint(const sl_machine *m, double ghz, int extrapolate, sl_opoin
 		op->volts = line(x, v, a, a + 1, ghz);
 		if (has_static)
 			op->static_w = line(x, s, a, a + 1, ghz);
-		if (!(op->volts > 0)) {
-			sl_error_set("cannot extrapolate to %.3f GHz: the voltage would be "
-				     "%.3f V; choose a frequency nearer %.4g-%.4g GHz",
+		/* f V^2 must stay finite (a power at 1e308 GHz is not a number),
+		 * and static power, like voltage, cannot go below zero. */
+		if (!(op->volts > 0) || !isfinite(ghz * op->volts * op->volts)) {
+			sl_error_set("cannot extrapolate to %g GHz: the voltage would be "
+				     "%g V; choose a frequency nearer %.4g-%.4g GHz",
 				     ghz, op->volts, x[0], x[n - 1]);
+			rc = -1;
+		} else if (has_static && !(op->static_w >= 0)) {
+			sl_error_set("cannot extrapolate to %g GHz: the static power would "
+				     "be %.3g W; choose a frequency nearer %.4g-%.4g GHz",
+				     ghz, op->static_w, x[0], x[n - 1]);
 			rc = -1;
 		}
 	} else if (extrapolate) {

@@ -10,6 +10,7 @@
 #include "outbuf.h"
 #include "predict_int.h"
 #include "sleuth/common.h"
+#include "sleuth/json.h"
 #include "sleuth/predict.h"
 
 /* Significant digits of times, powers and energies in CSV and JSON. */
@@ -137,23 +138,15 @@ static const char *const phase_fields[] = {
 	"ghz", "phase", "intervals", "instances", "instructions",
 	"time_s", "power_w", "energy_j"};
 
-/* A JSON string (names come from files: escape what JSON requires). */
+static void ob_put(void *ob, const char *bytes, size_t n)
+{
+	sl_ob_mem(ob, bytes, n);
+}
+
+/* A JSON string (names come from files: sleuth/json.h escapes them). */
 static void json_str(sl_obuf *ob, const char *s)
 {
-	sl_ob_char(ob, '"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') {
-			sl_ob_char(ob, '\\');
-			sl_ob_char(ob, (char)c);
-		} else if (c < 0x20) {
-			char b[8];
-			snprintf(b, sizeof b, "\\u%04x", c);
-			sl_ob_str(ob, b);
-		} else
-			sl_ob_char(ob, (char)c);
-	}
-	sl_ob_char(ob, '"');
+	sl_json_str(ob_put, ob, s ? s : "");
 }
 
 static void json_head(rows *r, const sl_model *md, sl_per per)

@@ -18,6 +18,7 @@
 #define CSV_HEADER "ghz,instance,phase,first_interval,intervals,instructions," \
 		   "time_s,power_w,energy_j"
 #define CSV_FIELDS 9
+#define MAX_PHASE_ID 1000000
 
 void sl_sched_data_free(sl_sched_data *d)
 {
@@ -87,9 +88,21 @@ static int parse_row(const char *path, int line, char *s, row *r)
 		sl_error_prefix("%s:%d: ", path, line);
 		return -1;
 	}
-	r->power_w = f[7][0] ? strtod(f[7], NULL) : r->energy_j / r->time_s;
-	if (!(r->ghz > 0) || !(r->time_s > 0) || !(r->energy_j > 0) || r->phase > UINT32_MAX) {
+	r->power_w = r->energy_j / r->time_s;
+	if (f[7][0] && sl_parse_double(f[7], &r->power_w) < 0) {
+		sl_error_prefix("%s:%d: ", path, line);
+		return -1;
+	}
+	if (!(r->ghz > 0) || !(r->time_s > 0) || !(r->energy_j > 0)) {
 		sl_error_set("%s:%d: frequency, time and energy must be > 0", path, line);
+		return -1;
+	}
+	/* The solver keeps arrays per phase id: a stray huge id must not
+	 * become an allocation of gigabytes. */
+	if (r->phase >= MAX_PHASE_ID) {
+		sl_error_set("%s:%d: phase %llu: phase ids must be below %d; number the "
+			     "phases from 0", path, line, (unsigned long long)r->phase,
+			     MAX_PHASE_ID);
 		return -1;
 	}
 	return 0;

@@ -18,6 +18,14 @@
  * with at least ceil(n/k) correctly predicted intervals has measured every
  * event, because each such interval measures min(k, still unmeasured) new
  * events, and credited mispredicted intervals only ever add coverage.
+ *
+ * Pinning (sl_mux_pin): p events the models cannot do without (the time
+ * model's stall cycles and LLC misses) are programmed in every interval,
+ * the other k - p counters rotating as above over the other n - p events:
+ * a phase with ceil((n - p)/(k - p)) correctly predicted intervals has
+ * measured every event (the pinned ones in the first).  With k <= p
+ * pinning would starve the rest: it is ignored, and the bound is the
+ * unpinned ceil(n/k).
  */
 #include "sleuth/phases.h"
 
@@ -34,6 +42,8 @@ typedef struct phase_q {
 
 struct sl_mux {
 	size_t n_events, k;
+	unsigned char *pinned; /* n_events flags */
+	size_t n_pinned;       /* distinct pinned events, < k when used */
 	phase_q *q;
 	size_t n_q;
 };
@@ -43,7 +53,24 @@ sl_mux *sl_mux_new(size_t n_events, size_t k)
 	sl_mux *m = sl_xcalloc(1, sizeof *m);
 	m->n_events = n_events;
 	m->k = k;
+	m->pinned = sl_xcalloc(n_events ? n_events : 1, 1);
 	return m;
+}
+
+void sl_mux_pin(sl_mux *m, const size_t *events, size_t n)
+{
+	memset(m->pinned, 0, m->n_events ? m->n_events : 1);
+	m->n_pinned = 0;
+	for (size_t i = 0; i < n; i++)
+		if (events[i] < m->n_events && !m->pinned[events[i]]) {
+			m->pinned[events[i]] = 1;
+			m->n_pinned++;
+		}
+}
+
+size_t sl_mux_pinned(const sl_mux *m)
+{
+	return m->n_pinned < m->k && m->k < m->n_events ? m->n_pinned : 0;
 }
 
 static phase_q *queue_of(sl_mux *m, uint32_t phase)
@@ -64,13 +91,20 @@ size_t sl_mux_select(sl_mux *m, uint32_t phase, size_t *out)
 		return n;
 	}
 	phase_q *q = queue_of(m, phase);
-	/* k passes of a selection scan: n is a dozen events, k a handful. */
 	size_t got = 0;
+	int pinning = sl_mux_pinned(m) > 0;
+	if (pinning)
+		for (size_t e = 0; e < n; e++)
+			if (m->pinned[e])
+				out[got++] = e;
+	/* k passes of a selection scan: n is a dozen events, k a handful.
+	 * Pinned events come first in out, so the last one is a rotating one
+	 * (the cursor follows it in sl_mux_commit). */
 	while (got < m->k) {
 		size_t best = n;
 		for (size_t off = 0; off < n; off++) {
 			size_t e = (q->cursor + off) % n;
-			int taken = 0;
+			int taken = pinning && m->pinned[e];
 			for (size_t j = 0; j < got && !taken; j++)
 				taken = out[j] == e;
 			if (!taken && (best == n || q->times[e] < q->times[best]))
@@ -107,5 +141,6 @@ void sl_mux_free(sl_mux *m)
 	for (size_t i = 0; i < m->n_q; i++)
 		free(m->q[i].times);
 	free(m->q);
+	free(m->pinned);
 	free(m);
 }

@@ -45,6 +45,7 @@ typedef struct cal_state {
 	sl_calib_fit fit;
 	int cv_ok;
 	char cv_why[512];
+	FILE *rep;             /* the report: stdout, or stderr when the model is */
 } cal_state;
 
 static int parse(int argc, char **argv, cal_opts *o)
@@ -63,7 +64,7 @@ static int parse(int argc, char **argv, cal_opts *o)
 	uint64_t k;
 	memset(o, 0, sizeof *o);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:m:o:q", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:o:q", lo, NULL)) != -1) {
 		switch (c) {
 		case 'm': o->machine = optarg; break;
 		case 'o': o->out = optarg; break;
@@ -264,86 +265,105 @@ static void pct(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.2f%%", 100 * v);
 }
 
+/* Which input never counted which model event: the usual reason for the
+ * drop above (a profile recorded with another machine's events). */
+static void never_counted(const cal_state *st)
+{
+	for (size_t r = 0; r < st->n_runs; r++) {
+		const sl_calib_run *run = &st->runs[r];
+		for (size_t k = 0; k < st->n_terms; k++) {
+			const char *ev = st->d.events[st->terms[k]];
+			size_t j = 0;
+			while (j < run->n_events && strcmp(run->events[j], ev))
+				j++;
+			if (j == run->n_events)
+				fprintf(st->rep, "    %s never counted %s\n", run->input, ev);
+		}
+	}
+}
+
 static void report(const cal_opts *o, const cal_state *st)
 {
 	const sl_calib_data *d = &st->d;
 	const sl_calib_fit *f = &st->fit;
 	const sl_machine *m = &st->m;
-	printf("machine %s: %zu training intervals used, from %zu inputs of %zu "
+	fprintf(st->rep, "machine %s: %zu training intervals used, from %zu inputs of %zu "
 	       "workloads\n", m->name, f->n_used, st->n_runs, d->n_workloads);
 	if (st->uncovered)
-		printf("  %zu intervals not fully covered by their power log: dropped\n",
+		fprintf(st->rep, "  %zu intervals not fully covered by their power log: dropped\n",
 		       st->uncovered);
 	if (st->too_short)
-		printf("  %zu intervals shorter than their log's sample spacing: dropped\n",
+		fprintf(st->rep, "  %zu intervals shorter than their log's sample spacing: dropped\n",
 		       st->too_short);
 	if (d->no_energy > st->uncovered + st->too_short)
-		printf("  %zu intervals without measured energy: dropped\n",
+		fprintf(st->rep, "  %zu intervals without measured energy: dropped\n",
 		       d->no_energy - st->uncovered - st->too_short);
 	if (d->no_cycles)
-		printf("  %zu intervals without a cycle count: dropped\n", d->no_cycles);
+		fprintf(st->rep, "  %zu intervals without a cycle count: dropped\n", d->no_cycles);
 	if (d->n > f->n_used)
-		printf("  %zu intervals without a rate for a model event (not counted in "
+		fprintf(st->rep, "  %zu intervals without a rate for a model event (not counted in "
 		       "their run, or never in their phase): dropped\n",
 		       d->n - f->n_used);
+	if (d->n > f->n_used)
+		never_counted(st);
 	if (f->n_filled)
-		printf("  %zu intervals with a multiplexed (unmeasured) model event use "
+		fprintf(st->rep, "  %zu intervals with a multiplexed (unmeasured) model event use "
 		       "its mean rate over the measured intervals of their phase\n",
 		       f->n_filled);
 	char *sl = static_line(o, st);
-	printf("%s\n", sl);
+	fprintf(st->rep, "%s\n", sl);
 	free(sl);
 	if (o->select) {
-		printf("events chosen by greedy forward selection on leave-one-workload-out "
+		fprintf(st->rep, "events chosen by greedy forward selection on leave-one-workload-out "
 		       "error:\n");
 		size_t best = 0;
 		for (size_t k = 0; k < st->n_terms; k++) {
-			printf("  %zu. %-36s CV error %.2f%%\n", k + 1,
+			fprintf(st->rep, "  %zu. %-36s CV error %.2f%%\n", k + 1,
 			       d->events[st->terms[k]], 100 * st->select_cv[k]);
 			if (st->select_cv[k] < st->select_cv[best])
 				best = k;
 		}
 		if (best + 1 < st->n_terms)
-			printf("  (the cross-validated error is lowest with the first %zu: "
+			fprintf(st->rep, "  (the cross-validated error is lowest with the first %zu: "
 			       "--select %zu would generalise better)\n", best + 1, best + 1);
 	}
-	printf("\nCeff (nF) = constant + sum of coeff * count/cycles%s\n",
+	fprintf(st->rep, "\nCeff (nF) = constant + sum of coeff * count/cycles%s\n",
 	       o->robust ? " (robust bisquare regression)" : " (least squares)");
-	printf("  %-36s %12s %12s\n", "term", "coeff", "std. error");
+	fprintf(st->rep, "  %-36s %12s %12s\n", "term", "coeff", "std. error");
 	if (o->idle)
-		printf("  %-36s %12.6g %12.3g\n", "constant", f->constant, f->constant_se);
+		fprintf(st->rep, "  %-36s %12.6g %12.3g\n", "constant", f->constant, f->constant_se);
 	else
-		printf("  %-36s %12.6g %12s\n", "constant", 0.0, "(fixed)");
+		fprintf(st->rep, "  %-36s %12.6g %12s\n", "constant", 0.0, "(fixed)");
 	for (size_t k = 0; k < f->n_terms; k++)
-		printf("  %-36s %12.6g %12.3g\n", d->events[f->term[k]], f->coeff[k],
+		fprintf(st->rep, "  %-36s %12.6g %12.3g\n", d->events[f->term[k]], f->coeff[k],
 		       f->coeff_se[k]);
-	printf("static_w (W):\n");
+	fprintf(st->rep, "static_w (W):\n");
 	for (size_t s = 0; s < m->n_pstates; s++) {
 		size_t j = 0;
 		while (j < f->n_fitted_ps && f->fitted_ps[j] != (int)s)
 			j++;
 		const char *how = o->idle ? (st->idle_measured[s] ? "idle log" : "interpolated")
 					  : (j < f->n_fitted_ps ? "fitted" : "interpolated");
-		printf("  %6g GHz %7.4f V %10.4f  %s", m->pstates[s].ghz, m->pstates[s].volts,
+		fprintf(st->rep, "  %6g GHz %7.4f V %10.4f  %s", m->pstates[s].ghz, m->pstates[s].volts,
 		       f->static_w[s], how);
 		if (!o->idle && j < f->n_fitted_ps)
-			printf(" +- %.3g", f->fitted_se[j]);
-		printf("\n");
+			fprintf(st->rep, " +- %.3g", f->fitted_se[j]);
+		fprintf(st->rep, "\n");
 	}
-	printf("\nR^2 of interval power %.6f, condition number %.3g\n", f->r2, f->cond);
-	printf("mean absolute error of interval power, per workload:\n");
-	printf("  %-24s %9s %10s %12s\n", "workload", "intervals", "fit", "LOWO CV");
+	fprintf(st->rep, "\nR^2 of interval power %.6f, condition number %.3g\n", f->r2, f->cond);
+	fprintf(st->rep, "mean absolute error of interval power, per workload:\n");
+	fprintf(st->rep, "  %-24s %9s %10s %12s\n", "workload", "intervals", "fit", "LOWO CV");
 	char a[32], b[32];
 	for (size_t w = 0; w < d->n_workloads; w++) {
 		pct(a, sizeof a, f->wl_mape[w]);
 		pct(b, sizeof b, st->cv_ok ? f->wl_cv_mape[w] : NAN);
-		printf("  %-24s %9zu %10s %12s\n", d->workloads[w], f->wl_n[w], a, b);
+		fprintf(st->rep, "  %-24s %9zu %10s %12s\n", d->workloads[w], f->wl_n[w], a, b);
 	}
 	pct(a, sizeof a, f->mape);
 	pct(b, sizeof b, st->cv_ok ? f->cv_mape : NAN);
-	printf("  %-24s %9zu %10s %12s\n", "all (interval-weighted)", f->n_used, a, b);
+	fprintf(st->rep, "  %-24s %9zu %10s %12s\n", "all (interval-weighted)", f->n_used, a, b);
 	if (!st->cv_ok)
-		printf("  no leave-one-workload-out error: %s\n", st->cv_why);
+		fprintf(st->rep, "  no leave-one-workload-out error: %s\n", st->cv_why);
 }
 
 static void warnings(const cal_state *st)
@@ -427,6 +447,7 @@ static int calibrate(const cal_opts *o, cal_state *st)
 	st->cv_ok = sl_calib_cv(&st->fit, &st->d, &st->m, &co) == 0;
 	if (!st->cv_ok)
 		snprintf(st->cv_why, sizeof st->cv_why, "%s", sl_error());
+	st->rep = strcmp(o->out, "-") ? stdout : stderr;
 	report(o, st);
 	warnings(st);
 	sl_machine out;

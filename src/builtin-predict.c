@@ -60,7 +60,7 @@ typedef struct opts {
 	sl_time_model model;
 	sl_per per;
 	sl_fmt fmt;
-	int fmt_given;
+	int fmt_given, per_given;
 } opts;
 
 enum { O_FREQ = 256, O_ALL, O_MACHINE, O_MODEL, O_PER, O_FORMAT, O_EXTRAP, O_TIMEONLY,
@@ -105,6 +105,7 @@ static int parse(int argc, char **argv, opts *o)
 		case O_PER:
 			if (sl_per_parse(optarg, &o->per) < 0)
 				return sl_usage_error(CMD, "--per: %s", sl_error());
+			o->per_given = 1;
 			break;
 		case O_FORMAT:
 			if (sl_fmt_parse(optarg, &o->fmt) < 0)
@@ -132,9 +133,10 @@ static int parse(int argc, char **argv, opts *o)
 	if (optind < argc)
 		return sl_usage_error(CMD, "unexpected argument '%s' (one profile at a time)",
 				      argv[optind]);
-	if (o->schedule && (o->n_freqs || o->all || o->fmt_given || o->time_only))
+	if (o->schedule && (o->n_freqs || o->all || o->fmt_given || o->per_given ||
+			    o->time_only))
 		return sl_usage_error(CMD, "--schedule sets the frequencies and the output; "
-				      "drop --freq, --all, --format and --time-only");
+				      "drop --freq, --all, --per, --format and --time-only");
 	if (o->schedule)
 		return SL_EXIT_OK;
 	if (!o->n_freqs && !o->all)

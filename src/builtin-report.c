@@ -45,7 +45,7 @@ static int report(int argc, char **argv)
 		case 'X': o.extrapolate = 1; break;
 		case 'M':
 			if (sl_time_model_parse(optarg, &tm) < 0) {
-				rc = sl_usage_error(CMD, "%s", sl_error());
+				rc = sl_usage_error(CMD, "--model: %s", sl_error());
 				goto done;
 			}
 			o.time_model = tm;

@@ -39,7 +39,7 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 {
 	enum { O_REPLAY = 256, O_BACKEND, O_MACHINE, O_INTERVAL, O_COUNTERS,
 	       O_PERIOD, O_SEED, O_DIMS, O_THRESHOLD, O_PREDICTOR, O_POWER,
-	       O_SCORE, O_RATE };
+	       O_SCORE, O_RATE, O_PIN };
 	static const struct option lo[] = {
 		{"output", required_argument, 0, 'o'},
 		{"replay", required_argument, 0, O_REPLAY},
@@ -55,6 +55,7 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 		{"predictor", required_argument, 0, O_PREDICTOR},
 		{"power", required_argument, 0, O_POWER},
 		{"score", no_argument, 0, O_SCORE},
+		{"pin", required_argument, 0, O_PIN},
 		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
@@ -130,6 +131,12 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 			o->power = 1;
 			break;
 		case O_SCORE: o->score = 1; break;
+		case O_PIN:
+			if (!*optarg)
+				return sl_usage_error(CMD, "--pin: give none, time or "
+						      "ROLE[,ROLE...]");
+			o->pin = optarg;
+			break;
 		default: return sl_bad_option(CMD, c, argv);
 		}
 	}
@@ -288,6 +295,52 @@ static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
 	return 1;
 }
 
+/*
+ * The events --pin names, from the machine model: "time" is what the stall
+ * time model reads (memory_stall_cycles where the machine has it, else
+ * whichever of stall_cycles and llc_misses it names; none of them: no
+ * pinning, as the default must work with any model), otherwise a comma
+ * list of roles, each of which the machine must name.  Sets o->copts.pin
+ * (malloc'd; the strings point into m).  -1 with sl_error().
+ */
+static int resolve_pin(sl_run_opts *o, const sl_machine *m)
+{
+	const char *spec = o->pin ? o->pin : SL_RUN_PIN_DEFAULT;
+	int time = !strcmp(spec, "time");
+	if (!strcmp(spec, "none"))
+		return 0;
+	if (time)
+		spec = sl_machine_role(m, "memory_stall_cycles") ? "memory_stall_cycles"
+								 : "stall_cycles,llc_misses";
+	char *roles = sl_xstrdup(spec), *save = NULL;
+	const char **ev = sl_xcalloc(strlen(spec) / 2 + 2, sizeof *ev);
+	size_t n = 0;
+	int rc = 0;
+	for (char *r = strtok_r(roles, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
+		if ((ev[n] = sl_machine_role(m, r)))
+			n++;
+		else if (!time) {
+			sl_error_set("--pin: machine %s names no '%s' event; use none, "
+				     "time or roles listed under its 'events:'", m->name, r);
+			rc = -1;
+			break;
+		}
+	}
+	free(roles);
+	if (!rc && !n && !time) {
+		sl_error_set("--pin: '%s' names no role; use none, time or "
+			     "ROLE[,ROLE...]", spec);
+		rc = -1;
+	}
+	if (rc < 0 || !n) {
+		free(ev);
+		return rc;
+	}
+	o->copts.pin = ev;
+	o->copts.n_pin = n;
+	return 0;
+}
+
 static int run(sl_run_opts *o)
 {
 	sl_machine m;
@@ -309,6 +362,8 @@ static int run(sl_run_opts *o)
 		sl_run_pick_backend(o);
 	have = load_machine(o, &m, &mpath);
 	if (have < 0)
+		goto fail;
+	if (have > 0 && resolve_pin(o, &m) < 0)
 		goto fail;
 	if (o->replay) {
 		sl_replay_opts ro = {.trace = o->replay, .machine = &m,
@@ -364,6 +419,7 @@ out:
 	sl_profile_free(&p);
 	if (have > 0)
 		sl_machine_free(&m);
+	free((void *)o->copts.pin);
 	free(mpath);
 	return status;
 }
@@ -413,6 +469,11 @@ const struct sl_cmd sl_cmd_run = {
 	"                        (default: the sampling noise + 0.25, per interval;\n"
 	"                        see docs/phases.md)\n"
 	"  --predictor P         last or markov (default markov)\n"
+	"  --pin WHAT            events programmed in every interval, the other\n"
+	"                        counters rotating: time (the stall model's\n"
+	"                        events), none, or ROLE[,ROLE...] of the machine\n"
+	"                        (default " SL_RUN_PIN_DEFAULT "; docs/phases.md)\n"
+
 	"  --power rapl          record reference energy per interval from RAPL\n"
 	"  --score               replay: print the adjusted Rand index of the\n"
 	"                        phases against the trace's true labels\n"

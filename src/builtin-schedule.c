@@ -28,6 +28,7 @@ typedef struct args {
 	int format;       /* -1: the default (table, or yaml with -o) */
 	int objective;    /* -1: not given */
 	sl_time_model model;
+	int model_given;
 	double transition_us, min_instance_ms; /* as given */
 	sl_sched_opts o;
 } args;
@@ -108,8 +109,10 @@ static int parse_args(int argc, char **argv, args *a)
 		case O_MODEL:
 			if (sl_time_model_parse(optarg, &a->model) < 0)
 				return sl_usage_error(CMD, "--model: %s", sl_error());
+			a->model_given = 1;
 			break;
 		case O_FORMAT:
+			a->format = -1; /* the last --format counts, and must be known */
 			for (size_t i = 0; i < SL_ARRAY_LEN(formats); i++)
 				if (!strcmp(optarg, formats[i]))
 					a->format = (int)i;
@@ -135,6 +138,10 @@ static int parse_args(int argc, char **argv, args *a)
 				      "--min-ed2p");
 	if (a->profile && a->predictions)
 		return sl_usage_error(CMD, "give a PROFILE or --predictions CSV, not both");
+	if (a->predictions && a->model_given)
+		return sl_usage_error(CMD, "--model chooses how a profile is predicted; "
+				      "--predictions are predicted already (give --model "
+				      "to sleuth predict)");
 	if (!a->predictions && !a->profile)
 		a->profile = "sleuth.prof";
 	if (a->o.scope == SL_SCOPE_PHASE && (a->o.transition_s > 0 || a->o.min_instance_s > 0))

@@ -115,6 +115,15 @@ static int run(int argc, char **argv)
 				      argv[optind + 1]);
 	if (!ro.trace_path)
 		return sl_usage_error("simulate", "give the trace to write with -o FILE");
+	/* Two outputs to one file would leave only the last (or interleave
+	 * both on stdout). */
+	const char *outs[] = {ro.trace_path, ro.power_log, ro.idle_log};
+	for (size_t i = 0; i < SL_ARRAY_LEN(outs); i++)
+		for (size_t j = i + 1; j < SL_ARRAY_LEN(outs); j++)
+			if (outs[i] && outs[j] && !strcmp(outs[i], outs[j]))
+				return sl_usage_error("simulate", "-o, --power-log and --idle-log "
+						      "must name different files; '%s' is given "
+						      "twice", outs[i]);
 	if (!so.schedule && (so.profile || so.transition_us >= 0))
 		return sl_usage_error("simulate", "--profile and --transition-us go with "
 				      "--schedule");

@@ -24,6 +24,7 @@ typedef struct sl_run_opts {
 	int power;
 	int score;
 	int help;              /* --help was given and answered */
+	const char *pin;       /* --pin: none, time or ROLE[,ROLE...] */
 	char **argv;           /* the program and its arguments */
 	int argc;
 	sl_collect_opts copts;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sleuth/common.h"
+#include "sleuth/json.h"
 
 static double ghz_of(const sched_report *r, int p)
 {
@@ -135,20 +136,13 @@ static void jnum(FILE *out, const char *key, double v, int comma)
 	fprintf(out, "\"%s\": %s%s", key, b, comma ? ", " : "");
 }
 
-/* A string for JSON: the names sleuth writes have no control characters,
- * but a profile path may hold quotes or backslashes. */
+/* "key": "value" for JSON (a profile path may hold anything: sleuth/json.h
+ * escapes it). */
 static void jstr(FILE *out, const char *key, const char *v, int comma)
 {
-	fprintf(out, "\"%s\": \"", key);
-	for (const char *p = v; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', out);
-		if ((unsigned char)*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fprintf(out, "\"%s", comma ? ", " : "");
+	fprintf(out, "\"%s\": ", key);
+	sl_json_fputs(out, v);
+	fputs(comma ? ", " : "", out);
 }
 
 static void jeval(FILE *out, const char *key, double ghz, const sl_sched_eval *e)

@@ -55,6 +55,9 @@ struct sl_backend {
 	/* After the end: the target's exit status as a shell reports it
 	 * (0..255, 128+signal), or 0 for replay. */
 	int (*finish)(sl_backend *b);
+	/* Optional (NULL: unknown): how far the run is, in units of *total,
+	 * e.g. bytes of a replayed trace; *total 0 when unknown. */
+	uint64_t (*progress)(sl_backend *b, uint64_t *total);
 	/* Ask the run to stop soon (Ctrl-C); async-signal-safe. */
 	void (*interrupt)(sl_backend *b);
 	void (*destroy)(sl_backend *b);

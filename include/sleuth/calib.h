@@ -96,7 +96,7 @@ typedef struct sl_calib_data {
  * measured intervals of the same phase of the same run; when the phase
  * never measured it, the rate stays NAN and fits needing that event skip
  * the row.  -1 with sl_error() when a run's frequency is not a P-state of
- * the machine.
+ * the machine, or an interval's measured energy is not positive.
  */
 int sl_calib_data_build(sl_calib_data *d, const sl_machine *m,
 			const sl_calib_run *runs, size_t n_runs);

@@ -21,6 +21,9 @@
  * simulated suite (docs/phases.md, "Defaults of sleuth run").
  */
 #define SL_RUN_DIMS_DEFAULT 256
+/* `sleuth run --pin`: none, time or ROLE[,ROLE...] (docs/phases.md,
+ * "Pinning the time model's events"). */
+#define SL_RUN_PIN_DEFAULT "time"
 
 typedef struct sl_collect_opts {
 	unsigned dims;          /* branch vector dimensions; 0: SL_RUN_DIMS_DEFAULT */
@@ -31,6 +34,10 @@ typedef struct sl_collect_opts {
 	sl_pred_kind predictor;
 	uint64_t bv_seed;       /* the random projection of addresses */
 	size_t top;             /* code locations kept per phase; 0: 5 */
+	/* Events programmed in every interval (sl_mux_pin), by name; names
+	 * the backend does not offer are ignored.  NULL/0: none. */
+	const char *const *pin;
+	size_t n_pin;
 } sl_collect_opts;
 
 /* What the collector measured about itself (also stored in the profile). */

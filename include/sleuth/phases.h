@@ -76,6 +76,15 @@ size_t sl_mux_select(sl_mux *m, uint32_t phase, size_t *out);
 void sl_mux_commit(sl_mux *m, uint32_t phase, const size_t *measured, size_t n);
 /* How many committed intervals of `phase` measured event `ev`. */
 uint64_t sl_mux_times(const sl_mux *m, uint32_t phase, size_t ev);
+/* Pin events (indices; duplicates and out-of-range ones ignored): they are
+ * programmed in every interval, the other k - p
+ * counters rotating over the rest.  Replaces any earlier pin set.  A phase
+ * with ceil((n - p)/(k - p)) correctly predicted intervals has measured
+ * every event (see phases/mux.c). */
+void sl_mux_pin(sl_mux *m, const size_t *events, size_t n);
+/* The number of pinned events in effect: 0 when k <= p (pinning would
+ * starve the other events) or k >= n (everything is measured anyway). */
+size_t sl_mux_pinned(const sl_mux *m);
 void sl_mux_free(sl_mux *m);
 
 /* Adjusted Rand index of two labelings of n items (1: same partition). */

@@ -63,6 +63,7 @@ typedef struct sl_progress {
 	uint64_t total, done;
 	double t0, last, delay;
 	int drawn;
+	int counts;         /* show "(done/total)" (default 1) */
 } sl_progress;
 
 void sl_progress_start(sl_progress *p, uint64_t total, const char *label);

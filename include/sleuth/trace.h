@@ -42,6 +42,9 @@ const sl_trace_header *sl_trace_header_of(const sl_trace_reader *r);
  * 0: no more intervals; -1: error (sl_error() names file, line, key). */
 int sl_trace_next(sl_trace_reader *r, sl_trace_interval *iv);
 void sl_trace_close(sl_trace_reader *r);
+/* How far the intervals handed out so far reach into the file, in bytes,
+ * and the file's size (0 when unknown, e.g. a pipe): for progress. */
+void sl_trace_progress(const sl_trace_reader *r, uint64_t *done, uint64_t *total);
 
 /* Streaming writer; the file appears only on commit. */
 sl_trace_writer *sl_trace_create(const char *path, const sl_trace_header *h);

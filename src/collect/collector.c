@@ -9,10 +9,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "locations.h"
 #include "sleuth/common.h"
 #include "sleuth/symbols.h"
+#include "sleuth/term.h"
 
 #define DEFAULT_TOP 5
 #define DEFAULT_BV_SEED 0x5eed5eedULL
@@ -190,6 +192,19 @@ static void locate(loop *L, size_t top)
 		sl_sym_free(sym);
 }
 
+/* Pin the events named in o->pin that the backend offers. */
+static void pin_events(loop *L, const sl_collect_opts *o)
+{
+	sl_backend *b = L->b;
+	size_t *idx = sl_xcalloc(o->n_pin + 1, sizeof *idx), n = 0;
+	for (size_t i = 0; i < o->n_pin; i++)
+		for (size_t e = 0; e < b->n_events; e++)
+			if (o->pin[i] && !strcmp(o->pin[i], b->events[e]))
+				idx[n++] = e, e = b->n_events;
+	sl_mux_pin(L->mux, idx, n);
+	free(idx);
+}
+
 static void loop_free(loop *L)
 {
 	sl_cluster_free(L->cl);
@@ -217,6 +232,7 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 	L.pred = sl_pred_new(o->predictor);
 	size_t k = b->has_counts ? SL_MIN(b->k, b->n_events) : 0;
 	L.mux = sl_mux_new(b->n_events, k);
+	pin_events(&L, o);
 	L.sel = sl_xcalloc(k + 1, sizeof *L.sel);
 	L.measured = sl_xcalloc(k + 1, sizeof *L.measured);
 	L.vec = sl_xcalloc(L.dims, sizeof *L.vec);
@@ -225,6 +241,16 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 	p->events = sl_xcalloc(b->n_events, sizeof *p->events);
 	for (size_t i = 0; i < b->n_events; i++)
 		p->events[i] = sl_xstrdup(b->events[i]);
+
+	/* Progress only where the run's length is known (a replayed trace):
+	 * a live program's own output owns the terminal. */
+	sl_progress pg;
+	uint64_t total = 0;
+	if (b->progress)
+		b->progress(b, &total);
+	sl_progress_start_on(&pg, stderr, total && isatty(STDERR_FILENO) && !sl_quiet,
+			     1.0, total, "replaying");
+	pg.counts = 0; /* bytes of a trace mean nothing to a reader */
 
 	uint32_t predicted = sl_pred_next(L.pred);
 	for (;;) {
@@ -249,11 +275,15 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 			sl_mux_commit(L.mux, phase, L.measured, measured(&L, &ob, n_sel));
 		sl_pred_update(L.pred, phase);
 		predicted = sl_pred_next(L.pred);
+		if (pg.out)
+			sl_progress_update(&pg, b->progress(b, &total));
 	}
+	sl_progress_finish(&pg);
 	fill_metadata(&L, o, st);
 	locate(&L, o->top ? o->top : DEFAULT_TOP);
 	rc = 0;
 out:
+	sl_progress_finish(&pg);
 	loop_free(&L);
 	return rc;
 }

@@ -166,6 +166,14 @@ static int replay_next(sl_backend *b, sl_obs *o)
 	return 1;
 }
 
+static uint64_t replay_progress(sl_backend *b, uint64_t *total)
+{
+	replay *x = b->priv;
+	uint64_t done;
+	sl_trace_progress(x->r, &done, total);
+	return done;
+}
+
 static int replay_finish(sl_backend *b)
 {
 	(void)b;
@@ -244,6 +252,7 @@ sl_backend *sl_replay_backend_new(const sl_replay_opts *o)
 	b->program = replay_program;
 	b->next = replay_next;
 	b->finish = replay_finish;
+	b->progress = replay_progress;
 	b->interrupt = replay_interrupt;
 	b->destroy = replay_destroy;
 	x->path = sl_xstrdup(o->trace);

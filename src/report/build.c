@@ -276,42 +276,28 @@ static int build_all_series(sl_report *r, const sl_model *md, const sl_report_op
 	}
 	if (!sched)
 		return 0;
-	/* One operating point per distinct scheduled frequency. */
-	sl_opoint *ops = sl_xcalloc(sched->n_phases + 1, sizeof *ops);
+	/* One operating point per distinct scheduled frequency (at most one
+	 * per phase). */
+	sl_opoint *ops = sl_xcalloc(r->n_phases + 1, sizeof *ops);
 	size_t n_ops = 0;
 	size_t *op_of = sl_xmalloc((p->n_intervals + 1) * sizeof *op_of);
 	size_t *op_of_phase = sl_xcalloc(r->n_phases + 1, sizeof *op_of_phase);
-	char missing[256] = "";
-	size_t n_missing = 0, len = 0;
 	for (size_t i = 0; i < r->n_phases; i++) {
+		/* As sleuth predict --schedule: a schedule made for another
+		 * profile is refused, not drawn with guesses for its gaps. */
 		double g = sl_schedule_ghz(sched, r->phases[i].id);
-		if (g <= 0) {
-			if (len < sizeof missing)
-				len += (size_t)snprintf(missing + len, sizeof missing - len, "%s%u",
-							n_missing ? ", " : "", r->phases[i].id);
-			n_missing++;
-			g = r->sweep_ghz[r->fmax];
+		if (!(g > 0)) {
+			sl_error_set("phase %u of the profile is not in the schedule; was "
+				     "the schedule made for this profile?", r->phases[i].id);
+			goto fail;
 		}
 		size_t j = 0;
 		while (j < n_ops && !same_ghz(ops[j].ghz, g))
 			j++;
-		if (j == n_ops) {
-			ops = sl_xreallocarray(ops, n_ops + 1, sizeof *ops);
-			if (sl_model_opoint(md, g, &ops[n_ops]) < 0) {
-				sl_error_prefix("schedule %s: ", o->schedule_path);
-				free(ops);
-				free(op_of);
-				free(op_of_phase);
-				return -1;
-			}
-			n_ops++;
-		}
+		if (j == n_ops && sl_model_opoint(md, g, &ops[n_ops++]) < 0)
+			goto fail;
 		op_of_phase[i] = j;
 	}
-	if (n_missing)
-		sl_report_note(r, "the schedule does not list phase%s %s%s: %s at fmax",
-			       n_missing > 1 ? "s" : "", missing,
-			       len >= sizeof missing ? "..." : "", n_missing > 1 ? "they run" : "it runs");
 	for (size_t i = 0; i < p->n_intervals; i++)
 		op_of[i] = op_of_phase[rep_phase_index(r, p->iv[i].phase)];
 	build_series(r, md, ops, op_of,
@@ -321,10 +307,21 @@ static int build_all_series(sl_report *r, const sl_model *md, const sl_report_op
 	if (sched->transition_us > 0)
 		sl_report_note(r, "the schedule's power over time leaves out its frequency "
 				  "switch costs (%.3g us each)", sched->transition_us);
+	if (sched->min_instance_ms > 0)
+		sl_report_note(r, "the schedule's power over time runs every instance at its "
+				  "phase's frequency: instances shorter than its min_instance_ms "
+				  "(%.3g ms) keep the previous frequency in sleuth predict "
+				  "--schedule", sched->min_instance_ms);
 	free(ops);
 	free(op_of);
 	free(op_of_phase);
 	return 0;
+fail:
+	sl_error_prefix("schedule %s: ", o->schedule_path);
+	free(ops);
+	free(op_of);
+	free(op_of_phase);
+	return -1;
 }
 
 /* Every requested frequency must be one the model can predict, whether

@@ -11,28 +11,12 @@
 
 #include "internal.h"
 #include "sleuth/common.h"
+#include "sleuth/json.h"
 #include "sleuth/svg.h"
 
 static void jstr(FILE *f, const char *s)
 {
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	putc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p >= 0x80) /* valid UTF-8 as is, anything else U+FFFD */
-			p += sl_utf8_put(f, p, "\\ufffd") - 1;
-		else if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			putc(*p, f);
-	}
-	putc('"', f);
+	sl_json_fputs(f, s);
 }
 
 /* A number to 8 significant digits (beyond any model's accuracy, and a

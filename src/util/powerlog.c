@@ -74,7 +74,11 @@ static int csv_read(FILE *f, const char *name, csv_cols *c)
 	c->nrows = 0;
 	while ((len = getline(&buf, &cap, f)) >= 0) {
 		lineno++;
-		char *s = trim(buf, 0);
+		char *s = buf;
+		/* A UTF-8 byte-order mark, as spreadsheets write: not data. */
+		if (lineno == 1 && !strncmp(s, "\xef\xbb\xbf", 3))
+			s += 3;
+		s = trim(s, 0);
 		if (!*s || *s == '#')
 			continue;
 		if (!nhead) {

@@ -178,6 +178,7 @@ void sl_progress_start_on(sl_progress *p, FILE *out, int active, double delay,
 	p->delay = delay;
 	p->t0 = sl_now();
 	p->last = -1;
+	p->counts = 1;
 	snprintf(p->label, sizeof p->label, "%s", label ? label : "");
 }
 
@@ -193,8 +194,10 @@ static void draw(sl_progress *p, double now)
 	double frac = p->total ? (double)p->done / (double)p->total : 0;
 	if (frac > 1)
 		frac = 1;
-	fprintf(p->out, "\r\033[K%s: %3.0f%% (%llu/%llu)", p->label, 100 * frac,
-		(unsigned long long)p->done, (unsigned long long)p->total);
+	fprintf(p->out, "\r\033[K%s: %3.0f%%", p->label, 100 * frac);
+	if (p->counts)
+		fprintf(p->out, " (%llu/%llu)", (unsigned long long)p->done,
+			(unsigned long long)p->total);
 	if (frac > 0.01 && frac < 1)
 		fprintf(p->out, ", %.0f s left", el / frac - el);
 	fflush(p->out);

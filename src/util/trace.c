@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sleuth/yamlio.h"
 #include "squeue.h"
@@ -66,6 +67,7 @@ typedef struct slot {
 	size_t label_cap;
 	wbuf warn;            /* reader: warnings of this interval */
 	double ghz;           /* writer: the interval's own frequency, 0: none */
+	uint64_t pos;         /* reader: input parsed once this interval was */
 } slot;
 
 /* The slots and the thread working on them; n_slots == 0: no thread. */
@@ -91,6 +93,8 @@ struct sl_trace_reader {
 	long held;            /* slot handed to the caller, or -1 */
 	int end_rc;           /* parser thread: 0 end of the trace, -1 error */
 	char *end_msg;        /* its error, for the caller's thread */
+	uint64_t size;        /* the file's size in bytes, 0 if unknown */
+	uint64_t pos;         /* input behind the last interval handed out */
 };
 
 struct sl_trace_writer {
@@ -398,6 +402,9 @@ sl_trace_reader *sl_trace_open(const char *path)
 	}
 	if (!r->h.workload)
 		r->h.workload = sl_xstrdup("");
+	struct stat st;
+	if (fstat(fileno(r->yp.f), &st) == 0 && S_ISREG(st.st_mode))
+		r->size = (uint64_t)st.st_size;
 	/* The header is complete and read-only from here on: the parser
 	 * thread may share it. */
 	tpipe_init(&r->p, queue_depth(), r->h.n_events);
@@ -406,6 +413,12 @@ sl_trace_reader *sl_trace_open(const char *path)
 fail:
 	sl_trace_close(r);
 	return NULL;
+}
+
+void sl_trace_progress(const sl_trace_reader *r, uint64_t *done, uint64_t *total)
+{
+	*done = r->pos;
+	*total = r->size;
 }
 
 const sl_trace_header *sl_trace_header_of(const sl_trace_reader *r)
@@ -549,6 +562,8 @@ static int parse_one(sl_trace_reader *r, slot *s)
 		return finish(r) < 0 ? -1 : 0;
 	if (rc < 0 || sl_yp_load(&r->yp, &m) < 0 || read_interval(r, m, s) < 0)
 		return -1;
+	/* libyaml counts characters; traces are ASCII, so these are bytes. */
+	s->pos = r->yp.p.mark.index;
 	r->index++;
 	return 1;
 }
@@ -585,6 +600,7 @@ int sl_trace_next(sl_trace_reader *r, sl_trace_interval *iv)
 		wbuf_flush(&r->pend);
 		if (rc > 0) {
 			*iv = r->p.slots[0].iv;
+			r->pos = r->p.slots[0].pos;
 			return 1;
 		}
 	} else {
@@ -595,6 +611,7 @@ int sl_trace_next(sl_trace_reader *r, sl_trace_interval *iv)
 			slot *s = &r->p.slots[r->held];
 			wbuf_flush(&s->warn);
 			*iv = s->iv;
+			r->pos = s->pos;
 			return 1;
 		}
 		/* Closed and drained: the thread has finished. */

@@ -34,6 +34,25 @@ for w in gcc libquantum mcf povray; do
 	grep -Eq "^  $w +18 +[0-9.]+% +[0-9.]+%" <<<"$out" && ok || fail "row for $w"
 done
 
+calib_fails "select 30: only 5 events are known in every training interval; give --select 5 or fewer" \
+	-m "$SK" --select 30 "${TR[@]}"
+# a profile recorded without one of the model's events: its intervals are
+# dropped, and the report names the input and the event
+W="$SRCDIR/data/workloads/gcc-like.yaml"
+expect_ok -- "$SLEUTH" simulate "$W" --intervals 20 -q -o "$T/g20.trace" --power-log "$T/g20.csv"
+expect_ok -- "$SLEUTH" run --replay "$T/g20.trace" -o "$T/g20.prof"
+out=$("$SLEUTH" calibrate -q -m "$SK" -o "$T/g20.yaml" "${TR[@]}" "$T/g20.prof:$T/g20.csv")
+grep -q '20 intervals without a rate for a model event' <<<"$out" && ok || fail "drop counted: $out"
+grep -q 'g20.prof never counted L2_RQSTS:MISS' <<<"$out" && ok || fail "missing event named: $out"
+
+# -o -: the model alone on stdout (the report goes to stderr)
+"$SLEUTH" calibrate -m "$SK" -o - "${TR[@]}" >"$T/stdout.yaml" 2>/dev/null || fail "calibrate -o -"
+expect_ok -- "$CHECK" "$T/stdout.yaml"
+grep -q '^machine ' "$T/stdout.yaml" && fail "the report is mixed into the model on stdout" || ok
+# options may follow the inputs, as in every other command
+expect_ok -- "$SLEUTH" calibrate -m "$SK" -o "$T/a2.yaml" "${TR[@]}" -q --robust
+expect_ok -- "$CHECK" "$T/a2.yaml"
+
 # with the idle log: the Ceff constant is fitted
 expect_ok -- "$SLEUTH" calibrate -q -m "$SK" -o "$T/b.yaml" --idle-log "$M/idle.csv" "${TR[@]}"
 expect_ok -- "$CHECK" "$T/b.yaml"
@@ -65,6 +84,10 @@ grep -q 'warning: 6 intervals were shorter than their power log.s sample spacing
 	&& ok || fail "short intervals warned: $out"
 grep -q '6 intervals shorter than their log.s sample spacing: dropped' <<<"$out" \
 	&& ok || fail "short intervals counted: $out"
+# a rail that reads 0 W (wrong --column): an error, not an "inf%" fit
+sed 's/,[0-9]*$/,0/' "$T/p.csv" >"$T/z.csv"
+calib_fails "interval 0: measured energy 0 J; power must be > 0 W .*--column" -m "$SK" \
+	--column dram_w "${TR[@]:1}" "$tr:$T/z.csv"
 # --log-offset moves every interval out of the log
 calib_fails "p.csv \(.*\) does not overlap .*gcc-2.66.yaml.*--log-offset" -m "$SK" --log-offset 500 "$tr:$T/p.csv"
 calib_fails "p.csv:2: the header row has no column 'pkg_w'" -m "$SK" --column pkg_w "$tr:$T/p.csv"

@@ -70,6 +70,12 @@ static void test_integral(void **state)
 	assert_int_equal(sl_powerlog_energy(&log, 3.5, 4.5, &e), 0);
 	sl_powerlog_free(&log);
 
+	/* a spreadsheet's UTF-8 byte-order mark before the header */
+	assert_int_equal(load_log(&log, "\xef\xbb\xbftime_s,power_w\n0,5\n2,7\n", NULL, 0), 0);
+	assert_int_equal(sl_powerlog_energy(&log, 0, 2, &e), 1);
+	NEAR(e, 12, 1e-12);
+	sl_powerlog_free(&log);
+
 	/* --log-offset 1: the run started at log time 1 */
 	assert_int_equal(load_log(&log, LOG4, NULL, 1.0), 0);
 	assert_int_equal(sl_powerlog_energy(&log, -0.5, 2.0, &e), 1);

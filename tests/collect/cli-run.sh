@@ -39,6 +39,28 @@ printf '%s\n' "$out" | awk 'length > 80 { bad = 1 } END { exit bad }' && ok ||
 (cp k4.prof sleuth.prof && "$SLEUTH" phases | grep -q "3 phases") && ok ||
 	fail "phases without an argument does not read sleuth.prof"
 
+# --pin: by default the stall model's events are counted in every interval
+# (predict measures 100% of what its time model reads); --pin none rotates
+# them with the rest; a role list pins those events
+measured() {
+	"$SLEUTH" predict "$1" --freq 1.60 --time-only |
+		sed -n 's/^ *counts: \([0-9.]*\)% measured.*/\1/p'
+}
+"$SLEUTH" run -q --replay s.yaml --machine m.yaml --pin none -o pn.prof &&
+	"$SLEUTH" run -q --replay s.yaml --machine m.yaml --pin time -o pt.prof &&
+	"$SLEUTH" run -q --replay s.yaml --machine m.yaml --pin stall_cycles,llc_misses \
+		-o pr.prof && cmp -s k4.prof pt.prof && cmp -s pt.prof pr.prof && ok ||
+	fail "--pin time is not the default or not the stall model's two roles"
+[ "$(measured pt.prof)" = 100.0 ] && ok || fail "--pin time: $(measured pt.prof)% measured"
+m=$(measured pn.prof)
+awk -v m="$m" 'BEGIN { exit !(m > 30 && m < 90) }' && ok || fail "--pin none: $m% measured"
+# a machine without the stall model's roles: the default pins nothing
+# (and does not fail), an explicit role it lacks is refused
+sed '/stall_cycles\|llc_misses/d' m.yaml >m3.yaml
+"$SLEUTH" run -q --replay s.yaml --machine m3.yaml -o p3.prof &&
+	"$SLEUTH" run -q --replay s.yaml --machine m3.yaml --pin none -o p3n.prof &&
+	cmp -s p3.prof p3n.prof && ok || fail "--pin time on a machine without stall roles"
+
 # --- bad input ------------------------------------------------------------------
 expect_exit 2 "no program to run" -- "$SLEUTH" run -o none.prof
 expect_exit 2 "unknown backend 'gpu'" -- "$SLEUTH" run --backend gpu -o none.prof -- true
@@ -52,6 +74,13 @@ expect_exit 2 "--interval does not apply to --replay" -- \
 	"$SLEUTH" run --replay s.yaml --interval 10ms -o none.prof
 expect_exit 2 "--score needs --replay" -- "$SLEUTH" run --score -o none.prof -- true
 expect_exit 2 "option '--replay' needs a value" -- "$SLEUTH" run --replay
+expect_exit 2 "--pin: give none, time" -- "$SLEUTH" run --replay s.yaml --pin '' -o none.prof
+expect_exit 1 "--pin: machine synth-nehalem names no 'fp_ops' event" -- \
+	"$SLEUTH" run --replay s.yaml --machine m.yaml --pin llc_misses,fp_ops -o none.prof
+expect_exit 1 "--pin: machine synth-nehalem names no 'llc_misses' event" -- \
+	"$SLEUTH" run --replay s.yaml --machine m3.yaml --pin llc_misses -o none.prof
+expect_exit 1 "--pin: ',' names no role" -- \
+	"$SLEUTH" run --replay s.yaml --machine m.yaml --pin , -o none.prof
 expect_absent none.prof
 
 printf 'format: sleuth-trace/1\nfrequency_ghz: [oops\n' >bad.yaml

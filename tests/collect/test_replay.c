@@ -2,8 +2,9 @@
  * whose truth is known: only programmed events are revealed, sampling
  * follows the period with the countdown carried across intervals, a model
  * event the trace lacks is refused, the detected phases match the labels,
- * K = 4 and unlimited counters give the same phases, and multiplexing
- * reaches every event in every phase that lasts long enough. */
+ * K = 4 and unlimited counters give the same phases, multiplexing
+ * reaches every event in every phase that lasts long enough, and pinned
+ * events are measured in every interval. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -213,13 +214,15 @@ static void test_missing_model_event(void **state)
 	free(f);
 }
 
-/* Collect a trace into a fresh profile. */
-static void collect(const char *trace, int counters, sl_profile *p, sl_collect_stats *st,
-		    sl_backend **keep)
+/* Collect a trace into a fresh profile, pinning the events named in pin. */
+static void collect_pin(const char *trace, int counters, const char *const *pin,
+			size_t n_pin, sl_profile *p, sl_collect_stats *st, sl_backend **keep)
 {
 	sl_backend *b = open_replay(trace, counters, 0, 11);
 	sl_collect_opts co;
 	sl_collect_opts_init(&co);
+	co.pin = pin;
+	co.n_pin = n_pin;
 	sl_profile_init(p);
 	if (sl_collect(b, &co, p, st) < 0)
 		fail_msg("collect: %s", sl_error());
@@ -227,6 +230,32 @@ static void collect(const char *trace, int counters, sl_profile *p, sl_collect_s
 		*keep = b;
 	else
 		b->destroy(b);
+}
+
+static void collect(const char *trace, int counters, sl_profile *p, sl_collect_stats *st,
+		    sl_backend **keep)
+{
+	collect_pin(trace, counters, NULL, 0, p, st, keep);
+}
+
+/* Every phase of `p` with at least `need` intervals measured every event. */
+static void assert_coverage(const sl_profile *p, size_t need)
+{
+	for (uint32_t ph = 0; ph < p->n_phases; ph++) {
+		size_t ivs = 0;
+		for (size_t i = 0; i < p->n_intervals; i++)
+			ivs += p->iv[i].phase == ph;
+		if (ivs < need)
+			continue;
+		for (size_t k = 0; k < p->n_events; k++) {
+			size_t seen = 0;
+			for (size_t i = 0; i < p->n_intervals; i++)
+				seen += p->iv[i].phase == ph && sl_prof_count(p, i, k) != SL_MISSING;
+			if (!seen)
+				fail_msg("phase %u (%zu intervals) never measured %s", ph, ivs,
+					 p->events[k]);
+		}
+	}
 }
 
 /* ARI of the detected phases against the truth, mixed intervals left out. */
@@ -292,22 +321,7 @@ static void test_collect_phases(void **state)
 
 	/* multiplexing: a phase with >= 2 * ceil(E / K) intervals measured
 	 * every event at least once */
-	size_t e = p4.n_events, need = 2 * ((e + 3) / 4);
-	for (uint32_t ph = 0; ph < p4.n_phases; ph++) {
-		size_t ivs = 0;
-		for (long i = 0; i < n; i++)
-			ivs += p4.iv[i].phase == ph;
-		if (ivs < need)
-			continue;
-		for (size_t k = 0; k < e; k++) {
-			size_t seen = 0;
-			for (long i = 0; i < n; i++)
-				seen += p4.iv[i].phase == ph && sl_prof_count(&p4, i, k) != SL_MISSING;
-			if (!seen)
-				fail_msg("phase %u (%zu intervals) never measured %s", ph, ivs,
-					 p4.events[k]);
-		}
-	}
+	assert_coverage(&p4, 2 * ((p4.n_events + 3) / 4));
 
 	/* metadata and code locations */
 	assert_string_equal(p4.backend, "replay");
@@ -351,6 +365,61 @@ static void test_collect_phases(void **state)
 }
 
 /* A long trace replays quickly (printed, not asserted). */
+/* Pinned events are measured in every interval, the other counters rotate
+ * and still reach every event in every phase that lasts ceil((n - p)/(k -
+ * p)) (doubled for mispredictions) intervals; the phases are those of the
+ * unpinned run; names the backend lacks are ignored; k <= p turns pinning
+ * off. */
+static void test_collect_pinned(void **state)
+{
+	(void)state;
+	char *f = tpath("t6.yaml");
+	synth_opts so = default_synth(f);
+	long n = synth_trace(&so, NULL, NULL);
+	static const char *const pin[] = {"LLC_MISSES", "NO_SUCH_EVENT",
+					  "UOPS_EXECUTED:PORT015_STALL_CYCLES"};
+	sl_profile pp, p0, p2;
+	sl_collect_stats st;
+	collect_pin(f, -1, pin, 3, &pp, &st, NULL);
+	collect(f, -1, &p0, &st, NULL);
+	assert_int_equal(pp.n_intervals, n);
+	size_t e = pp.n_events, kl = SIZE_MAX, ks = SIZE_MAX;
+	for (size_t k = 0; k < e; k++) {
+		if (!strcmp(pp.events[k], "LLC_MISSES"))
+			kl = k;
+		if (!strcmp(pp.events[k], pin[2]))
+			ks = k;
+	}
+	assert_true(kl < e && ks < e && e > 4);
+	size_t missing_unpinned = 0;
+	for (long i = 0; i < n; i++) {
+		size_t m = 0;
+		for (size_t k = 0; k < e; k++)
+			m += sl_prof_count(&pp, i, k) != SL_MISSING;
+		assert_int_equal(m, 4);
+		assert_true(sl_prof_count(&pp, i, kl) != SL_MISSING);
+		assert_true(sl_prof_count(&pp, i, ks) != SL_MISSING);
+		assert_int_equal(pp.iv[i].phase, p0.iv[i].phase);
+		missing_unpinned += sl_prof_count(&p0, i, kl) == SL_MISSING;
+	}
+	assert_true(missing_unpinned > 0); /* without pinning it rotates */
+	assert_coverage(&pp, 2 * ((e - 2 + 1) / 2));
+
+	/* two counters, two pinned: nothing left to rotate, so no pinning */
+	collect_pin(f, 2, pin, 3, &p2, &st, NULL);
+	size_t missing = 0;
+	for (long i = 0; i < n; i++)
+		missing += sl_prof_count(&p2, i, kl) == SL_MISSING;
+	assert_true(missing > 0);
+	assert_coverage(&p2, 2 * ((e + 1) / 2));
+
+	sl_profile_free(&pp);
+	sl_profile_free(&p0);
+	sl_profile_free(&p2);
+	unlink(f);
+	free(f);
+}
+
 static void test_speed(void **state)
 {
 	(void)state;
@@ -396,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_missing_model_event),
 		cmocka_unit_test(test_too_many_samples),
 		cmocka_unit_test(test_collect_phases),
+		cmocka_unit_test(test_collect_pinned),
 		cmocka_unit_test(test_speed),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

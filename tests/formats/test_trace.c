@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sleuth/common.h"
@@ -426,6 +427,38 @@ static void test_reader_early_close(void **state)
 	free(p);
 }
 
+/* The reader's position (for run's progress) grows with every interval
+ * handed out, threaded or not, and reaches the end of the file. */
+static void test_progress(void **state)
+{
+	(void)state;
+	char *p = sl_xasprintf("%s/progress.yaml", dir);
+	write_synth(p, 300);
+	struct stat st;
+	assert_int_equal(stat(p, &st), 0);
+	const char *depths[] = {"0", "3", NULL};
+	for (size_t d = 0; d < SL_ARRAY_LEN(depths); d++) {
+		set_queue(depths[d]);
+		sl_trace_reader *r = sl_trace_open(p);
+		assert_non_null(r);
+		uint64_t done, total, prev = 0;
+		sl_trace_progress(r, &done, &total);
+		assert_int_equal(total, (uint64_t)st.st_size);
+		sl_trace_interval iv;
+		while (sl_trace_next(r, &iv) == 1) {
+			sl_trace_progress(r, &done, &total);
+			assert_true(done > prev);
+			prev = done;
+		}
+		/* only the line break and document end follow the last interval */
+		assert_true(prev <= total && total - prev < 16);
+		sl_trace_close(r);
+	}
+	set_queue(NULL);
+	unlink(p);
+	free(p);
+}
+
 /* With a small queue, the intervals before a bad one are delivered first,
  * then the error with its file, line and key; a header after the
  * intervals (second pass) streams through the thread too. */
@@ -582,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_rejections),
 		cmocka_unit_test(test_small_queue),
 		cmocka_unit_test(test_reader_early_close),
+		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_queue_error_at_interval),
 		cmocka_unit_test(test_warning_order),
 		cmocka_unit_test(test_writer_thread_error),

@@ -362,6 +362,12 @@ static void test_opoints(void **state)
 	assert_near(op.volts, 1.018 + (1.2 - 1.6) / (1.733 - 1.6) * (1.04859 - 1.018),
 			    1e-12);
 	assert_int_equal(sl_machine_opoint(&m, -1, 1, &op), -1);
+	/* static power 11.18 f - 9.14 W goes negative below 0.82 GHz */
+	assert_int_equal(sl_machine_opoint(&m, 0.5, 1, &op), -1);
+	assert_non_null(strstr(sl_error(), "static power would be"));
+	/* so high that f V^2 overflows */
+	assert_int_equal(sl_machine_opoint(&m, 1e300, 1, &op), -1);
+	assert_non_null(strstr(sl_error(), "voltage would be"));
 	/* a skeleton: voltage but no static power */
 	sl_pstate ps[] = {{2.0, 1.1, 0, 0}, {1.0, 0.9, 0, 0}};
 	m.pstates = ps;

@@ -1,6 +1,6 @@
 /* Unit tests of next-phase prediction (exact predictions on known
  * sequences), phase-guided multiplexing (per-phase round robin, the
- * coverage guarantee under mispredictions, k >= n) and the ARI score. */
+ * coverage guarantee under mispredictions, pinned events, k >= n) and the ARI score. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -134,19 +134,26 @@ static void test_mux_all_counters(void **state)
 	}
 }
 
-/* Random phases, 70% correctly predicted: at the moment a phase reaches
- * ceil(n/k) correct intervals it has measured every event, and from then on
- * it keeps that. */
-static void test_mux_coverage_guarantee(void **state)
+/* Random phases, 70% correctly predicted, with `p` pinned events (spread
+ * over the list): at the moment a phase reaches ceil((n - p)/(k - p))
+ * correct intervals (ceil(n/k) when nothing is pinned or k <= p turns
+ * pinning off) it has measured every event, and from then on it keeps
+ * that; while pinning is in effect every interval measures the pinned
+ * events. */
+static void coverage(size_t p)
 {
-	(void)state;
 	enum { PH = 6, STEPS = 3000 };
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	for (size_t n = 1; n <= 13; n += 3) {
 		for (size_t k = 1; k < n; k++) {
-			gsl_rng_set(r, n * 100 + k);
+			gsl_rng_set(r, n * 100 + k + 7 * p);
 			sl_mux *m = sl_mux_new(n, k);
-			size_t need = (n + k - 1) / k, correct[PH] = {0};
+			size_t pin[2] = {n - 1, n / 2}, np = SL_MIN(p, n);
+			sl_mux_pin(m, pin, np);
+			size_t eff = sl_mux_pinned(m);
+			size_t want_eff = p && np == p && pin[0] != pin[1] && p < k ? p : 0;
+			assert_int_equal(eff, want_eff);
+			size_t need = (n - eff + k - eff - 1) / (k - eff), correct[PH] = {0};
 			size_t ev[13];
 			for (int s = 0; s < STEPS; s++) {
 				uint32_t actual = gsl_rng_uniform_int(r, PH);
@@ -158,20 +165,90 @@ static void test_mux_coverage_guarantee(void **state)
 				for (size_t i = 0; i < got; i++)
 					for (size_t j = 0; j < i; j++)
 						assert_int_not_equal(ev[i], ev[j]);
+				/* pinned first, in index order: n/2 then n - 1 */
+				for (size_t i = 0; i < eff; i++)
+					assert_int_equal(ev[i], eff == 1 ? n - 1 : i ? n - 1 : n / 2);
 				sl_mux_commit(m, actual, ev, got);
 				correct[actual] += pred == actual;
 				if (correct[actual] < need)
 					continue;
 				for (size_t e = 0; e < n; e++)
 					if (sl_mux_times(m, actual, e) == 0)
-						fail_msg("n=%zu k=%zu phase %u: event %zu "
+						fail_msg("n=%zu k=%zu p=%zu phase %u: event %zu "
 							 "unmeasured after %zu correct",
-							 n, k, actual, e, correct[actual]);
+							 n, k, eff, actual, e, correct[actual]);
 			}
 			sl_mux_free(m);
 		}
 	}
 	gsl_rng_free(r);
+}
+
+static void test_mux_coverage_guarantee(void **state)
+{
+	(void)state;
+	coverage(0);
+}
+
+static void test_mux_coverage_pinned(void **state)
+{
+	(void)state;
+	coverage(1);
+	coverage(2);
+}
+
+/* Pinned events are in every interval, the other counters rotate per phase
+ * over the rest; k <= p turns pinning off (plain round robin), k >= n
+ * still gives every event. */
+static void test_mux_pin(void **state)
+{
+	(void)state;
+	sl_mux *m = sl_mux_new(6, 4);
+	const size_t pin[] = {4, 1, 4, 9}; /* a duplicate and an unknown */
+	sl_mux_pin(m, pin, 4);
+	assert_int_equal(sl_mux_pinned(m), 2);
+	const size_t want[4][4] = {{1, 4, 0, 2}, {1, 4, 3, 5}, {1, 4, 0, 2}, {1, 4, 3, 5}};
+	size_t ev[6];
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(sl_mux_select(m, 3, ev), 4);
+		for (int j = 0; j < 4; j++)
+			assert_int_equal(ev[j], want[i][j]);
+		sl_mux_commit(m, 3, ev, 4);
+	}
+	assert_int_equal(sl_mux_times(m, 3, 1), 4);
+	assert_int_equal(sl_mux_times(m, 3, 4), 4);
+	assert_int_equal(sl_mux_times(m, 3, 0), 2);
+	assert_int_equal(sl_mux_times(m, 3, 5), 2);
+	sl_mux_free(m);
+
+	/* k = p: no counter would be left for the rest; pinning is off. */
+	m = sl_mux_new(5, 2);
+	const size_t two[] = {3, 4};
+	sl_mux_pin(m, two, 2);
+	assert_int_equal(sl_mux_pinned(m), 0);
+	const size_t rr[3][2] = {{0, 1}, {2, 3}, {4, 0}};
+	for (int i = 0; i < 3; i++) {
+		sl_mux_select(m, 0, ev);
+		assert_true(ev[0] == rr[i][0] && ev[1] == rr[i][1]);
+		sl_mux_commit(m, 0, ev, 2);
+	}
+	/* Unpinning restores the plain queue; pinning again takes effect. */
+	sl_mux_pin(m, NULL, 0);
+	assert_int_equal(sl_mux_pinned(m), 0);
+	sl_mux_pin(m, two + 1, 1);
+	assert_int_equal(sl_mux_pinned(m), 1);
+	sl_mux_select(m, 0, ev);
+	assert_int_equal(ev[0], 4);
+	sl_mux_free(m);
+
+	/* k >= n: every event, pins or not. */
+	m = sl_mux_new(3, 3);
+	sl_mux_pin(m, two, 1);
+	assert_int_equal(sl_mux_pinned(m), 0);
+	assert_int_equal(sl_mux_select(m, 0, ev), 3);
+	for (size_t e = 0; e < 3; e++)
+		assert_int_equal(ev[e], e);
+	sl_mux_free(m);
 }
 
 static void test_ari_values(void **state)
@@ -205,6 +282,8 @@ int main(void)
 		cmocka_unit_test(test_mux_mispredict_credits_actual),
 		cmocka_unit_test(test_mux_all_counters),
 		cmocka_unit_test(test_mux_coverage_guarantee),
+		cmocka_unit_test(test_mux_coverage_pinned),
+		cmocka_unit_test(test_mux_pin),
 		cmocka_unit_test(test_ari_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@ expect_ok -- "$SLEUTH" report "$T/p.prof" --format json -o "$T/r.json"
 # Refusals: one line, the right code, nothing written.
 expect_exit 2 "--format must be html or json" -- "$SLEUTH" report "$T/p.prof" --format pdf -o "$T/x.html"
 expect_exit 2 "--freq" -- "$SLEUTH" report "$T/p.prof" --freq fast -o "$T/x.html"
+expect_exit 2 "--model: unknown time model" -- "$SLEUTH" report "$T/p.prof" --model fast -o "$T/x.html"
 expect_exit 1 "nope.prof" -- "$SLEUTH" report "$T/nope.prof" -o "$T/x.html"
 expect_exit 1 "9" -- "$SLEUTH" report "$T/p.prof" --freq 9GHz -o "$T/x.html"
 expect_exit 1 "nope.yaml" -- "$SLEUTH" report "$T/p.prof" --machine "$T/nope.yaml" -o "$T/x.html"
@@ -53,6 +54,16 @@ if "$SLEUTH" help schedule >/dev/null 2>&1; then
 	expect_ok -- "$SLEUTH" schedule --min-edp --format yaml -o "$T/s.yaml" "$T/p.prof"
 	expect_ok -- "$SLEUTH" report "$T/p.prof" --schedule "$T/s.yaml" -o "$T/rs.html"
 	grep -q 'schedule (min-' "$T/rs.html" && ok || fail "no schedule chart"
+	# a schedule without one of the profile's phases (made for another
+	# profile) is refused, as by sleuth predict --schedule
+	grep -v '^- {phase: 0,' "$T/s.yaml" >"$T/s-other.yaml"
+	expect_exit 1 "phase 0 of the profile is not in the schedule" -- \
+		"$SLEUTH" report "$T/p.prof" --schedule "$T/s-other.yaml" -o "$T/ro.html"
+	expect_absent "$T/ro.html"
+	# what the chart leaves out of a schedule is said
+	expect_ok -- "$SLEUTH" schedule --min-edp --min-instance-ms 5 -o "$T/sm.yaml" "$T/p.prof"
+	expect_ok -- "$SLEUTH" report "$T/p.prof" --schedule "$T/sm.yaml" -o "$T/rm.html"
+	grep -q 'shorter than its min_instance_ms (5 ms)' "$T/rm.html" && ok || fail "no min_instance_ms note"
 fi
 
 # A profile without counts still gets a report, saying why it has no

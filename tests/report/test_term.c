@@ -114,6 +114,18 @@ static void test_progress(void **state)
 	assert_null(strstr(buf, "(3/4)"));
 	assert_true(len >= 4 && !strcmp(buf + len - 4, "\r\033[K"));
 	free(buf);
+
+	/* counts off (a trace's bytes): the share alone */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	sl_progress_start_on(&p, f, 1, 0, 1000, "replaying");
+	p.counts = 0;
+	sl_progress_update(&p, 250);
+	sl_progress_finish(&p);
+	fclose(f);
+	assert_non_null(strstr(buf, "replaying:  25%"));
+	assert_null(strstr(buf, "250"));
+	free(buf);
 }
 
 int main(void)

@@ -10,6 +10,9 @@ expect_exit 2 "not both" -- "$SLEUTH" schedule x.prof --predictions "$P" --min-e
 expect_exit 2 "--scope global" -- "$SLEUTH" schedule --predictions "$P" --min-edp \
 	--scope phase --transition-us 10
 expect_exit 2 "unknown format 'xml'" -- "$SLEUTH" schedule --predictions "$P" --min-edp --format xml
+expect_exit 2 "unknown format 'xml'" -- "$SLEUTH" schedule --predictions "$P" --min-edp --format yaml --format xml
+expect_exit 2 "predictions are predicted already" -- "$SLEUTH" schedule --predictions "$P" \
+	--min-edp --model linear
 expect_exit 2 "max-slowdown" -- "$SLEUTH" schedule --predictions "$P" --min-edp --max-slowdown -5%
 expect_exit 2 "power-cap wants a number > 0" -- "$SLEUTH" schedule --predictions "$P" \
 	--min-edp --power-cap 0
@@ -75,6 +78,12 @@ expect_exit 1 "2.130 GHz in the predictions is not a P-state of two-states" -- \
 # bad tables
 printf 'ghz,phase\n1,2\n' > "$T/bad.csv"
 expect_exit 1 "not a per-instance prediction table" -- "$SLEUTH" schedule --predictions "$T/bad.csv" --min-edp
+# a bad power field, and a huge phase id (once an out-of-memory abort)
+sed '2s/,51.9435371,/,abc,/' "$P" >"$T/badp.csv"
+expect_exit 1 "badp.csv:2: 'abc' is not a" -- "$SLEUTH" schedule --predictions "$T/badp.csv" --min-edp
+sed 's/^\([^,]*\),0,0,/\1,0,400000000,/' "$P" >"$T/bigph.csv"
+expect_exit 1 "bigph.csv:2: phase 400000000: phase ids must be below" -- \
+	"$SLEUTH" schedule --predictions "$T/bigph.csv" --min-edp
 sed 3d "$P" > "$T/short.csv"
 expect_exit 1 "every instance must be predicted once at every frequency" -- \
 	"$SLEUTH" schedule --predictions "$T/short.csv" --min-edp
@@ -116,6 +125,14 @@ if awk -F, -v p="$pred" 'NR > 1 { t += $5 + $8; e += $7 + $9 }
 	"$T/run.csv"; then ok; else fail "run does not add up to '$pred'"; fi
 expect_exit 2 "--schedule sets the frequencies" -- "$SLEUTH" predict "$T/app.prof" \
 	--schedule "$T/s2.yaml" --all
+# the JSON schedule reads back: warnings only for its extra top-level keys
+"$SLEUTH" schedule "$T/app.prof" --min-edp --transition-us 20 --format json -o "$T/s2.json" >/dev/null
+expect_ok -- "$SLEUTH" predict "$T/app.prof" --schedule "$T/s2.json" -o "$T/run2.csv"
+cmp -s "$T/run.csv" "$T/run2.csv" && ok || fail "the JSON schedule predicts another run"
+n=$("$SLEUTH" predict "$T/app.prof" --schedule "$T/s2.json" -o "$T/run2.csv" 2>&1 | grep -c "unknown key")
+[ "$n" = 3 ] && ok || fail "$n unknown-key warnings for s2.json, want 3 (exact, objective_lower_bound, best_fixed)"
+expect_exit 2 "drop --freq, --all, --per" -- "$SLEUTH" predict "$T/app.prof" \
+	--schedule "$T/s2.yaml" --per phase
 expect_exit 1 "2.66 GHz, which is not a P-state" -- "$SLEUTH" predict "$T/app.prof" --schedule "$T/s.yaml"
 expect_exit 1 "key 'format'" -- "$SLEUTH" predict "$T/app.prof" --schedule "$T/m.yaml"
 

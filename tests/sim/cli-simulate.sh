@@ -88,6 +88,9 @@ expect_ok -- sim "$W" -o "$T/short.yaml" --intervals 5
 # --- bad input: exit 1, one line, nothing written ----------------------------
 O=$T/out.yaml
 expect_exit 1 "cannot open $T/none.yaml: No such file" -- sim "$T/none.yaml" -o "$O"
+expect_exit 2 "must name different files; '$T/same' is given twice" -- \
+	sim "$W" -o "$T/same" --power-log "$T/same"
+expect_exit 2 "must name different files; '-' is given twice" -- sim "$W" -o - --idle-log -
 expect_absent "$O"
 expect_exit 1 "cannot open $T/none-m.yaml" -- sim "$W" -o "$O" --machine "$T/none-m.yaml"
 expect_absent "$O"

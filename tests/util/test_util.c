@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "sleuth/common.h"
+#include "sleuth/json.h"
 #include "sleuth/yamlio.h"
 
 static void test_freq(void **state)
@@ -241,6 +242,38 @@ static void test_yaml_write(void **state)
 	free(path);
 }
 
+static char *json(const char *in)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	sl_json_fputs(f, in);
+	fclose(f);
+	return buf;
+}
+
+static void test_json(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"plain", "\"plain\""},
+		{"a\"b\\c", "\"a\\\"b\\\\c\""},
+		{"l1\nl2\t", "\"l1\\nl2\\u0009\""},
+		{"caf\xc3\xa9", "\"caf\xc3\xa9\""},          /* valid UTF-8 kept */
+		{"x\xff\xc3y", "\"x\\ufffd\\ufffdy\""},    /* invalid bytes */
+		{"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""}, /* a surrogate */
+		{"", "\"\""},
+		{NULL, "null"},
+	};
+	for (size_t i = 0; i < SL_ARRAY_LEN(cases); i++) {
+		char *got = json(cases[i].in);
+		assert_string_equal(got, cases[i].out);
+		free(got);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_yaml_errors),
 		cmocka_unit_test(test_yaml_stream),
 		cmocka_unit_test(test_yaml_write),
+		cmocka_unit_test(test_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
