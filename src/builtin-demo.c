@@ -160,8 +160,12 @@ static int cmd_demo(int argc, char **argv)
 			     SIM_MACHINE);
 		goto fail;
 	}
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-		sl_error_set("cannot create %s: %s", dir, strerror(errno));
+	struct stat dst;
+	if (mkdir(dir, 0777) < 0 && (errno != EEXIST || stat(dir, &dst) < 0 ||
+				     !S_ISDIR(dst.st_mode))) {
+		sl_error_set("cannot create the directory %s: %s; give another with -o DIR",
+			     dir, errno == EEXIST ? "a file of that name exists"
+						  : strerror(errno));
 		goto fail;
 	}
 	/* fmax and fmin of the simulated machine, from the model file the

@@ -140,6 +140,27 @@ static void event_table(const sl_profile *p)
 	free(m);
 }
 
+/* "note: TEXT", wrapped at spaces to WIDTH columns (notes are one line
+ * each in the profile and can be long). */
+static void print_note(const char *text)
+{
+	const char *lead = "note: ";
+	while (*text) {
+		size_t room = WIDTH - strlen(lead), n = strlen(text);
+		if (n > room) {
+			n = room;
+			while (n && text[n] != ' ')
+				n--;
+			if (!n) /* one word longer than the line */
+				n = strcspn(text, " ");
+		}
+		printf("%s%.*s\n", lead, (int)n, text);
+		text += n;
+		text += strspn(text, " ");
+		lead = "      ";
+	}
+}
+
 static int cmd_phases(int argc, char **argv)
 {
 	static const struct option lo[] = {{"events", no_argument, 0, 'e'}, {0, 0, 0, 0}};
@@ -165,16 +186,16 @@ static int cmd_phases(int argc, char **argv)
 	char freq[32] = "";
 	if (p.freq_ghz > 0)
 		snprintf(freq, sizeof freq, " at %.2f GHz", p.freq_ghz);
-	printf("%s backend%s, %llu samples (%llu lost), %s predictor %.1f%% right\n",
-	       p.backend, freq, (unsigned long long)p.samples,
-	       (unsigned long long)p.lost_samples, p.predictor ? p.predictor : "?",
-	       isnan(p.predictor_accuracy) ? 0.0 : 100 * p.predictor_accuracy);
+	char pred[96];
+	printf("%s backend%s, %llu samples (%llu lost), %s\n", p.backend, freq,
+	       (unsigned long long)p.samples, (unsigned long long)p.lost_samples,
+	       sl_profile_predictor_text(&p, pred, sizeof pred));
 	phase_table(&p);
 	timeline(&p);
 	if (events)
 		event_table(&p);
 	for (size_t i = 0; i < p.n_notes; i++)
-		printf("note: %s\n", p.notes[i]);
+		print_note(p.notes[i]);
 	sl_profile_free(&p);
 	return SL_EXIT_OK;
 }

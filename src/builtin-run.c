@@ -39,7 +39,7 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 {
 	enum { O_REPLAY = 256, O_BACKEND, O_MACHINE, O_INTERVAL, O_COUNTERS,
 	       O_PERIOD, O_SEED, O_DIMS, O_THRESHOLD, O_PREDICTOR, O_POWER,
-	       O_SCORE, O_PIN };
+	       O_SCORE, O_RATE, O_PIN };
 	static const struct option lo[] = {
 		{"output", required_argument, 0, 'o'},
 		{"replay", required_argument, 0, O_REPLAY},
@@ -48,6 +48,7 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 		{"interval", required_argument, 0, O_INTERVAL},
 		{"counters", required_argument, 0, O_COUNTERS},
 		{"sample-period", required_argument, 0, O_PERIOD},
+		{"sample-rate", required_argument, 0, O_RATE},
 		{"seed", required_argument, 0, O_SEED},
 		{"dims", required_argument, 0, O_DIMS},
 		{"threshold", required_argument, 0, O_THRESHOLD},
@@ -56,6 +57,7 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 		{"score", no_argument, 0, O_SCORE},
 		{"pin", required_argument, 0, O_PIN},
 		{"quiet", no_argument, 0, 'q'},
+		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	uint64_t u;
@@ -63,8 +65,13 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 	int c;
 	optind = 1;
 	/* '+': options end at the program, whose own options are its own */
-	while ((c = getopt_long(argc, argv, "+:o:q", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:qh", lo, NULL)) != -1) {
 		switch (c) {
+		case 'h':
+			/* here, not in main(): a -h after PROGRAM is PROGRAM's */
+			printf("%s", sl_cmd_run.usage);
+			o->help = 1;
+			return 0;
 		case 'o': o->output = optarg; break;
 		case 'q': sl_quiet = 1; break;
 		case O_REPLAY: o->replay = optarg; break;
@@ -89,6 +96,12 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 				return sl_usage_error(CMD, "--sample-period: '%s' is not a "
 						      "positive integer", optarg);
 			o->sample_period = u;
+			break;
+		case O_RATE:
+			if (sl_parse_double(optarg, &d) < 0 || d < 1 || d > 100000)
+				return sl_usage_error(CMD, "--sample-rate: '%s' is not a "
+						      "rate in 1..100000 Hz", optarg);
+			o->sample_hz = d;
 			break;
 		case O_SEED:
 			if (sl_parse_u64(optarg, &o->seed) < 0)
@@ -142,6 +155,10 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 		if (o->power)
 			return sl_usage_error(CMD, "--power does not apply to --replay "
 					      "(the trace carries its reference energy)");
+		if (o->sample_hz)
+			return sl_usage_error(CMD, "--sample-rate is the timer backend's; "
+					      "--replay samples every --sample-period "
+					      "branches");
 	} else {
 		if (!o->argc)
 			return sl_usage_error(CMD, "no program to run; give "
@@ -223,15 +240,37 @@ static void score(const sl_backend *b, const sl_profile *p)
 
 static void summary(const sl_profile *p, const sl_run_opts *o)
 {
-	sl_info("%s: %zu intervals, %zu phases, %llu samples (%llu lost), %s "
-		"predictor %.1f%% right%s", o->output, p->n_intervals, p->n_phases,
-		(unsigned long long)p->samples, (unsigned long long)p->lost_samples,
-		p->predictor, isnan(p->predictor_accuracy) ? 0 : 100 * p->predictor_accuracy,
+	char pred[96];
+	sl_info("%s: %zu intervals, %zu phases, %llu samples (%llu lost), %s%s",
+		o->output, p->n_intervals, p->n_phases, (unsigned long long)p->samples,
+		(unsigned long long)p->lost_samples,
+		sl_profile_predictor_text(p, pred, sizeof pred),
 		p->has_counts ? "" : "; no event counts (timer backend)");
 	if (p->lost_samples)
 		sl_warn("%llu of %llu samples were lost; a longer --sample-period "
 			"loses fewer", (unsigned long long)p->lost_samples,
 			(unsigned long long)(p->samples + p->lost_samples));
+}
+
+/*
+ * Most intervals founding a phase of their own means the samples of one
+ * interval are too few for this program's code to look alike twice (an
+ * interpreter's hot code is spread over many addresses, and the timer
+ * backend takes ~20 samples per interval): the phases are noise, and the
+ * profile should say so and name the way out.
+ */
+static void check_phase_noise(sl_profile *p, const char *backend)
+{
+	if (p->n_intervals < 20 || 2 * p->n_phases <= p->n_intervals)
+		return;
+	const char *fix = !strcmp(backend, "timer")
+				  ? "a longer --interval (e.g. 100ms)"
+				  : "a longer --interval or a shorter --sample-period";
+	sl_profile_add_note(p, "%zu phases in %zu intervals: too few samples per "
+			    "interval (%.0f on average) to tell this program's phases; "
+			    "record again with %s", p->n_phases, p->n_intervals,
+			    (double)p->samples / (double)p->n_intervals, fix);
+	sl_warn("%s", p->notes[p->n_notes - 1]);
 }
 
 static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
@@ -306,16 +345,22 @@ static int run(sl_run_opts *o)
 {
 	sl_machine m;
 	memset(&m, 0, sizeof m);
-	char *mpath;
+	char *mpath = NULL;
+	int have = 0;
 	sl_backend *b = NULL;
 	const char **live_events = NULL;
 	sl_profile p;
 	int status = SL_EXIT_ERROR;
 	sl_profile_init(&p);
 
+	/* Learn now, not after a long run, that the profile cannot be written. */
+	sl_afile probe;
+	if (!sl_afile_open(&probe, o->output))
+		goto fail;
+	sl_afile_abort(&probe);
 	if (!o->replay)
 		sl_run_pick_backend(o);
-	int have = load_machine(o, &m, &mpath);
+	have = load_machine(o, &m, &mpath);
 	if (have < 0)
 		goto fail;
 	if (have > 0 && resolve_pin(o, &m) < 0)
@@ -357,6 +402,7 @@ static int run(sl_run_opts *o)
 	if (p.lost_samples)
 		sl_profile_add_note(&p, "%llu samples lost",
 				    (unsigned long long)p.lost_samples);
+	check_phase_noise(&p, b->name);
 	if (sl_profile_write(o->output, &p) < 0)
 		goto fail;
 	summary(&p, o);
@@ -383,7 +429,7 @@ static int cmd_run(int argc, char **argv)
 	sl_run_opts o = {.output = DEFAULT_OUTPUT, .counters = -1, .seed = 1};
 	sl_collect_opts_init(&o.copts);
 	int rc = parse_opts(argc, argv, &o);
-	if (rc)
+	if (rc || o.help)
 		return rc;
 	return run(&o);
 }
@@ -414,6 +460,9 @@ const struct sl_cmd sl_cmd_run = {
 	"                        0 = unlimited)\n"
 	"  --sample-period N     sample every Nth conditional branch (replay\n"
 	"                        default 49999, perf default 20011)\n"
+	"  --sample-rate HZ      timer: IP samples per second of CPU time\n"
+	"                        (default 2000; 500 with --interval 40ms costs\n"
+	"                        about a third of the overhead)\n"
 	"  --seed N              seed of the replay's sampling (default 1)\n"
 	"  --dims N              branch vector dimensions (default 256)\n"
 	"  --threshold X         a fixed clustering distance threshold in (0, 2]\n"

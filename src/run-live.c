@@ -132,7 +132,7 @@ sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 				const char ***events)
 {
 	sl_live_opts lo = {.argv = o->argv, .energy = o->power,
-			   .branch_period = o->sample_period};
+			   .branch_period = o->sample_period, .sample_hz = o->sample_hz};
 	int perf = !strcmp(o->backend, "perf");
 	if (o->interval && perf && parse_count(o->interval, &lo.interval_instructions) < 0) {
 		sl_error_set("--interval '%s' is not a number of instructions (the perf "
@@ -158,6 +158,9 @@ sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 				"backend (it samples IPs by time and counts no events)");
 		return sl_timer_backend_new(&lo);
 	}
+	if (o->sample_hz)
+		sl_warn("--sample-rate applies to the timer backend; the perf backend "
+			"samples every --sample-period branches");
 	if (!m) {
 		sl_error_set("the perf backend needs a machine model; give --machine FILE");
 		return NULL;

@@ -19,9 +19,11 @@ typedef struct sl_run_opts {
 	const char *interval;  /* as given; parsed by the backend chosen */
 	int counters;          /* -1: the machine's */
 	uint64_t sample_period;
+	double sample_hz;      /* timer: cpu-clock samples/s; 0: default */
 	uint64_t seed;
 	int power;
 	int score;
+	int help;              /* --help was given and answered */
 	const char *pin;       /* --pin: none, time or ROLE[,ROLE...] */
 	char **argv;           /* the program and its arguments */
 	int argc;

@@ -121,8 +121,9 @@ int main(int argc, char **argv)
 				"for the list\n", name);
 		return SL_EXIT_USAGE;
 	}
-	/* `sleuth CMD --help` */
-	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
+	/* `sleuth CMD --help`; run answers it itself, since a -h after the
+	 * program it runs is the program's */
+	for (int i = 2; c != &sl_cmd_run && i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			printf("%s", c->usage);
 			return SL_EXIT_OK;

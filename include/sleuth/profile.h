@@ -82,6 +82,9 @@ void sl_profile_init(sl_profile *p);
 void sl_profile_free(sl_profile *p);
 int sl_profile_write(const char *path, const sl_profile *p); /* atomic */
 int sl_profile_read(const char *path, sl_profile *p);
+/* "markov predictor 97.1% right", or "markov predictor: nothing to
+ * predict" when the run had a single interval; in buf, returned. */
+const char *sl_profile_predictor_text(const sl_profile *p, char *buf, size_t len);
 void sl_profile_add_note(sl_profile *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int sl_profile_event_index(const sl_profile *p, const char *name);

@@ -55,6 +55,16 @@ void sl_addrhist_add(sl_addrhist *h, uint64_t addr, uint64_t n)
 	h->total += n;
 }
 
+uint64_t sl_addrhist_get(const sl_addrhist *h, uint64_t addr)
+{
+	if (!h->cap)
+		return 0;
+	size_t s = slot_of(addr, h->cap);
+	while (h->count[s] && h->addr[s] != addr)
+		s = (s + 1) & (h->cap - 1);
+	return h->count[s];
+}
+
 void sl_addrhist_free(sl_addrhist *h)
 {
 	free(h->addr);

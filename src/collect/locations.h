@@ -19,6 +19,8 @@ typedef struct sl_addrhist {
 } sl_addrhist;
 
 void sl_addrhist_add(sl_addrhist *h, uint64_t addr, uint64_t n);
+/* addr's count, 0 if never added (also a small address -> index map). */
+uint64_t sl_addrhist_get(const sl_addrhist *h, uint64_t addr);
 void sl_addrhist_free(sl_addrhist *h);
 
 /* Name an address: 0 with *func (and, when known, *file and *line) set,

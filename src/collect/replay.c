@@ -85,6 +85,8 @@ static void keep_label(replay *x, const char *label)
  * counts): in interleaved code the Nth execution lands on each branch in
  * proportion to its count.
  */
+#define MAX_SAMPLES (1ull << 26) /* per interval: 512 MiB of addresses */
+
 static int sample_branches(replay *x, const sl_trace_interval *iv, sl_obs *o)
 {
 	if (iv->n_br > x->cum_cap) {
@@ -101,13 +103,20 @@ static int sample_branches(replay *x, const sl_trace_interval *iv, sl_obs *o)
 		total += iv->br[i].count;
 		x->cum[i] = total;
 	}
-	size_t n = 0;
+	uint64_t n = 0;
 	if (total >= x->left) {
 		uint64_t after = total - x->left; /* executions after the first sample */
-		n = 1 + (size_t)(after / x->period);
+		n = 1 + after / x->period;
 		x->left = x->period - after % x->period;
 	} else {
 		x->left -= total;
+	}
+	if (n > MAX_SAMPLES) {
+		sl_error_set("%s: interval %zu would take %llu samples (%llu branches "
+			     "every %llu); give a longer --sample-period", x->path,
+			     x->n_truth, (unsigned long long)n, (unsigned long long)total,
+			     (unsigned long long)x->period);
+		return -1;
 	}
 	if (n > x->samples_cap) {
 		x->samples_cap = n;

@@ -106,8 +106,13 @@ static uint64_t mono_ns(void)
 static int target_fork(sl_session *s, char *const *argv)
 {
 	int gate[2], err[2];
-	if (pipe2(gate, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
+	if (pipe2(gate, O_CLOEXEC) < 0) {
 		sl_error_set("cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(err, O_CLOEXEC) < 0) {
+		sl_error_set("cannot create a pipe: %s", strerror(errno));
+		close(gate[0]), close(gate[1]);
 		return -1;
 	}
 	pid_t pid = fork();

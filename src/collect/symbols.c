@@ -4,7 +4,9 @@
  * it had in the process, then libdwfl finds its symbol table, its DWARF (in
  * the file, or separate debug info through the standard search:
  * .gnu_debuglink, build-id under /usr/lib/debug, debuginfod when
- * DEBUGINFOD_URLS is set) and its line tables.
+ * DEBUGINFOD_URLS is set) and its line tables.  A libdwfl lookup costs
+ * ~0.2 ms in a large library (it scans the symbol table), and the same hot
+ * addresses turn up in many phases, so answers are kept per address.
  */
 #include "sleuth/symbols.h"
 
@@ -15,10 +17,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "locations.h"
 #include "sleuth/common.h"
+
+/* One address's answer; func NULL: unknown. */
+typedef struct sym_ans {
+	const char *func, *file;
+	int line;
+} sym_ans;
 
 struct sl_symbolizer {
 	Dwfl *dwfl;
+	sl_addrhist index; /* address -> 1 + its answer's index in ans */
+	sym_ans *ans;
+	size_t n_ans, cap_ans;
 	Dwfl_Callbacks cb;
 	char *debuginfo_path;
 	const char **done; /* paths reported (borrowed from the mappings) */
@@ -107,25 +119,34 @@ sl_symbolizer *sl_sym_new(const sl_mapping *maps, size_t n)
 	return s;
 }
 
+static void dwfl_lookup(sl_symbolizer *s, uint64_t addr, sym_ans *a)
+{
+	memset(a, 0, sizeof *a);
+	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
+	if (!mod || !(a->func = dwfl_module_addrname(mod, addr)))
+		return;
+	Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
+	if (l)
+		a->file = dwfl_lineinfo(l, NULL, &a->line, NULL, NULL, NULL);
+	if (!a->file)
+		a->line = 0;
+}
+
 int sl_sym_lookup(sl_symbolizer *s, uint64_t addr, const char **func,
 		  const char **file, int *line)
 {
-	*func = NULL;
-	*file = NULL;
-	*line = 0;
-	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
-	if (!mod)
-		return -1;
-	*func = dwfl_module_addrname(mod, addr);
-	if (!*func)
-		return -1;
-	Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
-	if (l) {
-		*file = dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
-		if (!*file)
-			*line = 0;
+	uint64_t i = sl_addrhist_get(&s->index, addr);
+	if (!i) {
+		SL_GROW(s->ans, s->n_ans, s->cap_ans);
+		dwfl_lookup(s, addr, &s->ans[s->n_ans]); /* strings live with the Dwfl */
+		i = ++s->n_ans;
+		sl_addrhist_add(&s->index, addr, i);
 	}
-	return 0;
+	const sym_ans *a = &s->ans[i - 1];
+	*func = a->func;
+	*file = a->func ? a->file : NULL;
+	*line = a->func ? a->line : 0;
+	return a->func ? 0 : -1;
 }
 
 void sl_sym_free(sl_symbolizer *s)
@@ -133,5 +154,7 @@ void sl_sym_free(sl_symbolizer *s)
 	if (!s)
 		return;
 	dwfl_end(s->dwfl);
+	sl_addrhist_free(&s->index);
+	free(s->ans);
 	free(s);
 }

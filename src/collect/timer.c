@@ -7,9 +7,11 @@
  * counts no hardware events (has_counts = 0), so profiles from it carry
  * phases and code locations but nothing to predict from.
  *
- * Default rate: 2000 samples/s gives 20 samples in a 10 ms interval (enough
- * for a 32-bin phase vector) at well under 1% overhead (docs/benchmarks.md,
- * "Collection overhead").
+ * Default rate: 2000 samples/s gives 20 samples in a 10 ms interval, at
+ * about 4% of the target's CPU in a VM where each cpu-clock interrupt is a
+ * VM exit, less than `perf record` at the same rate (docs/benchmarks.md,
+ * "Collection overhead").  20 samples tell apart programs whose hot code is
+ * a few loops; code spread over many addresses needs a longer --interval.
  */
 #include <string.h>
 

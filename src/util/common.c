@@ -4,8 +4,10 @@
  */
 #include "sleuth/common.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,16 +137,18 @@ int sl_parse_u64(const char *s, uint64_t *out)
 		sl_error_set("'%s' is not a non-negative integer", s ? s : "");
 		return -1;
 	}
+	const char *digits = s;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
-		s += 2;
-		if (!*s) {
-			sl_error_set("'0x' is not a number");
-			return -1;
-		}
+		digits += 2;
+	}
+	/* strtoull itself would take a sign or blanks after "0x" */
+	if (!isxdigit((unsigned char)*digits)) {
+		sl_error_set("'%s' is not a non-negative integer", s);
+		return -1;
 	}
 	errno = 0;
-	unsigned long long v = strtoull(s, &end, base);
+	unsigned long long v = strtoull(digits, &end, base);
 	if (errno || *end) {
 		sl_error_set("'%s' is not a non-negative integer%s", s,
 			     errno == ERANGE ? " (too large)" : "");
@@ -242,6 +246,59 @@ void sl_fmt_double(char *buf, size_t len, double v)
 	}
 }
 
+/*
+ * Temporaries being written, so that Ctrl-C (or SIGTERM, SIGHUP) in the
+ * middle of a long write (a simulated trace can take minutes) does not
+ * leave a half-written FILE.tmp.XXXXXX behind.  The handler only unlinks
+ * and re-raises, both async-signal-safe; it is installed for signals whose
+ * action is still the default (a command with its own SIGINT handler, like
+ * run while its program runs, keeps it).  Signals reach only the main
+ * thread (sl_squeue_spawn blocks them in the others), which also does all
+ * the opening and committing.
+ */
+#define MAX_LIVE_TMPS 16
+static char *volatile live_tmps[MAX_LIVE_TMPS];
+static const int tmp_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void remove_tmps_and_die(int sig)
+{
+	for (size_t i = 0; i < MAX_LIVE_TMPS; i++) {
+		char *t = live_tmps[i];
+		if (t)
+			unlink(t);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void track_tmp(char *tmp)
+{
+	static int installed;
+	if (!installed) {
+		installed = 1;
+		for (size_t i = 0; i < SL_ARRAY_LEN(tmp_signals); i++) {
+			struct sigaction old, sa = {.sa_handler = remove_tmps_and_die};
+			sigemptyset(&sa.sa_mask);
+			if (sigaction(tmp_signals[i], NULL, &old) == 0 &&
+			    old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO))
+				sigaction(tmp_signals[i], &sa, NULL);
+		}
+	}
+	for (size_t i = 0; i < MAX_LIVE_TMPS; i++)
+		if (!live_tmps[i]) {
+			live_tmps[i] = tmp;
+			return;
+		}
+	/* more at once than any command writes: that one is not tracked */
+}
+
+static void untrack_tmp(const char *tmp)
+{
+	for (size_t i = 0; tmp && i < MAX_LIVE_TMPS; i++)
+		if (live_tmps[i] == tmp)
+			live_tmps[i] = NULL;
+}
+
 FILE *sl_afile_open(sl_afile *af, const char *path)
 {
 	memset(af, 0, sizeof *af);
@@ -277,8 +334,10 @@ FILE *sl_afile_open(sl_afile *af, const char *path)
 	if (fchmod(fd, 0666 & ~um) < 0) {
 		/* not fatal: the file is still ours and readable by us */
 	}
+	track_tmp(af->tmp);
 	af->f = fdopen(fd, "w");
 	if (!af->f) {
+		untrack_tmp(af->tmp);
 		sl_error_set("cannot open %s: %s", af->tmp, strerror(errno));
 		close(fd);
 		unlink(af->tmp);
@@ -321,6 +380,7 @@ int sl_afile_commit(sl_afile *af)
 		rc = -1;
 	}
 	af->f = NULL;
+	untrack_tmp(af->tmp); /* renamed or removed just below */
 	if (!rc && rename(af->tmp, af->path) < 0) {
 		sl_error_set("cannot rename %s to %s: %s", af->tmp, af->path,
 			     strerror(errno));
@@ -336,6 +396,7 @@ int sl_afile_commit(sl_afile *af)
 
 void sl_afile_abort(sl_afile *af)
 {
+	untrack_tmp(af->tmp);
 	if (af->f && af->tmp) {
 		fclose(af->f);
 		unlink(af->tmp);

@@ -945,3 +945,14 @@ int sl_profile_machine(const sl_profile *p, const char *prof_path, const char *p
 	return sl_machine_load_mem(p->machine_path ? p->machine_path : prof_path,
 				   p->machine_text, strlen(p->machine_text), m);
 }
+
+const char *sl_profile_predictor_text(const sl_profile *p, char *buf, size_t len)
+{
+	const char *name = p->predictor ? p->predictor : "?";
+	if (isnan(p->predictor_accuracy))
+		snprintf(buf, len, "%s predictor: nothing to predict", name);
+	else
+		snprintf(buf, len, "%s predictor %.1f%% right", name,
+			 100 * p->predictor_accuracy);
+	return buf;
+}

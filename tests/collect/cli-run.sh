@@ -139,7 +139,49 @@ wait $pid
 rc=$?
 [ $rc = 130 ] && ok || fail "Ctrl-C: exit $rc, wanted 130"
 "$SLEUTH" phases int.prof >/dev/null && ok || fail "Ctrl-C left no valid profile"
+# A shell loop spreads its hot code over many addresses: at the timer
+# backend's ~20 samples per interval every interval founds a phase of its
+# own.  run must say so and how to fix it (and not sit for minutes naming
+# thousands of phases); a program with real phases must not get the note.
+env --default-signal=INT timeout -s INT 2 "$SLEUTH" run -q --backend timer \
+	-o noise.prof -- sh -c 'while :; do :; done' 2>noise.err
+grep -q "too few samples per interval.*longer --interval" noise.err && ok ||
+	fail "phase noise not reported: $(cat noise.err)"
+"$SLEUTH" phases noise.prof >noise.txt
+tr '\n' ' ' <noise.txt | grep -q "note: .*too few samples *per *interval" &&
+	ok || fail "phase noise not noted in the profile"
+awk 'length > 80 { bad = 1 } END { exit bad }' noise.txt && ok ||
+	fail "phases notes wider than 80 columns: $(cat noise.txt)"
+"$SLEUTH" phases tp.prof | grep -q "too few samples" &&
+	fail "twophase's two phases called noise" || ok
 
+# the timer's rate: 500 Hz over 40 ms intervals is still ~20 samples each
+"$SLEUTH" run --backend timer --sample-rate 500 --interval 40ms -o rate.prof \
+	-- "$PROGS/twophase" 2>rate.err
+awk '{ for (i = 1; i < NF; i++) { if ($(i+1) == "intervals,") n = $i
+	if ($(i+1) == "samples") s = $i } }
+     END { exit !(n > 0 && s / n >= 14 && s / n <= 26) }' rate.err && ok ||
+	fail "--sample-rate 500 --interval 40ms: not ~20 samples per interval: $(cat rate.err)"
+expect_exit 2 "--sample-rate: '0' is not a rate" -- \
+	"$SLEUTH" run --backend timer --sample-rate 0 -o live.prof -- true
+expect_exit 2 "--sample-rate is the timer backend's" -- \
+	"$SLEUTH" run --replay s.yaml --sample-rate 500 -o live.prof
+# a -h or --help after the program is the program's (the '--' is optional)
+out=$("$SLEUTH" run -q --backend timer -o h.prof sh -c 'exit 0' --help 2>&1)
+[ $? = 0 ] && [ -s h.prof ] && ! printf '%s\n' "$out" | grep -q "usage:" && ok ||
+	fail "'sleuth run PROGRAM --help' did not run PROGRAM: $out"
+"$SLEUTH" run --help | grep -q "^usage: sleuth run" && ok || fail "run --help"
+"$SLEUTH" run -o x.prof -h | grep -q "^usage: sleuth run" && ok || fail "run -o x -h"
+# one interval: nothing to predict, not "0.0% right"
+"$SLEUTH" run --backend timer -o one.prof -- true 2>one.err
+grep -q "markov predictor: nothing to predict" one.err && ok ||
+	fail "one interval: $(cat one.err)"
+"$SLEUTH" phases one.prof | grep -q "markov predictor: nothing to predict" && ok ||
+	fail "phases of one interval: $("$SLEUTH" phases one.prof)"
+# an unwritable profile is found before the program runs, not after
+expect_exit 1 "cannot create nodir/x.prof" -- \
+	"$SLEUTH" run --backend timer -o nodir/x.prof -- sh -c ': >ran'
+[ -e ran ] && fail "the program ran though its profile could not be written" || ok
 expect_exit 1 "cannot run .*nothere" -- "$SLEUTH" run --backend timer -o live.prof -- ./nothere
 : >noexec
 expect_exit 1 "cannot run .*noexec.*Permission denied" -- \

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "../../src/collect/live.h"
@@ -351,6 +352,40 @@ static void test_missing_program(void **state)
 	assert_non_null(strstr(sl_error(), "Permission denied"));
 }
 
+static int count_fds(void)
+{
+	int n = 0;
+	for (int fd = 0; fd < 4096; fd++)
+		n += fcntl(fd, F_GETFD) >= 0;
+	return n;
+}
+
+/* File descriptors running out half way through the start (the second of
+ * the two pipes) is one clear error, and nothing already made leaks. */
+static void test_out_of_fds(void **state)
+{
+	(void)state;
+	char *prog = prog_path("twophase");
+	char *argv[] = {prog, NULL};
+	sl_live_opts o = {0};
+	o.argv = argv;
+	int before = count_fds();
+	int low = dup(0); /* the lowest free descriptor */
+	assert_true(low >= 0);
+	close(low);
+	struct rlimit old, lim;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	lim = old;
+	lim.rlim_cur = (rlim_t)low + 3; /* one pipe and a half */
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &lim), 0);
+	sl_backend *b = sl_timer_backend_new(&o);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_null(b);
+	assert_non_null(strstr(sl_error(), "cannot create a pipe"));
+	assert_int_equal(count_fds(), before);
+	free(prog);
+}
+
 /* Interval length and sampling rate are honoured; bad values and missing
  * RAPL are clear errors. */
 static void test_timer_options(void **state)
@@ -427,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_counting_path),
 		cmocka_unit_test(test_threads_followed),
 		cmocka_unit_test(test_missing_program),
+		cmocka_unit_test(test_out_of_fds),
 		cmocka_unit_test(test_timer_options),
 		cmocka_unit_test(test_perf_no_pmu),
 	};

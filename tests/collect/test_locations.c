@@ -30,7 +30,12 @@ static void test_histogram(void **state)
 	}
 	assert_int_equal(total, h.total);
 	assert_int_equal(first, 11);
+	assert_int_equal(sl_addrhist_get(&h, 0x400000), 11);
+	assert_int_equal(sl_addrhist_get(&h, 0x400000 + 4 * 4999), 4999 % 7 + 1);
+	assert_int_equal(sl_addrhist_get(&h, 0x999), 0);
+	assert_int_equal(sl_addrhist_get(&h, 0x400002), 0);
 	sl_addrhist_free(&h);
+	assert_int_equal(sl_addrhist_get(&h, 0x400000), 0);
 	assert_null(h.addr);
 }
 

@@ -177,6 +177,26 @@ static void test_sampling_period(void **state)
 	free(f);
 }
 
+/* Branch counts that would make more samples than memory holds are one
+ * clear error, not an abort in the allocator. */
+static void test_too_many_samples(void **state)
+{
+	(void)state;
+	char *f = tpath("huge.yaml");
+	synth_opts so = default_synth(f);
+	so.repeats = 1;
+	so.cond_per_iv = 1000000000000000ull;
+	synth_trace(&so, NULL, NULL);
+	sl_backend *b = open_replay(f, -1, 1, 7);
+	sl_obs o;
+	assert_int_equal(b->next(b, &o), -1);
+	assert_non_null(strstr(sl_error(), "samples"));
+	assert_non_null(strstr(sl_error(), "give a longer --sample-period"));
+	b->destroy(b);
+	unlink(f);
+	free(f);
+}
+
 static void test_missing_model_event(void **state)
 {
 	(void)state;
@@ -443,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_reveals_programmed_only),
 		cmocka_unit_test(test_sampling_period),
 		cmocka_unit_test(test_missing_model_event),
+		cmocka_unit_test(test_too_many_samples),
 		cmocka_unit_test(test_collect_phases),
 		cmocka_unit_test(test_collect_pinned),
 		cmocka_unit_test(test_speed),

@@ -13,4 +13,22 @@ for cmd in $("$SLEUTH" help | awk '/^Commands:/{f=1;next} f && /^  [a-z]/{print 
 	"$SLEUTH" help "$cmd" | grep -q "usage: sleuth $cmd" && ok || fail "help $cmd"
 	expect_exit 2 "unknown option '--no-such-flag'" -- "$SLEUTH" "$cmd" --no-such-flag
 done
+
+# Ctrl-C in the middle of writing a big file leaves neither the file nor
+# its temporary (the signal's default action restored: a background job
+# starts with SIGINT ignored)
+cd "$T" || exit 1
+env --default-signal=INT "$SLEUTH" simulate -q "$SRCDIR/data/workloads/milc-like.yaml" \
+	--intervals 5000000 -o big.yaml &
+pid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	ls big.yaml.tmp.* >/dev/null 2>&1 && break
+	sleep 0.2
+done
+sleep 0.3
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] && ok || fail "Ctrl-C during simulate: exit $rc, wanted 130"
+expect_absent big.yaml
 finish

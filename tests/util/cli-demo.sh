@@ -20,5 +20,8 @@ printf '%s\n' "$out" | grep -q "warning" && fail "demo printed a warning: $out" 
 
 expect_exit 2 "unknown option '--nope'" -- "$SLEUTH" demo --nope
 expect_exit 2 "unexpected argument" -- "$SLEUTH" demo extra
+: >"$T/afile"
+expect_exit 1 "cannot create the directory .*afile: a file of that name exists; give another with -o DIR" -- \
+	"$SLEUTH" demo -o "$T/afile"
 expect_exit 1 "cannot find the workload" -- "$SLEUTH" demo -o "$T/e" --workload "$T/missing.yaml"
 finish

@@ -46,6 +46,13 @@ static void test_numbers(void **state)
 	assert_int_equal(sl_parse_u64("18446744073709551616", &u), -1);
 	assert_int_equal(sl_parse_u64("-3", &u), -1);
 	assert_int_equal(sl_parse_u64("12x", &u), -1);
+	/* strtoull would take a sign or blanks after the 0x */
+	assert_int_equal(sl_parse_u64("0x-1", &u), -1);
+	assert_int_equal(sl_parse_u64("0x 5", &u), -1);
+	assert_int_equal(sl_parse_u64("0x+5", &u), -1);
+	assert_int_equal(sl_parse_u64("0x", &u), -1);
+	assert_int_equal(sl_parse_u64("0xFf", &u), 0);
+	assert_int_equal(u, 255);
 	assert_int_equal(sl_parse_double("1e-3", &d), 0);
 	assert_int_equal(sl_parse_double("nan", &d), -1);
 	assert_int_equal(sl_parse_double("inf", &d), -1);
