@@ -110,9 +110,9 @@ static void run_section(FILE *f, const sl_report *r)
 		meta_row(f, "branch samples", buf);
 	}
 	if (p->predictor) {
-		int n = snprintf(buf, sizeof buf, "%s, %.1f%% of next phases right; %u-dimension "
-				 "branch vectors", p->predictor, 100 * p->predictor_accuracy,
-				 p->bv_dims);
+		char pred[96];
+		int n = snprintf(buf, sizeof buf, "%s; %u-dimension branch vectors",
+				 sl_profile_predictor_text(p, pred, sizeof pred), p->bv_dims);
 		if (p->threshold > 0 && n > 0 && (size_t)n < sizeof buf)
 			snprintf(buf + n, sizeof buf - (size_t)n, ", threshold %.3g", p->threshold);
 		meta_row(f, "phase predictor", buf);
