@@ -48,9 +48,10 @@ char *sl_term_profile_strip(const struct sl_profile *p, size_t cols, int colour)
 void sl_term_phase_id(FILE *f, uint32_t ph, int width, int colour);
 
 /*
- * Progress on stderr: drawn only when stderr is a terminal and only once
- * the work has run for `delay` seconds (short runs stay silent), redrawn at
- * most ten times a second, and erased by finish().
+ * Progress on stderr: drawn only when stderr is a terminal, the total is
+ * known (non-zero), and only once the work has run for `delay` seconds
+ * (short runs stay silent), redrawn at most ten times a second, and erased
+ * by finish().
  *
  *     sl_progress pg;
  *     sl_progress_start(&pg, n, "replaying");

@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "locations.h"
 #include "sleuth/common.h"
@@ -242,14 +241,14 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 	for (size_t i = 0; i < b->n_events; i++)
 		p->events[i] = sl_xstrdup(b->events[i]);
 
-	/* Progress only where the run's length is known (a replayed trace):
-	 * a live program's own output owns the terminal. */
+	/* Progress only where the run's length is known (a replayed trace;
+	 * sl_progress stays silent on a zero total): a live program's own
+	 * output owns the terminal. */
 	sl_progress pg;
 	uint64_t total = 0;
 	if (b->progress)
 		b->progress(b, &total);
-	sl_progress_start_on(&pg, stderr, total && isatty(STDERR_FILENO) && !sl_quiet,
-			     1.0, total, "replaying");
+	sl_progress_start(&pg, total, "replaying");
 	pg.counts = 0; /* bytes of a trace mean nothing to a reader */
 
 	uint32_t predicted = sl_pred_next(L.pred);
@@ -278,7 +277,6 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 		if (pg.out)
 			sl_progress_update(&pg, b->progress(b, &total));
 	}
-	sl_progress_finish(&pg);
 	fill_metadata(&L, o, st);
 	locate(&L, o->top ? o->top : DEFAULT_TOP);
 	rc = 0;

@@ -5,6 +5,8 @@
  */
 #include "sleuth/json.h"
 
+#include <string.h>
+
 #include "sleuth/svg.h"
 
 void sl_json_str(void (*put)(void *ctx, const char *bytes, size_t n), void *ctx,
@@ -41,10 +43,7 @@ void sl_json_str(void (*put)(void *ctx, const char *bytes, size_t n), void *ctx,
 		}
 		if (p > run)
 			put(ctx, (const char *)run, (size_t)(p - run));
-		size_t len = 0;
-		while (esc[len])
-			len++;
-		put(ctx, esc, len);
+		put(ctx, esc, strlen(esc));
 		run = p + 1;
 	}
 	if (p > run)

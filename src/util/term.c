@@ -184,8 +184,9 @@ void sl_progress_start_on(sl_progress *p, FILE *out, int active, double delay,
 
 void sl_progress_start(sl_progress *p, uint64_t total, const char *label)
 {
-	sl_progress_start_on(p, stderr, isatty(STDERR_FILENO) && !sl_quiet, 1.0, total,
-			     label);
+	/* An unknown total (0) has no share to draw: stay silent. */
+	sl_progress_start_on(p, stderr, total && isatty(STDERR_FILENO) && !sl_quiet, 1.0,
+			     total, label);
 }
 
 static void draw(sl_progress *p, double now)
