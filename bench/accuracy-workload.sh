@@ -9,7 +9,7 @@
 #
 #   accuracy-workload.sh SLEUTH WORKLOAD.yaml WORKDIR INTERVALS COUNTERS FREQ...
 # INTERVALS 0 = the workload's sequence once; COUNTERS e.g. "4 0" (0 =
-# unlimited).  The machine is models/sim-nehalem-i7-920.yaml (calibrated).
+# unlimited).  The machine is data/machines/sim-nehalem-i7-920.yaml (calibrated).
 # Prints one line per counters, frequency and model:
 #   workload counters ghz model instances avg_err worst_err run_err energy_err
 # errors in %: avg_err is the paper's metric (relative error of each phase
@@ -21,7 +21,7 @@ set -euo pipefail
 sleuth=$1 wl=$2 dir=$3 nint=$4 counters=$5
 shift 5
 src=$(cd "$(dirname "$0")/.." && pwd)
-machine=$src/models/sim-nehalem-i7-920.yaml
+machine=$src/data/machines/sim-nehalem-i7-920.yaml
 w=$(basename "$wl" .yaml)
 len=()
 [ "$nint" = 0 ] || len=(--intervals "$nint")

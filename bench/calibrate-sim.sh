@@ -1,6 +1,6 @@
 #!/bin/bash
 # Fit the shipped power model of the simulated Nehalem i7-920
-# (models/sim-nehalem-i7-920.yaml) the way a user fits their own machine:
+# (data/machines/sim-nehalem-i7-920.yaml) the way a user fits their own machine:
 #
 #   1. simulate the training suite (data/workloads/train/) at several
 #      P-states with the power meter's log, plus one idle log;
@@ -13,16 +13,16 @@
 #
 # Usage: bench/calibrate-sim.sh [BUILD_DIR]   (default: build)
 # Environment: FREQS (default "2.66 2.13 1.60"), SELECT (default 5),
-#   SKEL (default models/sim-nehalem-i7-920.skeleton.yaml), OUT (default
-#   models/sim-nehalem-i7-920.yaml),
+#   SKEL (default data/machines/sim-nehalem-i7-920.skeleton.yaml), OUT (default
+#   data/machines/sim-nehalem-i7-920.yaml),
 #   KEEP=DIR keeps the intermediate files there.
 set -euo pipefail
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$SRC/build}
 SLEUTH=$BUILD/sleuth
-SKEL=${SKEL:-$SRC/models/sim-nehalem-i7-920.skeleton.yaml}
-OUT=${OUT:-$SRC/models/sim-nehalem-i7-920.yaml}
+SKEL=${SKEL:-$SRC/data/machines/sim-nehalem-i7-920.skeleton.yaml}
+OUT=${OUT:-$SRC/data/machines/sim-nehalem-i7-920.yaml}
 SIMMACHINE=$SRC/data/sim/nehalem-i7-920.yaml
 FREQS=${FREQS:-2.66 2.13 1.60}
 SELECT=${SELECT:-5}

@@ -11,7 +11,7 @@
 #     weighted by the phase's intervals.
 #
 #   bench/power-accuracy.sh [BUILDDIR] [FREQS...]   (default: 2.66 2.13 1.60)
-# MACHINE=FILE uses another model (default models/sim-nehalem-i7-920.yaml).
+# MACHINE=FILE uses another model (default data/machines/sim-nehalem-i7-920.yaml).
 # One line per workload and frequency; then the averages and the worst.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,7 +19,7 @@ build=$(realpath "${1:-$src/build}")
 shift || true
 freqs=("$@")
 [ ${#freqs[@]} -gt 0 ] || freqs=(2.66 2.13 1.60)
-machine=${MACHINE:-$src/models/sim-nehalem-i7-920.yaml}
+machine=${MACHINE:-$src/data/machines/sim-nehalem-i7-920.yaml}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sleuth-pacc.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 sleuth=$build/sleuth

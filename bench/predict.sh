@@ -1,7 +1,7 @@
 #!/bin/bash
 # Benchmark of `sleuth predict --all --per interval --format csv` over a
 # synthetic profile of N intervals (default 1,000,000) at the 9 P-states of
-# models/nehalem-i7-920.yaml: 9N rows.  Prints elapsed time, CPU time, peak
+# data/machines/nehalem-i7-920.yaml: 9N rows.  Prints elapsed time, CPU time, peak
 # memory and output size; docs/benchmarks.md ("Predict") records results.
 #
 #   bench/predict.sh [BUILDDIR] [N]

@@ -8,14 +8,14 @@
 #
 # usage: bench/schedule-sim.sh [WORKLOAD.yaml ...]   (default: data/workloads/*.yaml)
 # environment: B (build dir, default build), MACHINE (fitted sleuth-machine/1,
-# default models/sim-nehalem-i7-920.yaml), BOUND (default 10%), SEED (default 1),
+# default data/machines/sim-nehalem-i7-920.yaml), BOUND (default 10%), SEED (default 1),
 # TRANSITION_US (switch cost given to sleuth schedule and so charged by the
 # simulator, default 0), KEEP (a directory to keep traces, profiles, schedules)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}
 S=$B/sleuth
-MACHINE=${MACHINE:-models/sim-nehalem-i7-920.yaml}
+MACHINE=${MACHINE:-data/machines/sim-nehalem-i7-920.yaml}
 SIM_MACHINE=data/sim/nehalem-i7-920.yaml
 BOUND=${BOUND:-10%}
 SEED=${SEED:-1}

@@ -170,10 +170,10 @@ static int cmd_demo(int argc, char **argv)
 	}
 	/* fmax and fmin of the simulated machine, from the model file the
 	 * replay embeds (same P-states as the simulator: a test checks it). */
-	char *model_path = sl_data_path("models/sim-nehalem-i7-920.yaml");
+	char *model_path = sl_data_path("data/machines/sim-nehalem-i7-920.yaml");
 	int lm = model_path ? sl_machine_load(model_path, &sm) : -1;
 	if (!model_path)
-		sl_error_set("cannot find models/sim-nehalem-i7-920.yaml");
+		sl_error_set("cannot find data/machines/sim-nehalem-i7-920.yaml");
 	free(model_path);
 	if (lm < 0)
 		goto fail;

@@ -22,7 +22,7 @@
 
 #define CMD "run"
 #define DEFAULT_OUTPUT "sleuth.prof"
-#define REPLAY_MACHINE "models/sim-nehalem-i7-920.yaml"
+#define REPLAY_MACHINE "data/machines/sim-nehalem-i7-920.yaml"
 
 /* The backend Ctrl-C must reach; set while the collector runs. */
 static sl_backend *volatile running;
@@ -452,7 +452,7 @@ const struct sl_cmd sl_cmd_run = {
 	"                        hardware events open, else timer\n"
 	"  --machine FILE        machine model (sleuth-machine/1); default: for\n"
 	"                        replay " REPLAY_MACHINE ", for perf the\n"
-	"                        model under models/ matching the host PMU\n"
+	"                        model under data/machines/ matching the host PMU\n"
 	"  --interval N          instructions per interval (perf, default 100M;\n"
 	"                        K/M/G suffixes) or time per interval (timer,\n"
 	"                        default 10ms; s/ms/us suffixes)\n"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "simulate-schedule.h"
+#include "sim/sim-schedule.h"
 #include "sleuth/common.h"
 #include "sleuth/sim.h"
 

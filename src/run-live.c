@@ -37,10 +37,10 @@ static const struct {
 	{"amd64_fam19h", "zen"},
 };
 
-/* The first models/FAMILY*.yaml (simulated machines excluded), or NULL. */
+/* The first data/machines/FAMILY*.yaml (simulated machines excluded), or NULL. */
 static char *find_model(const char *family)
 {
-	char *dir = sl_data_path("models");
+	char *dir = sl_data_path("data/machines");
 	char *best = NULL;
 	DIR *d = dir ? opendir(dir) : NULL;
 	struct dirent *e;
@@ -78,8 +78,8 @@ int sl_run_default_machine(const sl_run_opts *o, char **path)
 	for (size_t i = 0; i < SL_ARRAY_LEN(families); i++)
 		if (!strcmp(pmu, families[i].pmu) && (*path = find_model(families[i].family)))
 			return 0;
-	sl_error_set("no machine model under models/ for this CPU (PMU %s, %s); give "
-		     "--machine FILE (write one from models/nehalem-i7-920.yaml)", pmu,
+	sl_error_set("no machine model under data/machines/ for this CPU (PMU %s, %s); give "
+		     "--machine FILE (write one from data/machines/nehalem-i7-920.yaml)", pmu,
 		     desc);
 	return -1;
 }

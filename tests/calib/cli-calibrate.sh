@@ -122,7 +122,7 @@ calib_fails "--select 9: only 5 events" -m "$SK" --select 9 "${TR[@]}"
 # the pipeline on the simulator: simulate -> run --replay (4 counters, so
 # the model's events are multiplexed) -> calibrate on PROFILE:LOG pairs,
 # and on the profiles alone (their energy replayed from the traces' e)
-SKS="$SRCDIR/models/sim-nehalem-i7-920.skeleton.yaml"
+SKS="$SRCDIR/data/machines/sim-nehalem-i7-920.skeleton.yaml"
 pp=(); po=()
 for w in train-alu train-l2 train-fp-mem; do
 	for f in 2.66 1.60; do

@@ -19,7 +19,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../../src/collect/live.h"
+#include "collect/live.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
 #include "sleuth/profile.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/collect/locations.h"
+#include "collect/locations.h"
 
 static void test_histogram(void **state)
 {

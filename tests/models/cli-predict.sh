@@ -4,8 +4,8 @@
 # basic laws through the CLI, and every refusal with its exit code.
 . "$SRCDIR/tests/lib.sh"
 GEN="$BUILDDIR/tests/models/gen-profile"
-NHM="$SRCDIR/models/nehalem-i7-920.yaml"
-SIM="$SRCDIR/models/sim-nehalem-i7-920.skeleton.yaml"
+NHM="$SRCDIR/data/machines/nehalem-i7-920.yaml"
+SIM="$SRCDIR/data/machines/sim-nehalem-i7-920.skeleton.yaml"
 
 "$GEN" "$T/app.prof" 300 || fail "gen-profile"
 "$GEN" "$T/timer.prof" 20 --timer || fail "gen-profile --timer"

@@ -26,7 +26,7 @@ void near_(double a, double b, double eps, const char *file, int line);
 void mkprof(sl_profile *p, size_t n, sl_prof_interval *iv, size_t ne, char **events,
 	    uint64_t *counts, double f0);
 
-/* Power-Sleuth's Nehalem i7-920 (models/nehalem-i7-920.yaml): the released
+/* Power-Sleuth's Nehalem i7-920 (data/machines/nehalem-i7-920.yaml): the released
  * tool's coefficients, constant 0, static_w = 11.1842 f - 11.25 + 2.1083,
  * V = 0.23 f + 0.65. */
 void mknhm(sl_machine *m);

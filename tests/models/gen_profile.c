@@ -3,7 +3,7 @@
  * predict CLI tests (small ones, and the refusals: timer profiles, other
  * machines) and for bench/predict.sh (a million intervals).  Nehalem-like
  * per-phase event rates with noise; 4 programmable counters rotated over
- * the 8 model events of models/nehalem-i7-920.yaml, so most values are
+ * the 8 model events of data/machines/nehalem-i7-920.yaml, so most values are
  * interpolated, as in a real multiplexed run.
  *
  *   gen-profile OUT INTERVALS [--timer] [--machine FILE | --no-machine]
@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 	if (!no_machine) {
 		char *def = NULL;
 		if (!machine)
-			machine = def = sl_xasprintf("%s/models/nehalem-i7-920.yaml", SLEUTH_SRCDIR);
+			machine = def = sl_xasprintf("%s/data/machines/nehalem-i7-920.yaml", SLEUTH_SRCDIR);
 		p.machine_text = slurp(machine);
 		if (!p.machine_text) {
 			fprintf(stderr, "gen-profile: cannot read %s\n", machine);

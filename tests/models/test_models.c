@@ -511,7 +511,7 @@ static void test_shipped_machines(void **state)
 	(void)state;
 	sl_machine m, ref;
 	mknhm(&ref);
-	assert_int_equal(sl_machine_load(TEST_SRCDIR "/models/nehalem-i7-920.yaml", &m), 0);
+	assert_int_equal(sl_machine_load(TEST_SRCDIR "/data/machines/nehalem-i7-920.yaml", &m), 0);
 	assert_int_equal(sl_machine_complete(&m), 1);
 	assert_int_equal(m.n_pstates, ref.n_pstates);
 	for (size_t i = 0; i < m.n_pstates; i++) {
@@ -531,7 +531,7 @@ static void test_shipped_machines(void **state)
 
 	/* the skeleton agrees with the simulated machine it describes */
 	sl_sim_machine sim;
-	assert_int_equal(sl_machine_load(TEST_SRCDIR "/models/sim-nehalem-i7-920.skeleton.yaml", &m), 0);
+	assert_int_equal(sl_machine_load(TEST_SRCDIR "/data/machines/sim-nehalem-i7-920.skeleton.yaml", &m), 0);
 	assert_int_equal(sl_sim_machine_load(TEST_SRCDIR "/data/sim/nehalem-i7-920.yaml", &sim),
 			 0);
 	assert_int_equal(sl_machine_complete(&m), 0);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../models/outbuf.h"
+#include "models/outbuf.h"
 #include "fixture.h"
 #include "sleuth/common.h"
 #include "sleuth/predict.h"

@@ -101,7 +101,7 @@ else fail "from a profile: $out"; fi
 if (cd "$T" && cp app.prof sleuth.prof && "$SLEUTH" schedule --min-energy >/dev/null); then ok
 else fail "the default profile sleuth.prof"; fi
 expect_exit 1 "timer" -- "$SLEUTH" schedule "$T/timer.prof" --min-edp
-"$GEN" "$T/skel.prof" 20 --machine "$SRCDIR/models/sim-nehalem-i7-920.skeleton.yaml" >/dev/null || fail gen
+"$GEN" "$T/skel.prof" 20 --machine "$SRCDIR/data/machines/sim-nehalem-i7-920.skeleton.yaml" >/dev/null || fail gen
 expect_exit 1 "scheduling needs energy predictions: machine sim-nehalem-i7-920 has no fitted power model.*calibrate" \
 	-- "$SLEUTH" schedule "$T/skel.prof" --min-edp
 expect_exit 1 "cannot open" -- "$SLEUTH" schedule "$T/none.prof" --min-edp

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/sim/internal.h"
+#include "sim/sim-int.h"
 #include "sleuth/common.h"
 #include "sleuth/sim.h"
 

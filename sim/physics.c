@@ -17,7 +17,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "internal.h"
+#include "sim-int.h"
 
 /* The instructions the skid may add to an interval's nominal length. */
 #define SKID 64

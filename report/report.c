@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "report-int.h"
 #include "sleuth/common.h"
 #include "sleuth/svg.h"
 

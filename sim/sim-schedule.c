@@ -6,7 +6,7 @@
  * to one, and interval i runs at the frequency of the profile's phase of
  * interval i.
  */
-#include "simulate-schedule.h"
+#include "sim-schedule.h"
 
 #include <stdlib.h>
 #include <string.h>

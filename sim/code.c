@@ -17,7 +17,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "internal.h"
+#include "sim-int.h"
 
 #define CODE_BASE 0x400000u
 

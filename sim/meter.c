@@ -9,7 +9,7 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "internal.h"
+#include "sim-int.h"
 #include "sleuth/sim.h"
 
 /* The CSV's resolution: microseconds and 0.1 mW. */

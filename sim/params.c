@@ -3,7 +3,7 @@
  * and the phases' behaviour are validated the same way (range, integer,
  * required) with messages naming file, line and key.
  */
-#include "internal.h"
+#include "sim-int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "sim-int.h"
 
 #define FORMAT "sleuth-sim-machine/1"
 #define T(k, field, lo, hi, d) {k, offsetof(sl_sim_truth, field), lo, hi, d, 0}

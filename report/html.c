@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "report-int.h"
 #include "sleuth/common.h"
 #include "sleuth/svg.h"
 

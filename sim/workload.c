@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "sim-int.h"
 
 #define FORMAT "sleuth-workload/1"
 #define MAX_INTERVALS 50000000u

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "sim-int.h"
 #include "sleuth/term.h"
 
 typedef struct queue {
