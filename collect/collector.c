@@ -12,8 +12,8 @@
 
 #include "locations.h"
 #include "sleuth/common.h"
-#include "sleuth/symbols.h"
-#include "sleuth/term.h"
+#include "collect/symbols.h"
+#include "util/term.h"
 
 #define DEFAULT_TOP 5
 #define DEFAULT_BV_SEED 0x5eed5eedULL

@@ -8,7 +8,7 @@
  * ~0.2 ms in a large library (it scans the symbol table), and the same hot
  * addresses turn up in many phases, so answers are kept per address.
  */
-#include "sleuth/symbols.h"
+#include "collect/symbols.h"
 
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sleuth/yamlio.h"
+#include "formats/yamlio.h"
 
 #define MACHINE_FORMAT "sleuth-machine/1"
 #define GHZ_EPS 0.0005 /* P-states closer than 0.5 MHz are the same one */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sleuth/common.h"
-#include "sleuth/yamlio.h"
+#include "formats/yamlio.h"
 
 #define SCHEDULE_FORMAT "sleuth-schedule/1"
 

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sleuth/yamlio.h"
+#include "formats/yamlio.h"
 #include "squeue.h"
 
 #define TRACE_FORMAT "sleuth-trace/1"

@@ -2,7 +2,7 @@
  * libyaml event stream -> small arena-allocated subtrees, with line numbers,
  * and a thin emitter wrapper.  See sleuth/yamlio.h for why it is shaped so.
  */
-#include "sleuth/yamlio.h"
+#include "formats/yamlio.h"
 
 #include <errno.h>
 #include <stdarg.h>

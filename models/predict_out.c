@@ -10,7 +10,7 @@
 #include "outbuf.h"
 #include "predict_int.h"
 #include "sleuth/common.h"
-#include "sleuth/json.h"
+#include "util/json.h"
 #include "sleuth/predict.h"
 
 /* Significant digits of times, powers and energies in CSV and JSON. */

@@ -11,7 +11,7 @@
 
 #include "predict_int.h"
 #include "sleuth/common.h"
-#include "sleuth/term.h"
+#include "util/term.h"
 
 /* About four significant digits, never in exponent notation; "-" for a
  * value not predicted. */

@@ -12,7 +12,7 @@
 
 #include "report-int.h"
 #include "sleuth/common.h"
-#include "sleuth/svg.h"
+#include "report/svg.h"
 
 /* No '>' in the CSS: the page is checked for stray '>' like any text. */
 static const char css[] =

@@ -11,8 +11,8 @@
 
 #include "report-int.h"
 #include "sleuth/common.h"
-#include "sleuth/json.h"
-#include "sleuth/svg.h"
+#include "util/json.h"
+#include "report/svg.h"
 
 static void jstr(FILE *f, const char *s)
 {

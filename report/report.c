@@ -9,7 +9,7 @@
 
 #include "report-int.h"
 #include "sleuth/common.h"
-#include "sleuth/svg.h"
+#include "report/svg.h"
 
 void sl_report_init(sl_report *r)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "sleuth/common.h"
-#include "sleuth/svg.h"
+#include "report/svg.h"
 
 #define FONT_PX 13
 #define SMALL_PX 11

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sleuth/yamlio.h"
+#include "formats/yamlio.h"
 
 #include <gsl/gsl_rng.h>
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "sim-int.h"
-#include "sleuth/term.h"
+#include "util/term.h"
 
 typedef struct queue {
 	sl_sim_interval *iv;

@@ -17,7 +17,7 @@
 #include "sleuth/common.h"
 #include "sleuth/machine.h"
 #include "sleuth/powerlog.h"
-#include "sleuth/term.h"
+#include "util/term.h"
 
 #define CMD "calibrate"
 

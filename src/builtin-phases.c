@@ -12,7 +12,7 @@
 #include "builtin.h"
 #include "sleuth/common.h"
 #include "sleuth/profile.h"
-#include "sleuth/term.h"
+#include "util/term.h"
 
 #define CMD "phases"
 #define WIDTH 80

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "sleuth/common.h"
-#include "sleuth/json.h"
+#include "util/json.h"
 
 static double ghz_of(const sched_report *r, int p)
 {

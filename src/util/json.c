@@ -3,11 +3,11 @@
  * sleuth/json.h); UTF-8 validity comes from the same check the HTML
  * report uses (sl_utf8_len).
  */
-#include "sleuth/json.h"
+#include "util/json.h"
 
 #include <string.h>
 
-#include "sleuth/svg.h"
+#include "report/svg.h"
 
 void sl_json_str(void (*put)(void *ctx, const char *bytes, size_t n), void *ctx,
 		 const char *s)

@@ -10,7 +10,7 @@
 
 #include "sleuth/common.h"
 #include "sleuth/profile.h"
-#include "sleuth/term.h"
+#include "util/term.h"
 
 int sl_term_colour_wanted(int isatty, const char *no_color, const char *term)
 {

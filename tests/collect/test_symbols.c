@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sleuth/common.h"
-#include "sleuth/symbols.h"
+#include "collect/symbols.h"
 
 int symtest_nodebug(int x);
 void *sym_where(void);

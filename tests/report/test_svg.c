@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sleuth/common.h"
-#include "sleuth/svg.h"
+#include "report/svg.h"
 #include "xmlcheck.h"
 
 /* Memory stream helpers: run `draw` into a string. */

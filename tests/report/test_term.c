@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "sleuth/common.h"
-#include "sleuth/term.h"
+#include "util/term.h"
 
 static void test_colour(void **state)
 {

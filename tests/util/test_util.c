@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "sleuth/common.h"
-#include "sleuth/json.h"
-#include "sleuth/yamlio.h"
+#include "util/json.h"
+#include "formats/yamlio.h"
 
 static void test_freq(void **state)
 {
