@@ -299,7 +299,7 @@ static int build_all_series(sl_report *r, const sl_model *md, const sl_report_op
 		op_of_phase[i] = j;
 	}
 	for (size_t i = 0; i < p->n_intervals; i++)
-		op_of[i] = op_of_phase[rep_phase_index(r, p->iv[i].phase)];
+		op_of[i] = op_of_phase[sl_rep_phase_index(r, p->iv[i].phase)];
 	build_series(r, md, ops, op_of,
 		     sl_xasprintf("schedule (%s, at most %.0f%% slower)",
 				  sl_objective_name(sched->objective), 100 * sched->max_slowdown),

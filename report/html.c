@@ -157,7 +157,7 @@ typedef struct colours {
 
 static void colours_init(colours *c, const sl_report *r)
 {
-	c->key = rep_colours(r);
+	c->key = sl_rep_colours(r);
 	size_t n = SL_MIN(r->n_phases, (size_t)REP_OWN_COLOURS);
 	c->lkey = sl_xmalloc((n + 2) * sizeof *c->lkey);
 	c->lname = sl_xmalloc((n + 2) * sizeof *c->lname);
@@ -184,7 +184,7 @@ static void colours_free(colours *c)
 
 static const sl_rep_phase *phase_of(const sl_report *r, uint32_t id)
 {
-	long k = rep_phase_index(r, id);
+	long k = sl_rep_phase_index(r, id);
 	return k < 0 ? NULL : &r->phases[k];
 }
 
@@ -198,7 +198,7 @@ static sl_svg_segment *segments(const sl_report *r, const colours *col, const do
 		const sl_rep_inst *in = &r->inst[i];
 		seg[i].x0 = start[i];
 		seg[i].x1 = end[i];
-		seg[i].key = col->key[rep_phase_index(r, in->phase)];
+		seg[i].key = col->key[sl_rep_phase_index(r, in->phase)];
 		if (end[i] - start[i] >= total / 2400) {
 			const sl_rep_phase *ph = phase_of(r, in->phase);
 			seg[i].title = sl_xasprintf(
@@ -335,8 +335,8 @@ static void bars(FILE *f, const sl_report *r, size_t n, int energy)
 	const char **groups = sl_xmalloc((n + 1) * sizeof *groups);
 	double *v = sl_xmalloc((2 * n + 1) * sizeof *v);
 	char fmax[64], fmin[64];
-	rep_ghz_label(fmax, sizeof fmax, r, r->fmax);
-	rep_ghz_label(fmin, sizeof fmin, r, r->fmin);
+	sl_rep_ghz_label(fmax, sizeof fmax, r, r->fmax);
+	sl_rep_ghz_label(fmin, sizeof fmin, r, r->fmin);
 	const char *series[2] = {fmax, fmin};
 	for (size_t i = 0; i < n; i++) {
 		const sl_rep_phase *ph = &r->phases[r->rank[i]];
@@ -462,8 +462,8 @@ static void phase_table(FILE *f, const sl_report *r, const colours *col)
 	fputs("<table class=\"grid\"><tr><th>phase</th><th class=\"n\">intervals</th>"
 	      "<th class=\"n\">instances</th><th class=\"n\">time (s)<br>measured</th>", f);
 	if (pred) {
-		rep_ghz_label(fmax, sizeof fmax, r, r->fmax);
-		rep_ghz_label(fmin, sizeof fmin, r, r->fmin);
+		sl_rep_ghz_label(fmax, sizeof fmax, r, r->fmax);
+		sl_rep_ghz_label(fmin, sizeof fmin, r, r->fmin);
 		fprintf(f, "<th class=\"n\">time (s)<br>%s</th><th class=\"n\">time (s)<br>%s</th>",
 			fmax, fmin);
 		if (r->have_power)
@@ -527,7 +527,7 @@ static void code_rows(FILE *f, const sl_codeloc *c, size_t n, int lines)
 	for (size_t i = 0; i < n; i++) {
 		fputs("<tr><td class=\"code\">", f);
 		if (lines) {
-			rep_where(where, sizeof where, &c[i]);
+			sl_rep_where(where, sizeof where, &c[i]);
 			esc(f, where);
 			if (c[i].function) {
 				fputs(" <span class=\"sub\">", f);

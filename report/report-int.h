@@ -24,19 +24,19 @@
  * matter less. */
 #define REP_OWN_COLOURS 9
 /* Key per phase index (malloc'd). */
-size_t *rep_colours(const sl_report *r);
+size_t *sl_rep_colours(const sl_report *r);
 
 /* Index of phase `id` in r->phases (sorted by id), or -1. */
-long rep_phase_index(const sl_report *r, uint32_t id);
+long sl_rep_phase_index(const sl_report *r, uint32_t id);
 
 /* "file:line", "file" or "0xADDR" of a code location, into buf. */
-void rep_where(char *buf, size_t len, const sl_codeloc *c);
+void sl_rep_where(char *buf, size_t len, const sl_codeloc *c);
 
 /* The machine's frequency label of sweep index k: "2.66 GHz (fmax)". */
-void rep_ghz_label(char *buf, size_t len, const sl_report *r, size_t k);
+void sl_rep_ghz_label(char *buf, size_t len, const sl_report *r, size_t k);
 
 /* Downsample series s for drawing/exporting: *t and *p malloc'd. */
-size_t rep_series_points(const sl_rep_series *s, const double *y, double **t,
+size_t sl_rep_series_points(const sl_rep_series *s, const double *y, double **t,
 			 double **p);
 
 #endif

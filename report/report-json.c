@@ -134,7 +134,7 @@ static void meta(FILE *f, const sl_report *r)
 
 static void phases(FILE *f, const sl_report *r)
 {
-	size_t *col = rep_colours(r);
+	size_t *col = sl_rep_colours(r);
 	fputs(",\n  \"frequencies_ghz\": ", f);
 	narray(f, r->sweep_ghz, r->n_sweep);
 	fputs(",\n  \"fmin_ghz\": ", f);
@@ -200,7 +200,7 @@ static void points(FILE *f, const sl_rep_series *s, const double *y, const char 
 		   const char *ky)
 {
 	double *t, *p;
-	size_t n = rep_series_points(s, y, &t, &p);
+	size_t n = sl_rep_series_points(s, y, &t, &p);
 	karray(f, kt, t, n);
 	karray(f, ky, p, n);
 	free(t);

@@ -74,7 +74,7 @@ size_t sl_report_major(const sl_report *r, double frac, size_t max)
 	return n;
 }
 
-size_t *rep_colours(const sl_report *r)
+size_t *sl_rep_colours(const sl_report *r)
 {
 	size_t *key = sl_xmalloc((r->n_phases + 1) * sizeof *key);
 	for (size_t i = 0; i < r->n_phases; i++)
@@ -82,7 +82,7 @@ size_t *rep_colours(const sl_report *r)
 	return key;
 }
 
-long rep_phase_index(const sl_report *r, uint32_t id)
+long sl_rep_phase_index(const sl_report *r, uint32_t id)
 {
 	size_t lo = 0, hi = r->n_phases;
 	while (lo < hi) {
@@ -95,7 +95,7 @@ long rep_phase_index(const sl_report *r, uint32_t id)
 	return lo < r->n_phases && r->phases[lo].id == id ? (long)lo : -1;
 }
 
-void rep_where(char *buf, size_t len, const sl_codeloc *c)
+void sl_rep_where(char *buf, size_t len, const sl_codeloc *c)
 {
 	if (c->file && c->line > 0)
 		snprintf(buf, len, "%s:%d", c->file, c->line);
@@ -105,13 +105,13 @@ void rep_where(char *buf, size_t len, const sl_codeloc *c)
 		snprintf(buf, len, "0x%llx", (unsigned long long)c->addr);
 }
 
-void rep_ghz_label(char *buf, size_t len, const sl_report *r, size_t k)
+void sl_rep_ghz_label(char *buf, size_t len, const sl_report *r, size_t k)
 {
 	snprintf(buf, len, "%.3g GHz%s", r->sweep_ghz[k],
 		 k == r->fmax ? " (fmax)" : k == r->fmin ? " (fmin)" : "");
 }
 
-size_t rep_series_points(const sl_rep_series *s, const double *y, double **t,
+size_t sl_rep_series_points(const sl_rep_series *s, const double *y, double **t,
 			 double **p)
 {
 	size_t cap = SL_MIN(s->n, 4 * (size_t)REP_PLOT_COLUMNS) + 1;

@@ -88,17 +88,17 @@ static inline double fobj(const prob *pr, double T, double E)
 	return pr->k == 0 ? E : pr->k == 1 ? E * T : E * T * T;
 }
 
-void prob_build(prob *pr, const sl_sched_table *t, const sl_sched_opts *o);
-void prob_free(prob *pr);
+void sl_sched_prob_build(prob *pr, const sl_sched_table *t, const sl_sched_opts *o);
+void sl_sched_prob_free(prob *pr);
 /* Switch cost of edge e when its phases run at pa and pb. */
-void edge_cost(const prob *pr, const edge *e, int pa, int pb, double *dt, double *de);
+void sl_sched_edge_cost(const prob *pr, const edge *e, int pa, int pb, double *dt, double *de);
 /* (T, E) of the map x (one P-state per phase). */
-void prob_eval(const prob *pr, const int *x, double *T, double *E);
+void sl_sched_prob_eval(const prob *pr, const int *x, double *T, double *E);
 /* Change in (T, E) when phase k moves from x[k] to pnew. */
-void phase_delta(const prob *pr, const int *x, size_t k, int pnew, double *dT,
+void sl_sched_phase_delta(const prob *pr, const int *x, size_t k, int pnew, double *dT,
 		 double *dE);
 /* The global scope: the best map into x (the optimum, or the heuristic's
  * result with r->exact = 0), or -1 with sl_error() when none is feasible. */
-int solve_global(prob *pr, sl_sched_result *r, int *x);
+int sl_sched_solve_global(prob *pr, sl_sched_result *r, int *x);
 
 #endif

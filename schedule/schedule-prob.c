@@ -68,7 +68,7 @@ static void build_edges(prob *pr, bnd *b, size_t nb)
 	free(fill);
 }
 
-void prob_free(prob *pr)
+void sl_sched_prob_free(prob *pr)
 {
 	free(pr->ut);
 	free(pr->ue);
@@ -84,7 +84,7 @@ void prob_free(prob *pr)
 }
 
 /* Decompose the sequence into unary costs and edges (see above). */
-void prob_build(prob *pr, const sl_sched_table *t, const sl_sched_opts *o)
+void sl_sched_prob_build(prob *pr, const sl_sched_table *t, const sl_sched_opts *o)
 {
 	size_t P = t->n_pstates, K = t->n_phases, N = t->n_inst;
 	memset(pr, 0, sizeof *pr);
@@ -147,7 +147,7 @@ void prob_build(prob *pr, const sl_sched_table *t, const sl_sched_opts *o)
 				pr->opt[k * P + pr->nopt[k]++] = (int)p;
 }
 
-void edge_cost(const prob *pr, const edge *e, int pa, int pb, double *dt,
+void sl_sched_edge_cost(const prob *pr, const edge *e, int pa, int pb, double *dt,
 		      double *de)
 {
 	if (pa == pb) {
@@ -158,7 +158,7 @@ void edge_cost(const prob *pr, const edge *e, int pa, int pb, double *dt,
 	*de = e->de[(size_t)pa * pr->P + (size_t)pb];
 }
 
-void prob_eval(const prob *pr, const int *x, double *T, double *E)
+void sl_sched_prob_eval(const prob *pr, const int *x, double *T, double *E)
 {
 	*T = pr->T0;
 	*E = pr->E0;
@@ -169,13 +169,13 @@ void prob_eval(const prob *pr, const int *x, double *T, double *E)
 		}
 	for (size_t i = 0; i < pr->ne; i++) {
 		double dt, de;
-		edge_cost(pr, &pr->e[i], x[pr->e[i].a], x[pr->e[i].b], &dt, &de);
+		sl_sched_edge_cost(pr, &pr->e[i], x[pr->e[i].a], x[pr->e[i].b], &dt, &de);
 		*T += dt;
 		*E += de;
 	}
 }
 
-void phase_delta(const prob *pr, const int *x, size_t k, int pnew,
+void sl_sched_phase_delta(const prob *pr, const int *x, size_t k, int pnew,
 			double *dT, double *dE)
 {
 	size_t P = pr->P;
@@ -187,11 +187,11 @@ void phase_delta(const prob *pr, const int *x, size_t k, int pnew,
 		int xo = x[pr->adj[j].other];
 		double t0, e0, t1, e1;
 		if (e->a == k) {
-			edge_cost(pr, e, pold, xo, &t0, &e0);
-			edge_cost(pr, e, pnew, xo, &t1, &e1);
+			sl_sched_edge_cost(pr, e, pold, xo, &t0, &e0);
+			sl_sched_edge_cost(pr, e, pnew, xo, &t1, &e1);
 		} else {
-			edge_cost(pr, e, xo, pold, &t0, &e0);
-			edge_cost(pr, e, xo, pnew, &t1, &e1);
+			sl_sched_edge_cost(pr, e, xo, pold, &t0, &e0);
+			sl_sched_edge_cost(pr, e, xo, pnew, &t1, &e1);
 		}
 		*dT += t1 - t0;
 		*dE += e1 - e0;

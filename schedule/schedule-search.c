@@ -156,13 +156,13 @@ static double hull_walk(const prob *pr, search *s)
 	if (nst)
 		qsort(st, nst, sizeof *st, step_cmp);
 	double T, E;
-	prob_eval(pr, x, &T, &E);
+	sl_sched_prob_eval(pr, x, &T, &E);
 	consider(pr, s, x, T, E);
 	double lam_budget = 0;
 	int crossed = Tu > pr->B;
 	for (size_t i = 0; i < nst; i++) {
 		double dT, dE;
-		phase_delta(pr, x, st[i].k, st[i].p, &dT, &dE);
+		sl_sched_phase_delta(pr, x, st[i].k, st[i].p, &dT, &dE);
 		x[st[i].k] = st[i].p;
 		T += dT;
 		E += dE;
@@ -183,7 +183,7 @@ static double hull_walk(const prob *pr, search *s)
 				ok = 0;
 		}
 		if (ok) {
-			prob_eval(pr, x, &T, &E);
+			sl_sched_prob_eval(pr, x, &T, &E);
 			consider(pr, s, x, T, E);
 		}
 	}
@@ -612,9 +612,9 @@ static int dp_solve(const prob *pr, search *s, const uint32_t *order, size_t L)
 					int pu = pr->opt[u * P + dig[ve[q].pos]];
 					double dt, de;
 					if (ve[q].v_is_a)
-						edge_cost(pr, ve[q].e, p, pu, &dt, &de);
+						sl_sched_edge_cost(pr, ve[q].e, p, pu, &dt, &de);
 					else
-						edge_cost(pr, ve[q].e, pu, p, &dt, &de);
+						sl_sched_edge_cost(pr, ve[q].e, pu, p, &dt, &de);
 					T += dt;
 					E += de;
 				}
@@ -703,10 +703,10 @@ static int try_move(const prob *pr, int *x, double *T, double *E, size_t a, int 
 {
 	double dT, dE, dT2 = 0, dE2 = 0;
 	int old = x[a];
-	phase_delta(pr, x, a, pa, &dT, &dE);
+	sl_sched_phase_delta(pr, x, a, pa, &dT, &dE);
 	if (b != SIZE_MAX) {
 		x[a] = pa;
-		phase_delta(pr, x, b, pb, &dT2, &dE2);
+		sl_sched_phase_delta(pr, x, b, pb, &dT2, &dE2);
 		x[a] = old;
 	}
 	double nT = *T + dT + dT2, nE = *E + dE + dE2;
@@ -838,7 +838,7 @@ static int cap_error_global(const prob *pr)
 	return -1;
 }
 
-int solve_global(prob *pr, sl_sched_result *r, int *x)
+int sl_sched_solve_global(prob *pr, sl_sched_result *r, int *x)
 {
 	size_t K = pr->K;
 	double cap = pr->o->power_cap_w;

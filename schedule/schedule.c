@@ -292,7 +292,7 @@ int sl_schedule_solve(const sl_sched_table *t, const sl_sched_opts *o,
 	}
 	size_t K = t->n_phases;
 	prob pr;
-	prob_build(&pr, t, o);
+	sl_sched_prob_build(&pr, t, o);
 	int *base = sl_xmalloc(K * sizeof *base);
 	for (size_t k = 0; k < K; k++)
 		base[k] = (int)t->baseline;
@@ -305,7 +305,7 @@ int sl_schedule_solve(const sl_sched_table *t, const sl_sched_opts *o,
 	r->phase_time_s = sl_xcalloc(K, sizeof(double));
 	r->phase_energy_j = sl_xcalloc(K, sizeof(double));
 	int rc = o->scope == SL_SCOPE_PHASE ? solve_phase(&pr, r, r->pstate)
-					    : solve_global(&pr, r, r->pstate);
+					    : sl_sched_solve_global(&pr, r, r->pstate);
 	if (rc == 0) {
 		name_inheritors(&pr, r);
 		sl_sched_evaluate(t, o, r->pstate, &r->total, NULL, r->phase_time_s,
@@ -313,7 +313,7 @@ int sl_schedule_solve(const sl_sched_table *t, const sl_sched_opts *o,
 		best_fixed(&pr, r, base);
 	}
 	free(base);
-	prob_free(&pr);
+	sl_sched_prob_free(&pr);
 	if (rc < 0)
 		sl_sched_result_free(r);
 	return rc;
