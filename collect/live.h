@@ -5,7 +5,7 @@
 #ifndef SLEUTH_COLLECT_LIVE_H
 #define SLEUTH_COLLECT_LIVE_H
 
-#include "sleuth/collect.h"
+#include "session.h"
 
 /*
  * A backend over a session started with cfg.  With counts, cfg's members

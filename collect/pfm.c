@@ -8,7 +8,7 @@
 
 /* linux/perf_event.h (through collect.h) first: libpfm4's own copy of the
  * perf ABI then steps aside. */
-#include "sleuth/collect.h"
+#include "session.h"
 #include "sleuth/common.h"
 #include <perfmon/pfmlib_perf_event.h>
 

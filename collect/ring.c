@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "sleuth/collect.h"
+#include "session.h"
 #include "sleuth/common.h"
 
 int sl_ring_map(sl_ring *r, int fd, size_t data_pages)

@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sleuth/collect.h"
+#include "session.h"
 #include "sleuth/common.h"
 #include "sleuth/profile.h"
 

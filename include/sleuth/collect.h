@@ -1,22 +1,20 @@
 /*
- * Collection from a live program: event encoding with libpfm4, the perf
- * ring-buffer reader, the hardware ("perf") and software ("timer")
- * backends, the probe behind `--backend auto`, and reference energy from
- * RAPL.  Both live backends share one engine (sl_session) that starts the
- * target, opens its events, reads the rings and cuts intervals.
+ * Collection from a live program: the hardware ("perf") and software
+ * ("timer") backends, the probe behind `--backend auto`, and reference
+ * energy from RAPL.  The engine under both backends (libpfm4 encoding, the
+ * perf ring reader, the session that starts the target and cuts intervals)
+ * is internal: collect/session.h.
  */
 #ifndef SLEUTH_COLLECT_H
 #define SLEUTH_COLLECT_H
 
-#include <linux/perf_event.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "sleuth/backend.h"
 #include "sleuth/machine.h"
 
-/* ---- libpfm4 event encoding (user space only) ------------------------ */
+/* ---- the host's PMU (libpfm4) ------------------------------------------ */
 
 /* Initialise libpfm4 once (honours LIBPFM_FORCE_PMU); 0 or -1. */
 int sl_pfm_init(void);
@@ -27,103 +25,6 @@ void sl_pfm_terminate(void);
  * "nhm") and description ("Intel Nehalem"), or -1 with sl_error() when
  * libpfm4 knows no PMU for this CPU. */
 int sl_pfm_host_pmu(const char **name, const char **desc);
-/* Fill *attr (type, config, config1/2; size) for a libpfm4 event name,
- * counting user space only.  -1 with an error naming the event and the PMU
- * when the CPU lacks it. */
-int sl_pfm_encode(const char *event, struct perf_event_attr *attr);
-/* The event that samples retired conditional branches on this PMU and
- * whether it may be precise (PEBS); NULL with sl_error() if none. */
-const char *sl_pfm_branch_event(int *precise);
-
-/* ---- perf ring buffer ------------------------------------------------ */
-
-typedef struct sl_ring {
-	int fd;
-	void *base;               /* metadata page followed by the data pages */
-	size_t map_len;
-	size_t data_size;         /* a power of two */
-	unsigned char *scratch;   /* a record that wraps, made contiguous */
-	size_t scratch_cap;
-} sl_ring;
-
-/* Map 2^n data pages of a perf event's ring buffer (n from data_pages,
- * rounded up to a power of two).  0 or -1. */
-int sl_ring_map(sl_ring *r, int fd, size_t data_pages);
-/* Hand every complete record to fn (the pointer is valid during the call
- * only), then release the space to the kernel.  Returns the number of
- * records, or -1 if fn returned -1. */
-int sl_ring_drain(sl_ring *r,
-		  int (*fn)(void *ctx, const struct perf_event_header *h),
-		  void *ctx);
-void sl_ring_unmap(sl_ring *r);
-
-/* ---- the shared engine of the live backends --------------------------- */
-
-/* Sample layout used for every sampling event of a session. */
-#define SL_SAMPLE_TYPE \
-	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME)
-
-typedef struct sl_session sl_session;
-
-/* perf_event_open with sleuth's error lines (no PMU, paranoid, ...); what
- * names the event in them.  fd or -1. */
-int sl_perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
-		 const char *what);
-
-typedef struct sl_session_cfg {
-	char *const *argv;            /* target and its arguments (execvp) */
-	/* Group leader, counting; with a sample_period it overflows once per
-	 * interval and its overflows cut the intervals. */
-	struct perf_event_attr boundary;
-	/* Or (boundary.sample_period 0): cut an interval every this many
-	 * samples, each sample standing for sampler.sample_period of the
-	 * sampler's event (the timer: cpu-clock time), with no interrupts of
-	 * its own. */
-	uint64_t samples_per_interval;
-	/* Address samples (may be precise); opened with precise fallback. */
-	struct perf_event_attr sampler;
-	int sampler_precise_fallback; /* retry with precise_ip - 1 down to 0 */
-	/* Group members after the leader; those with disabled = 1 stay off
-	 * until sl_session_enable(). */
-	const struct perf_event_attr *members;
-	size_t n_members;
-	const char *const *member_names; /* for errors */
-	size_t ring_pages;            /* data pages per CPU ring (0: 16) */
-	int energy;                   /* read RAPL energy at each boundary */
-} sl_session_cfg;
-
-/* One interval as cut by the engine. */
-typedef struct sl_interval {
-	double start_s, time_s;   /* wall clock, since the target's exec */
-	uint64_t *values;         /* 1 + n_members deltas (leader first) */
-	uint64_t run_ns;          /* the group's running time in the interval */
-	uint64_t *samples;        /* addresses */
-	size_t n_samples;
-	uint64_t lost;
-	double energy_j;          /* NAN unless cfg.energy */
-} sl_interval;
-
-/* Fork the target (held before exec), open its events on every CPU and
- * map the rings.  NULL with sl_error() (the target is reaped). */
-sl_session *sl_session_start(const sl_session_cfg *cfg);
-/* Switch member i on or off for the target and all its threads. */
-int sl_session_enable(sl_session *s, size_t member, int on);
-/* The precise_ip the sampler was opened with. */
-int sl_session_precise(const sl_session *s);
-/* 1: the next interval in *iv (storage owned by the session until the
- * next call); 0: the target ended and everything is delivered; -1. */
-int sl_session_next(sl_session *s, sl_interval *iv);
-/* Ask the target to stop (SIGINT); async-signal-safe. */
-void sl_session_interrupt(sl_session *s);
-/* Exit status as a shell reports it; waits for the target if needed. */
-int sl_session_status(sl_session *s);
-/* Executable mappings seen so far (owned by the session). */
-const sl_mapping *sl_session_maps(const sl_session *s, size_t *n);
-uint64_t sl_session_lost(const sl_session *s);
-pid_t sl_session_pid(const sl_session *s);
-const char *sl_session_energy_source(const sl_session *s);
-void sl_session_free(sl_session *s);
-
 /* ---- backends ----------------------------------------------------------- */
 
 typedef struct sl_live_opts {

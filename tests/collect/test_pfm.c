@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sleuth/collect.h"
+#include "collect/session.h"
 #include "sleuth/common.h"
 
 static void force(const char *pmu)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sleuth/collect.h"
+#include "collect/session.h"
 #include "sleuth/common.h"
 
 typedef struct seen {
