@@ -25,6 +25,7 @@ void sl_pfm_terminate(void);
  * "nhm") and description ("Intel Nehalem"), or -1 with sl_error() when
  * libpfm4 knows no PMU for this CPU. */
 int sl_pfm_host_pmu(const char **name, const char **desc);
+
 /* ---- backends ----------------------------------------------------------- */
 
 typedef struct sl_live_opts {
