@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #include "sleuth/common.h"
 #include "util/json.h"
 
@@ -209,17 +211,11 @@ void sched_print_json(FILE *out, const sched_report *r)
 	sl_schedule_file_free(&f);
 }
 
-/* Bitwise CRC-32 (IEEE 802.3, reflected, as zlib's crc32()): region names
- * are short and hashed once each. */
+/* GEOPM hashes a region name with CRC-32 (IEEE 802.3), which zlib's crc32()
+ * computes: the same bytes, the same number. */
 uint32_t sched_geopm_hash(const char *name)
 {
-	uint32_t c = 0xffffffffu;
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-		c ^= *p;
-		for (int b = 0; b < 8; b++)
-			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
-	}
-	return ~c;
+	return (uint32_t)crc32(0L, (const Bytef *)name, (uInt)strlen(name));
 }
 
 /*
