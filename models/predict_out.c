@@ -46,22 +46,6 @@ int sl_fmt_parse(const char *s, sl_fmt *fmt)
 	return -1;
 }
 
-uint32_t *sl_phase_order(const sl_interp *v, size_t *n)
-{
-	uint32_t *order = sl_xmalloc((v->n_phase_ids + 1) * sizeof *order);
-	char *seen = sl_xcalloc(v->n_phase_ids + 1, 1);
-	*n = 0;
-	for (size_t j = 0; j < v->n_instances; j++) {
-		uint32_t ph = v->inst[j].phase;
-		if (!seen[ph]) {
-			seen[ph] = 1;
-			order[(*n)++] = ph;
-		}
-	}
-	free(seen);
-	return order;
-}
-
 /* One field of a row. */
 typedef struct fv {
 	enum { FV_U, FV_D, FV_S } kind;
@@ -181,13 +165,6 @@ static void json_tail(rows *r, const sl_predict_stats *st)
 	sl_ob_str(ob, ", \"peak\": ");
 	sl_ob_u64(ob, st->clamped_peak);
 	sl_ob_str(ob, "}\n}\n");
-}
-
-void sl_stats_add(sl_predict_stats *st, const sl_agg *a)
-{
-	st->predictions += a->intervals;
-	st->clamped_idle += a->clamped_idle;
-	st->clamped_peak += a->clamped_peak;
 }
 
 /* Every interval at one frequency, streamed. */
