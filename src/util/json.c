@@ -1,16 +1,18 @@
 /*
- * One JSON string escaper for all of sleuth's JSON output (see
- * sleuth/json.h); UTF-8 validity comes from the same check the HTML
- * report uses (sl_utf8_len).
+ * One JSON writer for all of sleuth's JSON output (see util/json.h): the
+ * string escaper, whose UTF-8 validity comes from the same check the HTML
+ * report uses (sl_utf8_len), and the commas, brackets and numbers around it.
  */
 #include "util/json.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/svg.h"
+#include "sleuth/common.h"
 
-void sl_json_str(void (*put)(void *ctx, const char *bytes, size_t n), void *ctx,
-		 const char *s)
+void sl_json_str(sl_json_put_fn put, void *ctx, const char *s)
 {
 	if (!s) {
 		put(ctx, "null", 4);
@@ -59,4 +61,128 @@ static void put_file(void *ctx, const char *bytes, size_t n)
 void sl_json_fputs(FILE *f, const char *s)
 {
 	sl_json_str(put_file, f, s);
+}
+
+static size_t num_shortest(char *out, double v)
+{
+	sl_fmt_double(out, 40, v);
+	return strlen(out);
+}
+
+void sl_json_init(sl_json *w, sl_json_put_fn put, void *ctx, sl_json_num_fn num)
+{
+	memset(w, 0, sizeof *w);
+	w->put = put;
+	w->ctx = ctx;
+	w->num = num ? num : num_shortest;
+}
+
+void sl_json_init_file(sl_json *w, FILE *f, sl_json_num_fn num)
+{
+	sl_json_init(w, put_file, f, num);
+}
+
+static void puts_w(sl_json *w, const char *s)
+{
+	if (*s)
+		w->put(w->ctx, s, strlen(s));
+}
+
+/* What goes before a key or a value: nothing after a key, else the comma
+ * (unless first) and the whitespace. */
+static void item(sl_json *w)
+{
+	if (w->after_key) {
+		w->after_key = 0;
+		return;
+	}
+	if (!w->depth)
+		return;
+	int d = w->depth - 1;
+	if (w->items[d])
+		w->put(w->ctx, ",", 1);
+	puts_w(w, w->brk ? w->brk : w->items[d] ? w->sep[d] : "");
+	w->brk = NULL;
+	w->items[d] = 1;
+}
+
+void sl_json_open(sl_json *w, char bracket, const char *sep)
+{
+	/* The nesting is the caller's code, not input: too deep is a bug. */
+	if (w->depth >= SL_JSON_DEPTH)
+		abort();
+	item(w);
+	w->put(w->ctx, &bracket, 1);
+	w->close[w->depth] = bracket == '{' ? '}' : ']';
+	w->items[w->depth] = 0;
+	w->sep[w->depth] = sep;
+	w->depth++;
+}
+
+void sl_json_close(sl_json *w, const char *ws)
+{
+	if (!w->depth)
+		abort();
+	w->depth--;
+	if (w->items[w->depth])
+		puts_w(w, ws);
+	w->brk = NULL;
+	w->put(w->ctx, &w->close[w->depth], 1);
+}
+
+void sl_json_break(sl_json *w, const char *ws)
+{
+	w->brk = ws;
+}
+
+void sl_json_key(sl_json *w, const char *key)
+{
+	item(w);
+	sl_json_str(w->put, w->ctx, key);
+	w->put(w->ctx, ": ", 2);
+	w->after_key = 1;
+}
+
+void sl_json_string(sl_json *w, const char *s)
+{
+	item(w);
+	sl_json_str(w->put, w->ctx, s);
+}
+
+void sl_json_number(sl_json *w, double v)
+{
+	if (!isfinite(v)) {
+		sl_json_null(w);
+		return;
+	}
+	char b[48];
+	size_t n = w->num(b, v);
+	item(w);
+	w->put(w->ctx, b, n);
+}
+
+void sl_json_number_text(sl_json *w, const char *text, size_t n)
+{
+	item(w);
+	w->put(w->ctx, text, n);
+}
+
+void sl_json_uint(sl_json *w, uint64_t v)
+{
+	char b[24];
+	int n = snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+	item(w);
+	w->put(w->ctx, b, (size_t)n);
+}
+
+void sl_json_bool(sl_json *w, int v)
+{
+	item(w);
+	puts_w(w, v ? "true" : "false");
+}
+
+void sl_json_null(sl_json *w)
+{
+	item(w);
+	w->put(w->ctx, "null", 4);
 }
