@@ -15,37 +15,8 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "formats/csv.h"
 #include "sleuth/common.h"
-
-/* Strip blanks (and a pair of double quotes, for header names) in place. */
-static char *trim(char *s, int unquote)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' ||
-		     s[n - 1] == '\n'))
-		s[--n] = 0;
-	if (unquote && n >= 2 && s[0] == '"' && s[n - 1] == '"') {
-		s[n - 1] = 0;
-		s++;
-	}
-	return s;
-}
-
-/* Split a line at commas into at most `max` trimmed fields; returns the
- * number of fields (which may exceed max: the rest are not stored). */
-static size_t split(char *line, char **fld, size_t max, int unquote)
-{
-	size_t n = 0;
-	char *p = line, *tok;
-	while ((tok = strsep(&p, ",")) != NULL) {
-		if (n < max)
-			fld[n] = trim(tok, unquote);
-		n++;
-	}
-	return n;
-}
 
 typedef struct csv_cols {
 	const char *want[2];     /* column names to keep */
@@ -78,11 +49,11 @@ static int csv_read(FILE *f, const char *name, csv_cols *c)
 		/* A UTF-8 byte-order mark, as spreadsheets write: not data. */
 		if (lineno == 1 && !strncmp(s, "\xef\xbb\xbf", 3))
 			s += 3;
-		s = trim(s, 0);
+		s = sl_csv_trim(s, 0);
 		if (!*s || *s == '#')
 			continue;
 		if (!nhead) {
-			nhead = split(s, fld, CSV_MAX_FIELDS, 1);
+			nhead = sl_csv_split(s, fld, CSV_MAX_FIELDS, 1);
 			if (nhead > CSV_MAX_FIELDS) {
 				sl_error_set("%s:%d: more than %d columns", name, lineno,
 					     CSV_MAX_FIELDS);
@@ -101,7 +72,7 @@ static int csv_read(FILE *f, const char *name, csv_cols *c)
 			}
 			continue;
 		}
-		size_t nf = split(s, fld, CSV_MAX_FIELDS, 0);
+		size_t nf = sl_csv_split(s, fld, CSV_MAX_FIELDS, 0);
 		if (nf != nhead) {
 			sl_error_set("%s:%d: %zu fields, but the header row has %zu; "
 				     "every row needs one value per column",

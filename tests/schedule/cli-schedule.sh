@@ -88,6 +88,13 @@ sed 3d "$P" > "$T/short.csv"
 expect_exit 1 "every instance must be predicted once at every frequency" -- \
 	"$SLEUTH" schedule --predictions "$T/short.csv" --min-edp
 expect_exit 1 "cannot open" -- "$SLEUTH" schedule --predictions "$T/none.csv" --min-edp
+# the same table with CRLF line ends and blanks around the fields (as a
+# spreadsheet may write it) is the same table (formats/csv.c)
+"$SLEUTH" schedule --predictions "$P" --min-edp --format json >"$T/plain.json"
+sed '2,$s/,/ , /g; s/$/\r/' "$P" >"$T/crlf.csv"
+"$SLEUTH" schedule --predictions "$T/crlf.csv" --min-edp --format json | sed 's/crlf.csv/pred-small.csv/' >"$T/crlf.json"
+sed -i "s|$SRCDIR/tests/schedule/data/||; s|$T/||" "$T/plain.json" "$T/crlf.json"
+cmp -s "$T/plain.json" "$T/crlf.json" && ok || fail "CRLF/blanks: $(diff "$T/plain.json" "$T/crlf.json")"
 # from stdin
 if "$SLEUTH" schedule --predictions - --min-edp < "$P" | grep -q "proven optimal"; then ok; else fail stdin; fi
 
