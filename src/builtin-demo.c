@@ -96,30 +96,18 @@ static int trace_totals(const char *path, double *time_s, double *energy_j)
 static int predict_totals(const char *prof_path, double ghz, double *time_s,
 			  double *energy_j)
 {
-	sl_profile p;
-	sl_machine m = {0};
-	sl_model md;
-	int rc = -1;
-	sl_profile_init(&p);
-	if (sl_profile_read(prof_path, &p) < 0)
-		goto out_prof;
-	if (sl_profile_machine(&p, prof_path, NULL, &m, NULL) < 0)
-		goto out_prof;
-	if (sl_model_init(&md, &p, &m, SL_TIME_STALL, 0) < 0)
-		goto out_mach;
+	sl_model_set s;
 	sl_opoint op;
-	sl_agg total;
-	if (sl_model_opoint(&md, ghz, &op) == 0) {
-		sl_model_aggregate(&md, &op, NULL, NULL, &total);
+	int rc = -1;
+	if (sl_model_open(&s, prof_path, NULL, SL_TIME_STALL, 0) == 0 &&
+	    sl_model_opoint(&s.model, ghz, &op) == 0) {
+		sl_agg total;
+		sl_model_aggregate(&s.model, &op, NULL, NULL, &total);
 		*time_s = total.time_s;
 		*energy_j = total.energy_j;
 		rc = 0;
 	}
-	sl_model_free(&md);
-out_mach:
-	sl_machine_free(&m);
-out_prof:
-	sl_profile_free(&p);
+	sl_model_close(&s);
 	return rc;
 }
 

@@ -207,21 +207,13 @@ static int predict_schedule(const opts *o, const sl_model *md)
 	return rc;
 }
 
-static int run(const opts *o, sl_profile *p, sl_machine *m, sl_model *md)
+static int run(const opts *o, sl_model_set *set)
 {
-	const char *origin = NULL;
-	if (sl_profile_read(o->profile, p) < 0)
-		return -1;
-	if (sl_model_check_profile(p) < 0) {
-		sl_error_prefix("%s: ", o->profile);
-		return -1;
-	}
-	if (sl_profile_machine(p, o->profile, o->machine, m, &origin) < 0)
-		return -1;
 	int flags = (o->extrapolate ? SL_MODEL_EXTRAPOLATE : 0) |
 		    (o->time_only ? SL_MODEL_TIME_ONLY : 0);
-	if (sl_model_init(md, p, m, o->model, flags) < 0)
+	if (sl_model_open(set, o->profile, o->machine, o->model, flags) < 0)
 		return -1;
+	const sl_model *md = &set->model;
 	if (o->schedule)
 		return predict_schedule(o, md);
 	size_t n_ops;
@@ -233,7 +225,7 @@ static int run(const opts *o, sl_profile *p, sl_machine *m, sl_model *md)
 	FILE *f = sl_afile_open(&af, o->out ? o->out : "-");
 	int rc = -1;
 	if (f) {
-		sl_predict_info info = {o->profile, origin};
+		sl_predict_info info = {o->profile, set->machine_origin};
 		sl_predict_stats st;
 		rc = sl_predict_write(f, md, ops, n_ops, o->per, o->fmt, &info, &st);
 		if (rc < 0)
@@ -252,14 +244,9 @@ static int cmd_predict(int argc, char **argv)
 	opts o = {.profile = "sleuth.prof", .model = SL_TIME_STALL, .per = SL_PER_PHASE};
 	int rc = parse(argc, argv, &o);
 	if (rc == SL_EXIT_OK) {
-		sl_profile p;
-		sl_machine m = {0};
-		sl_model md = {0};
-		sl_profile_init(&p);
-		rc = run(&o, &p, &m, &md) < 0 ? sl_fail() : SL_EXIT_OK;
-		sl_model_free(&md);
-		sl_machine_free(&m);
-		sl_profile_free(&p);
+		sl_model_set set;
+		rc = run(&o, &set) < 0 ? sl_fail() : SL_EXIT_OK;
+		sl_model_close(&set);
 	}
 	free(o.freqs);
 	return rc;

@@ -185,33 +185,19 @@ static int machine_name(const args *a, const sl_sched_table *t, char **name)
  */
 static int table_from_profile(const args *a, sl_sched_data *d, char **name)
 {
-	sl_profile p;
-	sl_machine m = {0};
-	sl_model md = {0};
+	sl_model_set s;
 	int rc = -1;
-	sl_profile_init(&p);
 	*name = NULL;
-	if (sl_profile_read(a->profile, &p) < 0)
-		goto out;
-	if (sl_model_check_profile(&p) < 0) {
-		sl_error_prefix("%s: ", a->profile);
-		goto out;
+	if (sl_model_open(&s, a->profile, a->machine, a->model, 0) < 0) {
+		/* without a power model, say why scheduling needs one (and not
+		 * predict's --time-only, which cannot help here) */
+		if (s.machine_origin && !sl_machine_complete(&s.mach))
+			sl_error_prefix("scheduling needs energy predictions: ");
+	} else if (sl_sched_data_from_model(&s.model, d) == 0) {
+		*name = sl_xstrdup(s.mach.name);
+		rc = 0;
 	}
-	if (sl_profile_machine(&p, a->profile, a->machine, &m, NULL) < 0)
-		goto out;
-	if (!sl_machine_complete(&m)) {
-		sl_error_prefix("scheduling needs energy predictions: ");
-		goto out;
-	}
-	if (sl_model_init(&md, &p, &m, a->model, 0) < 0 ||
-	    sl_sched_data_from_model(&md, d) < 0)
-		goto out;
-	*name = sl_xstrdup(m.name);
-	rc = 0;
-out:
-	sl_model_free(&md);
-	sl_machine_free(&m);
-	sl_profile_free(&p);
+	sl_model_close(&s);
 	return rc;
 }
 
