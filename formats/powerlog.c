@@ -1,5 +1,5 @@
 /*
- * Power logs and idle logs (shared/spec/formats.md §3).  Both are small
+ * Power logs and idle logs (docs/formats.md).  Both are small
  * numeric CSV files with '#' comments and a header row naming the columns;
  * one reader serves both, keeping only the columns asked for so that other
  * rails in the file may hold anything.  A power log keeps a running integral
@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,10 +20,12 @@
 #include "sleuth/common.h"
 
 typedef struct csv_cols {
-	const char *want[2];     /* column names to keep */
+	const char *want[3];     /* column names to keep */
 	size_t n_want;
+	size_t n_required;       /* the first n_required of them must be there */
 	const char *hint;        /* appended when a column is missing */
-	double **col;            /* out: n_want arrays of nrows */
+	double **col;            /* out: n_want arrays of nrows (NULL: an optional
+				  * column not in the file) */
 	int *lines;              /* out: line of each row */
 	size_t nrows;
 } csv_cols;
@@ -63,6 +66,10 @@ static int csv_read(FILE *f, const char *name, csv_cols *c)
 				size_t k = 0;
 				while (k < nhead && strcmp(fld[k], c->want[w]))
 					k++;
+				if (k == nhead && w >= c->n_required) {
+					idx[w] = SIZE_MAX;
+					continue;
+				}
 				if (k == nhead) {
 					sl_error_set("%s:%d: the header row has no column '%s'%s",
 						     name, lineno, c->want[w], c->hint);
@@ -82,11 +89,14 @@ static int csv_read(FILE *f, const char *name, csv_cols *c)
 		if (c->nrows == rcap) {
 			rcap = rcap ? 2 * rcap : 1024;
 			for (size_t w = 0; w < c->n_want; w++)
-				c->col[w] = sl_xreallocarray(c->col[w], rcap, sizeof(double));
+				if (idx[w] != SIZE_MAX)
+					c->col[w] = sl_xreallocarray(c->col[w], rcap,
+								     sizeof(double));
 			c->lines = sl_xreallocarray(c->lines, rcap, sizeof(int));
 		}
 		for (size_t w = 0; w < c->n_want; w++)
-			if (sl_parse_double(fld[idx[w]], &c->col[w][c->nrows]) < 0) {
+			if (idx[w] != SIZE_MAX &&
+			    sl_parse_double(fld[idx[w]], &c->col[w][c->nrows]) < 0) {
 				sl_error_prefix("%s:%d: column '%s': ", name, lineno,
 						c->want[w]);
 				goto out;
@@ -132,14 +142,15 @@ static FILE *open_src(const char *path, const char *text, size_t len)
 	return f;
 }
 
-/* Read a key column and a power column from a file or buffer. */
-static int read_two(const char *path, const char *text, size_t len, const char *key,
-		    const char *column, const char *what, csv_cols *c)
+/* Read a key column, a power column and, when the file has it, the
+ * temperature column from a file or buffer. */
+static int read_cols(const char *path, const char *text, size_t len, const char *key,
+		     const char *column, const char *what, csv_cols *c)
 {
 	char hint[160];
 	snprintf(hint, sizeof hint, "; %s needs %s and the power column (power_w, "
 		 "or the one named with --column)", what, key);
-	*c = (csv_cols){{key, column}, 2, hint, NULL, NULL, 0};
+	*c = (csv_cols){{key, column, SL_POWERLOG_TEMP_COLUMN}, 3, 2, hint, NULL, NULL, 0};
 	FILE *f = open_src(path, text, len);
 	if (!f)
 		return -1;
@@ -155,12 +166,19 @@ static int powerlog_load(sl_powerlog *log, const char *path, const char *text,
 	if (!column)
 		column = SL_POWERLOG_DEFAULT_COLUMN;
 	csv_cols c;
-	int rc = read_two(path, text, len, "time_s", column, "a power log", &c);
+	int rc = read_cols(path, text, len, "time_s", column, "a power log", &c);
 	if (rc == 0 && c.nrows < 2) {
 		sl_error_set("%s: only one data row; a power log needs at least two "
 			     "to integrate", path);
 		rc = -1;
 	}
+	for (size_t i = 0; rc == 0 && c.col[2] && i < c.nrows; i++)
+		if (!(c.col[2][i] > -273.15)) {
+			sl_error_set("%s:%d: column '%s': %g is below absolute zero; "
+				     "temperatures are in degrees C", path, c.lines[i],
+				     SL_POWERLOG_TEMP_COLUMN, c.col[2][i]);
+			rc = -1;
+		}
 	for (size_t i = 1; rc == 0 && i < c.nrows; i++)
 		if (!(c.col[0][i] > c.col[0][i - 1])) {
 			sl_error_set("%s:%d: time_s %g does not come after the previous "
@@ -177,6 +195,7 @@ static int powerlog_load(sl_powerlog *log, const char *path, const char *text,
 	log->n = c.nrows;
 	log->t = c.col[0];
 	log->p = c.col[1];
+	log->temp_c = c.col[2];
 	free(c.col);
 	free(c.lines);
 	log->cum = sl_xmalloc(log->n * sizeof *log->cum);
@@ -214,6 +233,7 @@ void sl_powerlog_free(sl_powerlog *log)
 	free(log->column);
 	free(log->t);
 	free(log->p);
+	free(log->temp_c);
 	free(log->cum);
 	memset(log, 0, sizeof *log);
 }
@@ -261,7 +281,7 @@ static int idlelog_load(sl_idlelog *il, const char *path, const char *text,
 	if (!column)
 		column = SL_POWERLOG_DEFAULT_COLUMN;
 	csv_cols c;
-	int rc = read_two(path, text, len, "ghz", column, "an idle log", &c);
+	int rc = read_cols(path, text, len, "ghz", column, "an idle log", &c);
 	for (size_t i = 0; rc == 0 && i < c.nrows; i++)
 		if (!(c.col[0][i] > 0)) {
 			sl_error_set("%s:%d: column 'ghz': %g is not a positive frequency",
