@@ -1,5 +1,5 @@
 /*
- * sleuth-trace/1 reader and writer (shared/spec/formats.md §1).
+ * sleuth-trace/1 reader and writer (docs/formats.md, sleuth-trace/1).
  *
  * A trace can hold 100k intervals of 200 branches each, so neither side ever
  * holds the whole trace: the reader walks the top-level mapping with libyaml

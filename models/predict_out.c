@@ -1,5 +1,5 @@
 /*
- * The machine-readable prediction tables (shared/spec/formats.md §4): CSV
+ * The machine-readable prediction tables (docs/formats.md, prediction table): CSV
  * and JSON carry the same rows, built once as a list of fields and written
  * by format.  Predictions are made and written one frequency at a time.
  */

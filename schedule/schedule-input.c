@@ -2,7 +2,7 @@
  * Where the schedule solver's table comes from.  `sleuth schedule` builds it
  * from a profile through the models; it also reads the per-instance
  * prediction table of `sleuth predict --per instance --all --format csv`
- * (shared/spec/formats.md §4), so that predictions made elsewhere, or
+ * (docs/formats.md, prediction table), so that predictions made elsewhere, or
  * edited by hand, can be scheduled too.
  */
 #include "sleuth/schedule.h"

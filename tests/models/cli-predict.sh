@@ -1,6 +1,6 @@
 #!/bin/bash
 # `sleuth predict` end to end on synthetic profiles (gen-profile): the
-# output of each format and unit (shared/spec/formats.md §4), the models'
+# output of each format and unit (docs/formats.md, prediction table), the models'
 # basic laws through the CLI, and every refusal with its exit code.
 . "$SRCDIR/tests/lib.sh"
 GEN="$BUILDDIR/tests/models/gen-profile"

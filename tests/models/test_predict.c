@@ -1,6 +1,6 @@
 /*
  * Unit tests of the prediction writers: the fast number formatting, the
- * CSV rows of each unit against shared/spec/formats.md §4 and against the
+ * CSV rows of each unit against docs/formats.md, prediction table and against the
  * model's own predictions, JSON, the human table (80 columns for two
  * frequencies, ranks, sensitivity, shares, clamps) and time-only output.
  */
