@@ -1,6 +1,6 @@
 /*
  * libyaml event stream -> small arena-allocated subtrees, with line numbers,
- * and a thin emitter wrapper.  See sleuth/yamlio.h for why it is shaped so.
+ * and a thin emitter wrapper.  See formats/yamlio.h for why it is shaped so.
  */
 #include "formats/yamlio.h"
 

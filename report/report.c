@@ -1,6 +1,6 @@
 /*
  * The report structure's life cycle and the small helpers its writers share
- * (see include/sleuth/report.h and internal.h).
+ * (see include/sleuth/report.h and report-int.h).
  */
 #include <math.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * SVG charts for reports (see include/sleuth/svg.h).  Everything is drawn in
+ * SVG charts for reports (see report/svg.h).  Everything is drawn in
  * absolute pixel coordinates of a fixed-size picture: no viewBox tricks, no
  * clip paths or ids (several charts share one HTML page and its id space),
  * no scripts.  Numbers are written with one decimal to keep pages small.

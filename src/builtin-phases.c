@@ -95,7 +95,7 @@ static void phase_table(const sl_profile *p)
 }
 
 /* The phases over the run's time, one character per 1/TIMELINE of it
- * (sleuth/term.h), coloured on a terminal. */
+ * (util/term.h), coloured on a terminal. */
 static void timeline(const sl_profile *p)
 {
 	if (!p->n_intervals)
