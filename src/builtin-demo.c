@@ -111,33 +111,43 @@ static int predict_totals(const char *prof_path, double ghz, double *time_s,
 	return rc;
 }
 
-static int cmd_demo(int argc, char **argv)
+typedef struct opts {
+	const char *dir;       /* -o DIR */
+	const char *workload;  /* --workload FILE, NULL: the default */
+} opts;
+
+/* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
+static int parse(int argc, char **argv, opts *o)
 {
-	static const struct option opts[] = {
+	static const struct option lo[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"workload", required_argument, NULL, 'w'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *dir = "sleuth-demo";
-	const char *workload_arg = NULL;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:w:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:w:", lo, NULL)) != -1) {
 		switch (c) {
-		case 'o': dir = optarg; break;
-		case 'w': workload_arg = optarg; break;
+		case 'o': o->dir = optarg; break;
+		case 'w': o->workload = optarg; break;
 		default: return sl_bad_option(CMD, c, argv);
 		}
 	}
 	if (optind < argc)
 		return sl_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+	return SL_EXIT_OK;
+}
 
-	char *workload = workload_arg ? sl_xstrdup(workload_arg) : sl_data_path(DEFAULT_WORKLOAD);
+/* Every step, then the predictions against the truth; -1 with sl_error(). */
+static int run(const opts *o)
+{
+	const char *dir = o->dir;
+	char *workload = o->workload ? sl_xstrdup(o->workload) : sl_data_path(DEFAULT_WORKLOAD);
 	char *simmach = sl_data_path(SIM_MACHINE);
 	char *trace = NULL, *power = NULL, *truth = NULL, *prof = NULL, *sched = NULL,
 	     *report = NULL, *scheduled = NULL;
 	sl_machine sm = {0};
-	int rc = SL_EXIT_ERROR;
+	int rc = -1;
 	if (!workload || access(workload, R_OK) < 0) {
 		sl_error_set("cannot find the workload %s; give one with --workload FILE",
 			     workload ? workload : DEFAULT_WORKLOAD);
@@ -215,11 +225,8 @@ static int cmd_demo(int argc, char **argv)
 	sl_schedule_file_free(&sf);
 	printf("\nOutputs in %s/: trace.yaml, power.csv, sleuth.prof, schedule.yaml, "
 	       "report.html, truth-fmin.yaml, scheduled.yaml\n", dir);
-	rc = SL_EXIT_OK;
-	goto out;
+	rc = 0;
 fail:
-	rc = sl_fail();
-out:
 	sl_machine_free(&sm);
 	free(workload);
 	free(simmach);
@@ -230,6 +237,15 @@ out:
 	free(sched);
 	free(report);
 	free(scheduled);
+	return rc;
+}
+
+static int cmd_demo(int argc, char **argv)
+{
+	opts o = {.dir = "sleuth-demo"};
+	int rc = parse(argc, argv, &o);
+	if (rc == SL_EXIT_OK)
+		rc = run(&o) < 0 ? sl_fail() : SL_EXIT_OK;
 	return rc;
 }
 

@@ -15,6 +15,8 @@
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
 
+#define CMD "doctor"
+
 static void line(const char *what, const char *state, const char *follows)
 {
 	printf("%-20s %s — %s\n", what, state, follows);
@@ -169,15 +171,22 @@ static void check_cpufreq(void)
 	free(govs);
 }
 
-static int cmd_doctor(int argc, char **argv)
+/* Parse the command line (no options); SL_EXIT_OK or SL_EXIT_USAGE. */
+static int parse(int argc, char **argv)
 {
 	static const struct option opts[] = {{0, 0, 0, 0}};
 	int c;
+	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1)
-		return sl_bad_option("doctor", c, argv);
+		return sl_bad_option(CMD, c, argv);
 	if (optind < argc)
-		return sl_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
+		return sl_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+	return SL_EXIT_OK;
+}
 
+/* Check and print; what fails is reported, not an error. */
+static void run(void)
+{
 	char *cpu = sl_host_cpu_name();
 	line("cpu:", cpu, "from /proc/cpuinfo");
 	free(cpu);
@@ -216,11 +225,18 @@ static int cmd_doctor(int argc, char **argv)
 	       sw ? "find phases of a real program with 'sleuth run --backend timer', "
 		  : "");
 	sl_pfm_terminate();
-	return SL_EXIT_OK;
+}
+
+static int cmd_doctor(int argc, char **argv)
+{
+	int rc = parse(argc, argv);
+	if (rc == SL_EXIT_OK)
+		run();
+	return rc;
 }
 
 const struct sl_cmd sl_cmd_doctor = {
-	.name = "doctor",
+	.name = CMD,
 	.fn = cmd_doctor,
 	.summary = "Tell what this machine offers sleuth (PMU, PEBS, RAPL, cpufreq)",
 	.usage = "usage: sleuth doctor\n\n"

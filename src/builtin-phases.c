@@ -161,47 +161,71 @@ static void print_note(const char *text)
 	}
 }
 
-static int cmd_phases(int argc, char **argv)
+typedef struct opts {
+	const char *profile;
+	int events;        /* --events */
+} opts;
+
+/* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
+static int parse(int argc, char **argv, opts *o)
 {
 	static const struct option lo[] = {{"events", no_argument, 0, 'e'}, {0, 0, 0, 0}};
-	int c, events = 0;
+	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":e", lo, NULL)) != -1) {
 		if (c != 'e')
 			return sl_bad_option(CMD, c, argv);
-		events = 1;
+		o->events = 1;
 	}
 	if (argc - optind > 1)
 		return sl_usage_error(CMD, "give at most one profile");
-	const char *path = optind < argc ? argv[optind] : "sleuth.prof";
-	sl_profile p;
-	if (sl_profile_read(path, &p) < 0)
-		return sl_fail();
-	double total = 0;
-	for (size_t i = 0; i < p.n_intervals; i++)
-		total += p.iv[i].time_s;
-	printf("%s: %s, %zu intervals, %zu phases, %.3f s\n", path,
-	       p.workload ? p.workload : p.command ? p.command : "?", p.n_intervals,
-	       p.n_phases, total);
-	char freq[32] = "";
-	if (p.freq_ghz > 0)
-		snprintf(freq, sizeof freq, " at %.2f GHz", p.freq_ghz);
-	char pred[96];
-	printf("%s backend%s, %llu samples (%llu lost), %s\n", p.backend, freq,
-	       (unsigned long long)p.samples, (unsigned long long)p.lost_samples,
-	       sl_profile_predictor_text(&p, pred, sizeof pred));
-	phase_table(&p);
-	timeline(&p);
-	if (events)
-		event_table(&p);
-	for (size_t i = 0; i < p.n_notes; i++)
-		print_note(p.notes[i]);
-	sl_profile_free(&p);
+	if (optind < argc)
+		o->profile = argv[optind];
 	return SL_EXIT_OK;
 }
 
+/* Print the profile's phases; -1 with sl_error() if it cannot be read. */
+static int run(const opts *o, sl_profile *p)
+{
+	if (sl_profile_read(o->profile, p) < 0)
+		return -1;
+	double total = 0;
+	for (size_t i = 0; i < p->n_intervals; i++)
+		total += p->iv[i].time_s;
+	printf("%s: %s, %zu intervals, %zu phases, %.3f s\n", o->profile,
+	       p->workload ? p->workload : p->command ? p->command : "?", p->n_intervals,
+	       p->n_phases, total);
+	char freq[32] = "";
+	if (p->freq_ghz > 0)
+		snprintf(freq, sizeof freq, " at %.2f GHz", p->freq_ghz);
+	char pred[96];
+	printf("%s backend%s, %llu samples (%llu lost), %s\n", p->backend, freq,
+	       (unsigned long long)p->samples, (unsigned long long)p->lost_samples,
+	       sl_profile_predictor_text(p, pred, sizeof pred));
+	phase_table(p);
+	timeline(p);
+	if (o->events)
+		event_table(p);
+	for (size_t i = 0; i < p->n_notes; i++)
+		print_note(p->notes[i]);
+	return 0;
+}
+
+static int cmd_phases(int argc, char **argv)
+{
+	opts o = {.profile = "sleuth.prof"};
+	int rc = parse(argc, argv, &o);
+	if (rc == SL_EXIT_OK) {
+		sl_profile p;
+		sl_profile_init(&p);
+		rc = run(&o, &p) < 0 ? sl_fail() : SL_EXIT_OK;
+		sl_profile_free(&p);
+	}
+	return rc;
+}
+
 const struct sl_cmd sl_cmd_phases = {
-	.name = "phases",
+	.name = CMD,
 	.fn = cmd_phases,
 	.summary = "Show the phases of a profile and their code",
 	.usage = "usage: sleuth phases [-e|--events] [PROFILE]\n\n"

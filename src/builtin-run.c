@@ -35,7 +35,7 @@ static void on_sigint(int sig)
 		b->interrupt(b);
 }
 
-static int parse_opts(int argc, char **argv, sl_run_opts *o)
+static int parse(int argc, char **argv, sl_run_opts *o)
 {
 	enum { O_REPLAY = 256, O_BACKEND, O_MACHINE, O_INTERVAL, O_COUNTERS,
 	       O_PERIOD, O_SEED, O_DIMS, O_THRESHOLD, O_PREDICTOR, O_POWER,
@@ -428,7 +428,7 @@ static int cmd_run(int argc, char **argv)
 {
 	sl_run_opts o = {.output = DEFAULT_OUTPUT, .counters = -1, .seed = 1};
 	sl_collect_opts_init(&o.copts);
-	int rc = parse_opts(argc, argv, &o);
+	int rc = parse(argc, argv, &o);
 	if (rc || o.help)
 		return rc;
 	return run(&o);
