@@ -67,6 +67,18 @@ grep -q "(extrapolated)" <<<"$out" && ok || fail "extrapolation not shown"
 if command -v python3 >/dev/null; then
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["rows"] and "energy_j" in d["rows"][0]' \
 		"$T/p.json" && ok || fail "invalid JSON"
+	# the example in docs/formats.md has the keys the output has
+	"$SLEUTH" predict app.prof --freq 1.6 --format json >"$T/ph.json" || fail "json"
+	awk '/^```json/ { on = 1; next } /^```/ { on = 0 } on' "$SRCDIR/docs/formats.md" >"$T/doc.json"
+	python3 -c '
+import json, sys
+doc, got = (json.load(open(f)) for f in sys.argv[1:3])
+keys = lambda d: sorted(d)
+assert keys(doc) == keys(got), (keys(doc), keys(got))
+assert keys(doc["rows"][0]) == keys(got["rows"][0])
+assert keys(doc["interpolation"]) == keys(got["interpolation"])
+assert keys(doc["clamped"]) == keys(got["clamped"])' "$T/doc.json" "$T/ph.json" \
+		&& ok || fail "docs/formats.md JSON example differs from the output"
 fi
 
 # --- time only -----------------------------------------------------------------
