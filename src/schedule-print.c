@@ -236,19 +236,37 @@ uint32_t sched_geopm_hash(const char *name)
  * each phase is the region named "sleuth-phase-N" (see docs/schedule.md),
  * HASH_i its hash and FREQ_i its frequency, in Hz.
  */
+/* Frequencies in Hz, whole numbers. */
+static size_t num_hz(char *out, double v)
+{
+	return (size_t)snprintf(out, 40, "%.0f", v);
+}
+
 void sched_print_geopm(FILE *out, const sched_report *r)
 {
 	const sl_sched_result *s = r->res;
-	fprintf(out, "{\n  \"FREQ_CPU_DEFAULT\": %.0f", ghz_of(r, (int)r->tab->baseline) * 1e9);
+	sl_json w;
+	sl_json_init_file(&w, out, num_hz);
+	sl_json_open(&w, '{', " ");
+	sl_json_break(&w, "\n  ");
+	sl_json_key(&w, "FREQ_CPU_DEFAULT");
+	sl_json_number(&w, ghz_of(r, (int)r->tab->baseline) * 1e9);
 	size_t i = 0;
 	for (size_t k = 0; k < s->n_phases; k++) {
 		if (!(r->base_phase_s[k] > 0))
 			continue;
-		char name[48];
+		char name[48], key[32];
 		snprintf(name, sizeof name, "sleuth-phase-%zu", k);
-		fprintf(out, ",\n  \"HASH_%zu\": %u,\n  \"FREQ_%zu\": %.0f", i,
-			sched_geopm_hash(name), i, ghz_of(r, s->pstate[k]) * 1e9);
+		snprintf(key, sizeof key, "HASH_%zu", i);
+		sl_json_break(&w, "\n  ");
+		sl_json_key(&w, key);
+		sl_json_uint(&w, sched_geopm_hash(name));
+		snprintf(key, sizeof key, "FREQ_%zu", i);
+		sl_json_break(&w, "\n  ");
+		sl_json_key(&w, key);
+		sl_json_number(&w, ghz_of(r, s->pstate[k]) * 1e9);
 		i++;
 	}
-	fprintf(out, "\n}\n");
+	sl_json_close(&w, "\n");
+	fputc('\n', out);
 }
