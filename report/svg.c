@@ -11,6 +11,7 @@
 
 #include "sleuth/common.h"
 #include "report/svg.h"
+#include "util/json.h"
 
 #define FONT_PX 13
 #define SMALL_PX 11
@@ -37,21 +38,6 @@ const char *sl_svg_series_colour(size_t i)
 const char *sl_svg_phase_colour(size_t p)
 {
 	return phase_pal[p % SL_ARRAY_LEN(phase_pal)];
-}
-
-size_t sl_utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0];
-	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
-		   : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* overlong 3- and 4-byte forms, surrogates, beyond U+10FFFF */
-	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0) ||
-	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))
-		return 0;
-	return n;
 }
 
 size_t sl_utf8_put(FILE *f, const unsigned char *s, const char *bad)

@@ -25,9 +25,7 @@ const char *sl_svg_phase_colour(size_t p);
  * 1.0 cannot carry them. */
 void sl_xml_puts(FILE *f, const char *s);
 
-/* Length (2..4) of the valid UTF-8 sequence of a non-ASCII character at
- * s, or 0 if it is not one (overlong, surrogate, truncated, > U+10FFFF). */
-size_t sl_utf8_len(const unsigned char *s);
+/* (sl_utf8_len, the UTF-8 check, is in util/json.h.) */
 /* At a byte >= 0x80: write the valid UTF-8 character there, or `bad` for
  * an invalid byte; returns the number of bytes consumed. */
 size_t sl_utf8_put(FILE *f, const unsigned char *s, const char *bad);

@@ -1,7 +1,7 @@
 /*
  * One JSON writer for all of sleuth's JSON output (see util/json.h): the
- * string escaper, whose UTF-8 validity comes from the same check the HTML
- * report uses (sl_utf8_len), and the commas, brackets and numbers around it.
+ * UTF-8 check (which the HTML report uses too), the string escaper, and the
+ * commas, brackets and numbers around it.
  */
 #include "util/json.h"
 
@@ -9,8 +9,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/svg.h"
 #include "sleuth/common.h"
+
+size_t sl_utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+		   : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* overlong 3- and 4-byte forms, surrogates, beyond U+10FFFF */
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0) ||
+	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
 
 void sl_json_str(sl_json_put_fn put, void *ctx, const char *s)
 {

@@ -16,6 +16,11 @@
 
 typedef void (*sl_json_put_fn)(void *ctx, const char *bytes, size_t n);
 
+/* Length (2..4) of the valid UTF-8 sequence of a non-ASCII character at
+ * s, or 0 if it is not one (overlong, surrogate, truncated, > U+10FFFF).
+ * Shared with the HTML report, which must reject what JSON rejects. */
+size_t sl_utf8_len(const unsigned char *s);
+
 /* Write `s` as a JSON string literal, quotes included, through put(ctx, bytes,
  * n): valid UTF-8 as is, invalid bytes as \ufffd, '"' and '\\' escaped,
  * control characters as \n or \u00XX.  NULL is written as null. */
