@@ -64,12 +64,16 @@ typedef struct pre {
 	size_t len;
 } pre;
 
+#define MAX_FIELDS 9
+
 typedef struct rows {
 	sl_obuf ob;
 	sl_json jw;    /* JSON: writes through ob */
 	sl_fmt fmt;
 	const char *const *names;
 	size_t n;
+	char key[MAX_FIELDS][24]; /* JSON: each name as `"name": ` */
+	size_t key_len[MAX_FIELDS];
 } rows;
 
 static void put_csv(rows *r, const fv *v)
@@ -117,7 +121,10 @@ static void row(rows *r, const fv *v)
 	sl_json_break(&r->jw, "\n  ");
 	sl_json_open(&r->jw, '{', " ");
 	for (size_t i = 0; i < r->n; i++) {
-		sl_json_key(&r->jw, r->names[i]);
+		if (r->key_len[i])
+			sl_json_key_text(&r->jw, r->key[i], r->key_len[i]);
+		else
+			sl_json_key(&r->jw, r->names[i]);
 		put_json(r, &v[i]);
 	}
 	sl_json_close(&r->jw, "");
@@ -132,6 +139,10 @@ static const char *const instance_fields[] = {
 static const char *const phase_fields[] = {
 	"ghz", "phase", "intervals", "instances", "instructions",
 	"time_s", "power_w", "energy_j"};
+
+_Static_assert(SL_ARRAY_LEN(instance_fields) <= MAX_FIELDS &&
+	       SL_ARRAY_LEN(interval_fields) <= MAX_FIELDS &&
+	       SL_ARRAY_LEN(phase_fields) <= MAX_FIELDS, "rows.key is too small");
 
 static void ob_put(void *ob, const char *bytes, size_t n)
 {
@@ -267,8 +278,11 @@ int sl_predict_write(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n
 			sl_ob_str(&r.ob, r.names[i]);
 		}
 		sl_ob_char(&r.ob, '\n');
-	} else
+	} else {
+		for (size_t i = 0; i < r.n; i++)
+			r.key_len[i] = sl_json_quote_key(r.key[i], sizeof r.key[i], r.names[i]);
 		json_head(&r, md, per);
+	}
 
 	size_t n_order = 0;
 	uint32_t *order = sl_phase_order(&md->view, &n_order);

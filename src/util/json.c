@@ -149,18 +149,60 @@ void sl_json_break(sl_json *w, const char *ws)
 	w->brk = ws;
 }
 
-void sl_json_key(sl_json *w, const char *key)
+/*
+ * `s` quoted into b (with `tail` after the closing quote) when it is short
+ * and needs no escaping, which is every key and most values: one put
+ * instead of one per run.  0 when it does not fit or needs escaping.
+ */
+static size_t plain_quoted(char *b, size_t cap, const char *s, const char *tail)
+{
+	size_t n = 0, t = strlen(tail);
+	b[n++] = '"';
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p >= 0x80 || *p == '"' || *p == '\\' || n + 2 + t >= cap)
+			return 0;
+		b[n++] = (char)*p;
+	}
+	b[n++] = '"';
+	memcpy(b + n, tail, t);
+	return n + t;
+}
+
+size_t sl_json_quote_key(char *out, size_t cap, const char *key)
+{
+	return plain_quoted(out, cap, key, ": ");
+}
+
+void sl_json_key_text(sl_json *w, const char *text, size_t n)
 {
 	item(w);
-	sl_json_str(w->put, w->ctx, key);
-	w->put(w->ctx, ": ", 2);
+	w->put(w->ctx, text, n);
+	w->after_key = 1;
+}
+
+void sl_json_key(sl_json *w, const char *key)
+{
+	char b[64];
+	size_t n = plain_quoted(b, sizeof b, key, ": ");
+	item(w);
+	if (n) {
+		w->put(w->ctx, b, n);
+	} else {
+		sl_json_str(w->put, w->ctx, key);
+		w->put(w->ctx, ": ", 2);
+	}
 	w->after_key = 1;
 }
 
 void sl_json_string(sl_json *w, const char *s)
 {
+	char b[64];
+	size_t n = s ? plain_quoted(b, sizeof b, s, "") : 0;
 	item(w);
-	sl_json_str(w->put, w->ctx, s);
+	if (n)
+		w->put(w->ctx, b, n);
+	else
+		sl_json_str(w->put, w->ctx, s);
 }
 
 void sl_json_number(sl_json *w, double v)
@@ -184,9 +226,13 @@ void sl_json_number_text(sl_json *w, const char *text, size_t n)
 void sl_json_uint(sl_json *w, uint64_t v)
 {
 	char b[24];
-	int n = snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+	size_t i = sizeof b; /* digits from the end: no printf per number */
+	do {
+		b[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
 	item(w);
-	w->put(w->ctx, b, (size_t)n);
+	w->put(w->ctx, b + i, sizeof b - i);
 }
 
 void sl_json_bool(sl_json *w, int v)

@@ -62,6 +62,13 @@ void sl_json_break(sl_json *w, const char *ws);
 
 /* "key": -- the next value is its value. */
 void sl_json_key(sl_json *w, const char *key);
+/* The same with the key's JSON text given, quotes and ": " included (from
+ * sl_json_quote_key), for a writer that writes the same keys millions of
+ * times. */
+void sl_json_key_text(sl_json *w, const char *text, size_t n);
+/* `"key": ` into out (cap bytes); its length, or 0 if it does not fit or
+ * needs escaping (then use sl_json_key). */
+size_t sl_json_quote_key(char *out, size_t cap, const char *key);
 void sl_json_string(sl_json *w, const char *s);   /* NULL: null */
 void sl_json_number(sl_json *w, double v);        /* not finite: null */
 /* A number formatted already (the caller's digits, e.g. a frequency). */

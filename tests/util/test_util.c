@@ -331,6 +331,27 @@ static void test_json_writer(void **state)
 		"}");
 	free(buf);
 
+	/* a key quoted once and written as text; one that needs escaping is
+	 * refused by sl_json_quote_key */
+	char k[16];
+	assert_int_equal(sl_json_quote_key(k, sizeof k, "ghz"), 7);
+	assert_memory_equal(k, "\"ghz\": ", 7);
+	assert_int_equal(sl_json_quote_key(k, sizeof k, "a\"b"), 0);
+	assert_int_equal(sl_json_quote_key(k, sizeof k, "caf\xc3\xa9"), 0);
+	assert_int_equal(sl_json_quote_key(k, sizeof k, "much-too-long-for-k"), 0);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	sl_json_init_file(&w, f, NULL);
+	sl_json_open(&w, '{', " ");
+	sl_json_key_text(&w, k, sl_json_quote_key(k, sizeof k, "ghz"));
+	sl_json_number(&w, 2.5);
+	sl_json_key_text(&w, k, sl_json_quote_key(k, sizeof k, "n"));
+	sl_json_uint(&w, 0);
+	sl_json_close(&w, "");
+	fclose(f);
+	assert_string_equal(buf, "{\"ghz\": 2.5, \"n\": 0}");
+	free(buf);
+
 	/* the default number format reads back exactly */
 	buf = NULL;
 	f = open_memstream(&buf, &len);
