@@ -1,7 +1,7 @@
 /*
  * `sleuth report`: one self-contained HTML page (or JSON) of a profile's
  * phases, code and predictions, for people to look at.  Parsing options and
- * files only; the report is computed and written by src/report/.
+ * files only; the report is computed and written by report/.
  */
 #include <getopt.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * `sleuth simulate`: run a workload on the simulated machine at one
  * P-state and write what the hardware would show (a sleuth-trace/1 with
  * every counter, the branch histograms, labels and energies), plus an
- * optional power-meter log and idle log.  The physics is in src/sim/.
+ * optional power-meter log and idle log.  The physics is in sim/.
  */
 #include <getopt.h>
 #include <stdlib.h>

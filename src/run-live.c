@@ -1,7 +1,7 @@
 /*
  * The live side of `sleuth run`: choose perf or timer, find the machine
  * model for the host's PMU, parse --interval for the backend chosen, and
- * build the backend (src/collect/ does the measuring).
+ * build the backend (collect/ does the measuring).
  */
 #include <dirent.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Unit tests of symbolisation (src/collect/symbols.c) against this very
+/* Unit tests of symbolisation (collect/symbols.c) against this very
  * process: its own functions with file:line, a libc function, a library
  * without debug info, and addresses that must stay unknown. */
 #include <stdarg.h>
