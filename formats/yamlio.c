@@ -318,7 +318,7 @@ static int load(sl_yparser *yp, sl_ynode **out, int depth)
 				consume(yp);
 				break;
 			}
-			sl_ynode *kid;
+			sl_ynode *kid = NULL;
 			if (load(yp, &kid, depth + 1) < 0)
 				return -1;
 			push(yp, kid);

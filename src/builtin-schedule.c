@@ -1,7 +1,7 @@
 /*
  * sleuth schedule: which frequency each phase should run at, what that
  * saves, and what it costs -- with the slowdown bound and power cap held
- * exactly by the predictions.  The solver is schedule/; this file
+ * exactly by the predictions.  The solver is schedule/schedule.c; this file
  * reads the options and the inputs and writes the outputs.
  */
 #include <getopt.h>

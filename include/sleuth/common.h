@@ -85,7 +85,8 @@ FILE *sl_afile_open(sl_afile *af, const char *path);
 int sl_afile_commit(sl_afile *af); /* closes; 0 or -1 with sl_error() */
 void sl_afile_abort(sl_afile *af); /* closes and removes the temporary */
 
-/* Where shipped data lives: the source tree when uninstalled, else datadir.
+/* Where shipped data lives: $SLEUTH_DATADIR if set, then the source tree
+ * when this binary runs from its build tree, then the installed datadir.
  * Returns a malloc'd path "<root>/<rel>" for the first root where it exists,
  * or NULL. */
 char *sl_data_path(const char *rel);

@@ -1,5 +1,5 @@
 /*
- * Terminal helpers (see src/util/term.h): the colour decision, the
+ * Terminal helpers (see util/term.h): the colour decision, the
  * phase strip and the progress line.  Kept apart from the commands so that
  * every table printer makes the same choices.
  */

@@ -409,10 +409,26 @@ void sl_afile_abort(sl_afile *af)
 	af->tmp = af->path = NULL;
 }
 
+/* The binary's own location decides where shipped data is: one inside the
+ * build tree runs uninstalled and reads the source tree; any other (an
+ * installed copy) reads only datadir, so an installed sleuth never depends on
+ * a source tree that may have moved or been deleted since it was built. */
+static int running_uninstalled(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = 0;
+	size_t b = strlen(SLEUTH_BUILDDIR);
+	return !strncmp(exe, SLEUTH_BUILDDIR, b) && exe[b] == '/';
+}
+
 char *sl_data_path(const char *rel)
 {
 	const char *env = getenv("SLEUTH_DATADIR");
-	const char *roots[] = {env, SLEUTH_SRCDIR, SLEUTH_DATADIR};
+	const char *roots[] = {env, running_uninstalled() ? SLEUTH_SRCDIR : NULL,
+			       SLEUTH_DATADIR};
 	for (size_t i = 0; i < SL_ARRAY_LEN(roots); i++) {
 		if (!roots[i] || !*roots[i])
 			continue;
