@@ -35,7 +35,7 @@ static int report(int argc, char **argv)
 	size_t n_ghz = 0, cap = 0;
 	int c, rc = SL_EXIT_OK;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:q", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:qf:s:m:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 's': o.schedule_path = optarg; break;
@@ -124,9 +124,10 @@ const struct sl_cmd sl_cmd_report = {
 	"no scripts and fetches nothing; it prints.\n\n"
 	"  -o, --output FILE   where to write (default report.html, or report.json;\n"
 	"                      - for stdout)\n"
-	"  --freq F            a frequency to predict (2.4GHz, 2400MHz, 2.4); repeat\n"
-	"  --schedule S        a sleuth-schedule/1 file to predict power under\n"
-	"  --machine FILE      machine model (default: the one in the profile)\n"
+	"  -f, --freq F        a frequency to predict (2.4GHz, 2400MHz, 2.4); repeat\n"
+	"  -s, --schedule S    a sleuth-schedule/1 file: its frequency per phase and\n"
+	"                      predicted power under it\n"
+	"  -m, --machine FILE  machine model (default: the one in the profile)\n"
 	"  --model M           time model: stall (default) or linear\n"
 	"  --extrapolate       allow --freq outside the machine's P-states\n"
 	"  --format F          html (default) or json (everything the page shows)\n"

@@ -4,6 +4,7 @@
  */
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,6 +43,82 @@ static const struct sl_cmd *find(const char *name)
 	return NULL;
 }
 
+/*
+ * Edit distance with adjacent transpositions (optimal string alignment):
+ * "reprot" is one edit from "report".  Words here are short; longer ones
+ * are cut at 63 characters, which cannot matter for a suggestion.
+ */
+static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t d[64][64];
+	na = SL_MIN(na, 63);
+	nb = SL_MIN(nb, 63);
+	for (size_t i = 0; i <= na; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= nb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= na; i++)
+		for (size_t j = 1; j <= nb; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t v = SL_MIN(d[i - 1][j] + 1, d[i][j - 1] + 1);
+			v = SL_MIN(v, d[i - 1][j - 1] + cost);
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+				v = SL_MIN(v, d[i - 2][j - 2] + 1);
+			d[i][j] = v;
+		}
+	return d[na][nb];
+}
+
+/* Is `cand` (n characters) near enough to `typed` to suggest, and nearer
+ * than the best so far (*best_d)? A third of the word may be wrong. */
+static int nearer(const char *typed, const char *cand, size_t n, size_t *best_d)
+{
+	size_t lt = strlen(typed), d = edit_distance(typed, lt, cand, n);
+	size_t limit = SL_MAX((size_t)1, SL_MAX(lt, n) / 3);
+	if (d == 0 || d > limit || d >= *best_d)
+		return 0;
+	*best_d = d;
+	return 1;
+}
+
+static const struct sl_cmd *nearest_command(const char *typed)
+{
+	const struct sl_cmd *best = NULL;
+	size_t best_d = SIZE_MAX;
+	for (size_t i = 0; i < SL_ARRAY_LEN(commands); i++)
+		if (nearer(typed, commands[i]->name, strlen(commands[i]->name), &best_d))
+			best = commands[i];
+	return best;
+}
+
+/*
+ * The long option of command `c` nearest to `typed` ("--max-slowdwn"), or
+ * 0: the options are read from the command's help text, the one list every
+ * builtin keeps of what it takes, so no option table needs passing here.
+ * Writes "--name" into out.
+ */
+static int nearest_option(const struct sl_cmd *c, const char *typed, char *out,
+			  size_t len)
+{
+	size_t best_d = SIZE_MAX, lt = strcspn(typed, "=");
+	char word[64];
+	if (lt >= sizeof word)
+		return 0;
+	memcpy(word, typed, lt);
+	word[lt] = 0;
+	int found = 0;
+	for (const char *u = c->usage; (u = strstr(u, "--"));) {
+		size_t n = 2 + strspn(u + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+		if (n > 3 && n < len && nearer(word, u, n, &best_d)) {
+			memcpy(out, u, n);
+			out[n] = 0;
+			found = 1;
+		}
+		u += n;
+	}
+	return found;
+}
+
 static void overview(FILE *f)
 {
 	fprintf(f, "usage: sleuth [--version] [--help] COMMAND [ARGS]\n\n"
@@ -60,8 +137,13 @@ static int help(int argc, char **argv)
 	}
 	const struct sl_cmd *c = find(argv[1]);
 	if (!c) {
-		fprintf(stderr, "sleuth: no command '%s'; run 'sleuth help' for the list\n",
-			argv[1]);
+		const struct sl_cmd *near = nearest_command(argv[1]);
+		if (near)
+			fprintf(stderr, "sleuth: no command '%s'; did you mean '%s'?\n",
+				argv[1], near->name);
+		else
+			fprintf(stderr, "sleuth: no command '%s'; run 'sleuth help' for the "
+					"list\n", argv[1]);
 		return SL_EXIT_USAGE;
 	}
 	printf("%s", c->usage);
@@ -76,8 +158,13 @@ int sl_bad_option(const char *cmd, int c, char **argv)
 	 * name the option itself. */
 	const char *name = (arg[0] == '-' && arg[1] == '-') || !optopt || optopt > 127
 				   ? arg : shortopt;
+	const struct sl_cmd *sc = find(cmd);
+	char near[64];
 	if (c == ':')
 		fprintf(stderr, "sleuth %s: option '%s' needs a value\n", cmd, name);
+	else if (name == arg && sc && nearest_option(sc, arg, near, sizeof near))
+		fprintf(stderr, "sleuth %s: unknown option '%s'; did you mean '%s'?\n", cmd,
+			name, near);
 	else
 		fprintf(stderr, "sleuth %s: unknown option '%s'\n", cmd, name);
 	fprintf(stderr, "Try 'sleuth help %s'.\n", cmd);
@@ -117,8 +204,13 @@ int main(int argc, char **argv)
 		return help(argc - 1, argv + 1);
 	const struct sl_cmd *c = find(name);
 	if (!c) {
-		fprintf(stderr, "sleuth: '%s' is not a sleuth command; run 'sleuth help' "
-				"for the list\n", name);
+		const struct sl_cmd *near = nearest_command(name);
+		if (near)
+			fprintf(stderr, "sleuth: '%s' is not a sleuth command; did you mean "
+					"'%s'?\n", name, near->name);
+		else
+			fprintf(stderr, "sleuth: '%s' is not a sleuth command; run 'sleuth "
+					"help' for the list\n", name);
 		return SL_EXIT_USAGE;
 	}
 	/* `sleuth CMD --help`; run answers it itself, since a -h after the
