@@ -161,6 +161,15 @@ static void phases(FILE *f, const sl_report *r)
 		knum(f, &first, "time_fmin_over_fmax", ph->mem_bound);
 		karray(f, "time_s", ph->time_at, r->n_sweep);
 		karray(f, "energy_j", ph->energy_at, r->n_sweep);
+		if (r->have_schedule) {
+			int k = ph->sched_k != SIZE_MAX;
+			fputs(",\n     ", f);
+			first = 1;
+			knum(f, &first, "scheduled_ghz", ph->sched_ghz);
+			knum(f, &first, "scheduled_time_s", k ? ph->time_at[ph->sched_k] : NAN);
+			knum(f, &first, "scheduled_energy_j",
+			     k ? ph->energy_at[ph->sched_k] : NAN);
+		}
 		fputs(",\n     \"functions\": ", f);
 		code(f, ph->funcs, ph->n_funcs);
 		fputs(",\n     \"lines\": ", f);
@@ -169,6 +178,17 @@ static void phases(FILE *f, const sl_report *r)
 	}
 	fputs("]", f);
 	free(col);
+	if (!r->have_schedule)
+		return;
+	int first = 1;
+	int fx = r->sched_fixed != SIZE_MAX;
+	fputs(",\n  \"schedule_summary\": {", f);
+	kstr(f, &first, "objective", r->sched_objective);
+	knum(f, &first, "max_slowdown", r->sched_max_slowdown);
+	knum(f, &first, "time_s", r->sched_time_s);
+	knum(f, &first, "energy_j", r->sched_energy_j);
+	knum(f, &first, "best_fixed_ghz", fx ? r->sweep_ghz[r->sched_fixed] : NAN);
+	putc('}', f);
 }
 
 static void instances(FILE *f, const sl_report *r)
