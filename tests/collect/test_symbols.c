@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <dlfcn.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,12 @@
 #include "collect/symbols.h"
 
 int symtest_nodebug(int x);
+int symtest_exported(int x);
+void *symtest_hidden_addr(void);
+void *symtest_cxx_addr(void);
 void *sym_where(void);
 void *sym_target(void);
+void *sym_inl_outer(void);
 
 static int call_line;
 
@@ -30,6 +35,24 @@ enum { TARGET_LINE = __LINE__ + 1 };
 __attribute__((noinline, noclone)) void *sym_target(void)
 {
 	void *ra = sym_where(); call_line = __LINE__;
+	return ra;
+}
+
+/* Code the compiler inlines: the call in its body sits in an inlined
+ * subroutine of sym_inl_outer's DWARF. */
+static volatile int inl_calls;
+
+enum { INL_BODY_LINE = __LINE__ + 3 };
+static inline __attribute__((always_inline)) void *sym_inl_body(void)
+{
+	void *ra = sym_where();
+	inl_calls++; /* work after the call: no tail call out of the body */
+	return ra;
+}
+
+__attribute__((noinline, noclone)) void *sym_inl_outer(void)
+{
+	void *ra = sym_inl_body();
 	return ra;
 }
 
@@ -178,9 +201,59 @@ static void test_shared_libraries(void **state)
 	 * line. */
 	assert_int_equal(symtest_nodebug(1), 4);
 	expect_func(s, lib_addr("libsymtest-nodebug.so", "symtest_nodebug"),
-		    "symtest_nodebug", &file, &line);
+		    "symtest_nodebug (libsymtest-nodebug.so)", &file, &line);
 	assert_null(file);
 	assert_int_equal(line, 0);
+	assert_int_equal(sl_sym_lookup(s, lib_addr("libc.so.6", "getpid"), &func,
+				       &file, &line), 0);
+	assert_non_null(strstr(func, " (libc.so.6)"));
+}
+
+/* A library stripped to .dynsym: its exported function named from there,
+ * a static one as library+offset (the offset objdump shows). */
+static void test_stripped_library(void **state)
+{
+	sl_symbolizer *s = ((self *)*state)->s;
+	const char *func, *file;
+	int line;
+	assert_int_equal(symtest_exported(1), 8);
+	expect_func(s, lib_addr("libsymtest-stripped.so", "symtest_exported"),
+		    "symtest_exported (libsymtest-stripped.so)", &file, &line);
+	uintptr_t hidden = (uintptr_t)symtest_hidden_addr();
+	Dl_info di;
+	assert_int_not_equal(dladdr((void *)hidden, &di), 0);
+	char want[128];
+	snprintf(want, sizeof want, "libsymtest-stripped.so+0x%" PRIxPTR,
+		 hidden - (uintptr_t)di.dli_fbase);
+	assert_int_equal(sl_sym_lookup(s, hidden, &func, &file, &line), 0);
+	assert_string_equal(func, want);
+	assert_null(file);
+}
+
+/* C++ names demangled, with namespace, class and parameters. */
+static void test_cxx_demangled(void **state)
+{
+	sl_symbolizer *s = ((self *)*state)->s;
+	const char *file;
+	int line;
+	expect_func(s, (uintptr_t)symtest_cxx_addr(),
+		    "sl_test::Widget::spin(int) (libsymtest-cxx.so)", &file, &line);
+	assert_non_null(file);
+	assert_string_equal(base(file), "symtest_cxx.cc");
+}
+
+/* An address in inlined code is named by the inlined function and the
+ * one it was inlined into, with the inlined function's source line. */
+static void test_inlined(void **state)
+{
+	sl_symbolizer *s = ((self *)*state)->s;
+	const char *file;
+	int line;
+	uintptr_t ra = (uintptr_t)sym_inl_outer();
+	expect_func(s, ra - 1, "sym_inl_body (inlined into sym_inl_outer)", &file, &line);
+	assert_string_equal(base(file), "test_symbols.c");
+	/* the line of the call inside sym_inl_body, not of sym_inl_outer */
+	assert_int_equal(line, INL_BODY_LINE);
 }
 
 /* The same hot addresses turn up in many phases (a run whose intervals all
@@ -256,6 +329,9 @@ int main(void)
 		cmocka_unit_test(test_own_function_and_line),
 		cmocka_unit_test(test_mapping_inside_segment),
 		cmocka_unit_test(test_shared_libraries),
+		cmocka_unit_test(test_stripped_library),
+		cmocka_unit_test(test_cxx_demangled),
+		cmocka_unit_test(test_inlined),
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_repeated_lookups),
 	};
