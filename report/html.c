@@ -736,7 +736,8 @@ int sl_report_html(FILE *f, const sl_report *r)
 	fprintf(f, "</title>\n<style>\n%s</style></head><body>\n<header><h1>", css);
 	esc(f, r->title);
 	fputs("</h1><p class=\"sub\">", f);
-	fprintf(f, "%zu phases over %.4g s", r->n_phases, r->run_time_s);
+	fprintf(f, "%zu phases over %.4g s (%zu cover 90%% of the time)", r->n_phases,
+		r->run_time_s, sl_profile_phases_covering(r->prof, 0.9));
 	if (r->have_time && r->n_sweep) {
 		fprintf(f, "; predictions from %.3g to %.3g GHz", r->sweep_ghz[r->fmin],
 			r->sweep_ghz[r->fmax]);
@@ -747,7 +748,14 @@ int sl_report_html(FILE *f, const sl_report *r)
 	} else {
 		fputs("; <span class=\"na\">no predictions</span>", f);
 	}
-	fputs("</p></header>\n", f);
+	fputs("</p>", f);
+	if (sl_profile_phases_noisy(r->prof))
+		fprintf(f, "<p class=\"notes\" id=\"noise\"><b>Warning:</b> %zu phases in %zu "
+			   "intervals look like sampling noise, not the program's stages: too "
+			   "few samples per interval for this program's code.  Record again "
+			   "with a longer <code>--interval</code> (see the notes below).</p>",
+			r->n_phases, r->prof->n_intervals);
+	fputs("</header>\n", f);
 	colours col;
 	colours_init(&col, r);
 	run_section(f, r);

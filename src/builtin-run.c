@@ -241,8 +241,9 @@ static void score(const sl_backend *b, const sl_profile *p)
 static void summary(const sl_profile *p, const sl_run_opts *o)
 {
 	char pred[96];
-	sl_info("%s: %zu intervals, %zu phases, %llu samples (%llu lost), %s%s",
-		o->output, p->n_intervals, p->n_phases, (unsigned long long)p->samples,
+	sl_info("%s: %zu intervals, %zu phases (%zu cover 90%% of the time), %llu samples "
+		"(%llu lost), %s%s", o->output, p->n_intervals, p->n_phases,
+		sl_profile_phases_covering(p, 0.9), (unsigned long long)p->samples,
 		(unsigned long long)p->lost_samples,
 		sl_profile_predictor_text(p, pred, sizeof pred),
 		p->has_counts ? "" : "; no event counts (timer backend)");
@@ -261,7 +262,7 @@ static void summary(const sl_profile *p, const sl_run_opts *o)
  */
 static void check_phase_noise(sl_profile *p, const char *backend)
 {
-	if (p->n_intervals < 20 || 2 * p->n_phases <= p->n_intervals)
+	if (!sl_profile_phases_noisy(p))
 		return;
 	const char *fix = !strcmp(backend, "timer")
 				  ? "a longer --interval (e.g. 100ms)"

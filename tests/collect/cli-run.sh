@@ -150,7 +150,7 @@ rc=$?
 # own.  run must say so and how to fix it (and not sit for minutes naming
 # thousands of phases); a program with real phases must not get the note.
 env --default-signal=INT timeout -s INT 2 "$SLEUTH" run -q --backend timer \
-	-o noise.prof -- sh -c 'while :; do :; done' 2>noise.err
+	--interval 10ms -o noise.prof -- sh -c 'while :; do :; done' 2>noise.err
 grep -q "too few samples per interval.*longer --interval" noise.err && ok ||
 	fail "phase noise not reported: $(cat noise.err)"
 "$SLEUTH" phases noise.prof >noise.txt
@@ -158,6 +158,28 @@ tr '\n' ' ' <noise.txt | grep -q "note: .*too few samples *per *interval" &&
 	ok || fail "phase noise not noted in the profile"
 awk 'length > 80 { bad = 1 } END { exit bad }' noise.txt && ok ||
 	fail "phases notes wider than 80 columns: $(cat noise.txt)"
+# ... and says so above the table, and on the report's first screen
+grep -q "^warning: .* look like sampling noise" noise.txt && ok ||
+	fail "sleuth phases: no noise warning: $(head -5 noise.txt)"
+"$SLEUTH" report -q noise.prof -o noise.html && grep -q '<p class="notes" id="noise">' noise.html &&
+	ok || fail "report: no noise warning on the first screen"
+# the listing: the largest phases first, --top N of them and a line for the rest
+"$SLEUTH" phases --top 3 noise.prof >top.txt
+[ "$(sed -n '/^phase intervals/,/^$/p' top.txt | grep -c '^ *[0-9]')" = 3 ] &&
+	grep -q "^  \.\.\. [0-9]* more phases" top.txt && ok ||
+	fail "phases --top 3: $(cat top.txt)"
+grep -Eq "^[0-9]+ phases? covers? 90% of the time" top.txt && ok || fail "no 90% coverage line"
+# by default the timer's interval holds the samples the threshold needs
+# (289 at 2000 Hz over 256 dimensions: 145 ms), and the shell loop is one
+# phase, not noise
+env --default-signal=INT timeout -s INT 3 "$SLEUTH" run --backend timer \
+	-o loop.prof -- sh -c 'while :; do :; done' 2>loop.err
+grep -q "timer backend: 14[45] ms intervals (289 samples" loop.err && ok ||
+	fail "no adaptive interval: $(cat loop.err)"
+"$SLEUTH" phases loop.prof >loop.txt
+# (at 10 ms the same loop founds a phase in most intervals, as above)
+grep -Eq "^[12] phases? covers? 90% of the time" loop.txt && ok ||
+	fail "shell loop at the default interval: $(head -4 loop.txt)"
 "$SLEUTH" phases tp.prof | grep -q "too few samples" &&
 	fail "twophase's two phases called noise" || ok
 
