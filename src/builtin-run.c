@@ -264,8 +264,11 @@ static void check_phase_noise(sl_profile *p, const char *backend)
 {
 	if (!sl_profile_phases_noisy(p))
 		return;
+	char timer_fix[64];
+	snprintf(timer_fix, sizeof timer_fix, "a longer --interval (e.g. %.0fms)",
+		 SL_MAX(3e3 * p->interval_s, 100.0));
 	const char *fix = !strcmp(backend, "timer")
-				  ? "a longer --interval (e.g. 100ms)"
+				  ? timer_fix
 				  : "a longer --interval or a shorter --sample-period";
 	sl_profile_add_note(p, "%zu phases in %zu intervals: too few samples per "
 			    "interval (%.0f on average) to tell this program's phases; "
@@ -455,8 +458,9 @@ const struct sl_cmd sl_cmd_run = {
 	"                        replay " REPLAY_MACHINE ", for perf the\n"
 	"                        model under data/machines/ matching the host PMU\n"
 	"  --interval N          instructions per interval (perf, default 100M;\n"
-	"                        K/M/G suffixes) or time per interval (timer,\n"
-	"                        default 10ms; s/ms/us suffixes)\n"
+	"                        K/M/G suffixes) or CPU time per interval (timer,\n"
+	"                        s/ms/us suffixes; default: long enough for the\n"
+	"                        samples phases need, 145ms at 2000 Hz)\n"
 	"  --counters K          programmable counters (default: the machine's;\n"
 	"                        0 = unlimited)\n"
 	"  --sample-period N     sample every Nth conditional branch (replay\n"

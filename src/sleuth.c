@@ -17,8 +17,11 @@ static const struct sl_cmd cmd_help = {
 	.name = "help",
 	.fn = help,
 	.summary = "Show help for a command",
-	.usage = "usage: sleuth help [COMMAND]\n\n"
-		 "Without COMMAND, list the commands; with it, show its options.\n",
+	.usage = "usage: sleuth help [COMMAND]\n"
+		 "       sleuth help --man [COMMAND]\n\n"
+		 "Without COMMAND, list the commands; with it, show its options.\n"
+		 "With --man, write the manual page (roff) made from the same text:\n"
+		 "the build installs them as sleuth(1) and sleuth-COMMAND(1).\n",
 };
 
 static const struct sl_cmd *const commands[] = {
@@ -129,8 +132,96 @@ static void overview(FILE *f)
 	fprintf(f, "\nSee 'sleuth help COMMAND' for a command's options.\n");
 }
 
+/* Text as roff: backslashes and hyphens escaped, no line taken for a
+ * request (a leading dot or quote). */
+static void roff_line(FILE *f, const char *s, size_t n)
+{
+	if (n && (s[0] == '.' || s[0] == '\''))
+		fputs("\\&", f);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\\')
+			fputs("\\e", f);
+		else if (s[i] == '-')
+			fputs("\\-", f);
+		else
+			fputc(s[i], f);
+	}
+	fputc('\n', f);
+}
+
+static void roff_block(FILE *f, const char *s)
+{
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+		roff_line(f, s, n);
+		s += n + (s[n] == '\n');
+	}
+}
+
+/*
+ * The manual page of a command, from its help text: the "usage:" lines
+ * are the synopsis, the rest the description, kept as laid out for the
+ * terminal (it is written for 80 columns).  Without a command, sleuth(1):
+ * the overview and the list of commands.
+ */
+static void man_page(FILE *f, const struct sl_cmd *c)
+{
+	char upper[64];
+	const char *name = c ? c->name : NULL;
+	snprintf(upper, sizeof upper, "SLEUTH%s%s", c ? "-" : "", c ? c->name : "");
+	for (char *u = upper; *u; u++)
+		if (*u >= 'a' && *u <= 'z')
+			*u = (char)(*u - 'a' + 'A');
+	fprintf(f, ".TH %s 1 \"\" \"sleuth %s\" \"sleuth manual\"\n.SH NAME\n", upper,
+		SLEUTH_VERSION);
+	if (!c) {
+		fputs("sleuth \\- time, power and energy of every program phase at every CPU "
+		      "frequency, from one run\n.SH SYNOPSIS\n.B sleuth\n"
+		      "[\\-\\-version] [\\-\\-help] COMMAND [ARGS]\n.SH DESCRIPTION\n"
+		      "sleuth profiles an unmodified program once, finds its phases, maps "
+		      "them to source code, predicts each phase's time, power and energy at "
+		      "every CPU frequency and chooses a frequency per phase.\n"
+		      ".SH COMMANDS\n", f);
+		for (size_t i = 0; i < SL_ARRAY_LEN(commands); i++) {
+			fprintf(f, ".TP\n.BR sleuth\\-%s (1)\n", commands[i]->name);
+			roff_line(f, commands[i]->summary, strlen(commands[i]->summary));
+		}
+		fputs(".SH SEE ALSO\n'sleuth help COMMAND' prints the same text as each "
+		      "command's page.\n", f);
+		return;
+	}
+	fprintf(f, "sleuth\\-%s \\- ", name);
+	roff_line(f, c->summary, strlen(c->summary));
+	const char *u = c->usage, *desc = strstr(u, "\n\n");
+	size_t syn = desc ? (size_t)(desc - u) : strlen(u);
+	fputs(".SH SYNOPSIS\n.nf\n", f);
+	for (const char *l = u; l < u + syn;) {
+		size_t n = strcspn(l, "\n");
+		n = SL_MIN(n, (size_t)(u + syn - l));
+		/* "usage: " and the continuation lines' indent under it go */
+		const char *t = n >= 7 && (!strncmp(l, "usage: ", 7) ||
+					   !strncmp(l, "       ", 7)) ? l + 7 : l;
+		roff_line(f, t, n - (size_t)(t - l));
+		l += n + 1;
+	}
+	fputs(".fi\n.SH DESCRIPTION\n.nf\n", f);
+	if (desc)
+		roff_block(f, desc + 2);
+	fputs(".fi\n.SH SEE ALSO\n.BR sleuth (1)\n", f);
+}
+
 static int help(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "--man")) {
+		const struct sl_cmd *c = argc >= 3 ? find(argv[2]) : NULL;
+		if (argc >= 3 && !c) {
+			fprintf(stderr, "sleuth: no command '%s'; run 'sleuth help' for the "
+					"list\n", argv[2]);
+			return SL_EXIT_USAGE;
+		}
+		man_page(stdout, c);
+		return SL_EXIT_OK;
+	}
 	if (argc < 2) {
 		overview(stdout);
 		return SL_EXIT_OK;
