@@ -167,27 +167,6 @@ static void event_table(const sl_profile *p)
 	free(m);
 }
 
-/* "note: TEXT", wrapped at spaces to WIDTH columns (notes are one line
- * each in the profile and can be long). */
-static void print_note(const char *text)
-{
-	const char *lead = "note: ";
-	while (*text) {
-		size_t room = WIDTH - strlen(lead), n = strlen(text);
-		if (n > room) {
-			n = room;
-			while (n && text[n] != ' ')
-				n--;
-			if (!n) /* one word longer than the line */
-				n = strcspn(text, " ");
-		}
-		printf("%s%.*s\n", lead, (int)n, text);
-		text += n;
-		text += strspn(text, " ");
-		lead = "      ";
-	}
-}
-
 static int cmd_phases(int argc, char **argv)
 {
 	static const struct option lo[] = {{"events", no_argument, 0, 'e'},
@@ -216,9 +195,11 @@ static int cmd_phases(int argc, char **argv)
 	double total = 0;
 	for (size_t i = 0; i < p.n_intervals; i++)
 		total += p.iv[i].time_s;
-	printf("%s: %s, %zu intervals, %zu phases, %.3f s\n", path,
-	       p.workload ? p.workload : p.command ? p.command : "?", p.n_intervals,
-	       p.n_phases, total);
+	char *head = sl_xasprintf("%s: %s, %zu intervals, %zu phases, %.3f s", path,
+				  p.workload ? p.workload : p.command ? p.command : "?",
+				  p.n_intervals, p.n_phases, total);
+	sl_term_wrap(stdout, "", head, 2, WIDTH); /* a long command wraps */
+	free(head);
 	char freq[32] = "";
 	if (p.freq_ghz > 0)
 		snprintf(freq, sizeof freq, " at %.2f GHz", p.freq_ghz);
@@ -237,7 +218,7 @@ static int cmd_phases(int argc, char **argv)
 	if (events)
 		event_table(&p);
 	for (size_t i = 0; i < p.n_notes; i++)
-		print_note(p.notes[i]);
+		sl_term_wrap(stdout, "note: ", p.notes[i], 6, WIDTH);
 	sl_profile_free(&p);
 	return SL_EXIT_OK;
 }
