@@ -48,6 +48,12 @@ static void code_text(const sl_phase_info *ph, char *line, size_t width)
 			 l->line, 100 * l->share);
 	}
 	size_t room = width > strlen(where) ? width - strlen(where) : 0;
+	/* the top function comes first: without room for 20 characters of
+	 * it, the source line gives way */
+	if (room < strlen(line) + 24) {
+		where[0] = 0;
+		room = width;
+	}
 	for (size_t i = 0; i < ph->n_funcs; i++) {
 		const sl_codeloc *f = &ph->funcs[i];
 		snprintf(item, sizeof item, "%s %s %.0f%%", i ? "," : "", f->function,

@@ -127,6 +127,23 @@ printf '%s\n' "$out" | awk '
 	END { exit !(seen["phase_hash"] == 1 && seen["phase_float"] == 1 &&
 		     big >= 0.8 * total) }' && ok ||
 	fail "twophase: not two phases mapped to phase_hash and phase_float: $out"
+# The same program twice, in two processes with their own address-space
+# layouts (PIE, ASLR): its code is the same code, so the same two phases,
+# and named in both runs (not the second run's addresses in hex).
+TWOPHASE_SECONDS=0.25 "$SLEUTH" run -q --backend timer --interval 40ms -o tp2.prof \
+	-- sh -c "$PROGS/twophase; $PROGS/twophase" >/dev/null 2>&1
+out2=$("$SLEUTH" phases tp2.prof)
+printf '%s\n' "$out2" | awk '
+	/^phase intervals/ { t = 1; next }
+	t && /^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% / {
+		total += $2
+		if (($5 == "phase_hash" || $5 == "phase_float") && $6 + 0 >= 90) {
+			seen[$5]++; big += $2
+		}
+	}
+	END { exit !(seen["phase_hash"] == 1 && seen["phase_float"] == 1 &&
+		     big >= 0.8 * total) }' && ok ||
+	fail "twophase twice: not one phase per function across both processes: $out2"
 printf '%s\n' "$out" | grep -q "note: timer backend: no event counts" && ok ||
 	fail "timer profile does not say it has no counts: $out"
 # the target's exit status is sleuth's
