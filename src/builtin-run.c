@@ -241,9 +241,10 @@ static void score(const sl_backend *b, const sl_profile *p)
 static void summary(const sl_profile *p, const sl_run_opts *o)
 {
 	char pred[96];
-	sl_info("%s: %zu intervals, %zu phases (%zu cover 90%% of the time), %llu samples "
-		"(%llu lost), %s%s", o->output, p->n_intervals, p->n_phases,
-		sl_profile_phases_covering(p, 0.9), (unsigned long long)p->samples,
+	/* two lines: each fits 100 columns */
+	sl_info("%s: %zu intervals, %zu phases (%zu cover 90%% of the time)", o->output,
+		p->n_intervals, p->n_phases, sl_profile_phases_covering(p, 0.9));
+	sl_info("%llu samples (%llu lost), %s%s", (unsigned long long)p->samples,
 		(unsigned long long)p->lost_samples,
 		sl_profile_predictor_text(p, pred, sizeof pred),
 		p->has_counts ? "" : "; no event counts (timer backend)");
