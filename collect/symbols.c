@@ -188,6 +188,12 @@ sl_symbolizer *sl_sym_new(const sl_mapping *maps, size_t n)
 	s->cb.find_elf = dwfl_build_id_find_elf;
 	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	s->cb.section_address = dwfl_offline_section_address;
+	/* more places for separate debug files, as gdb's debug-file-directory:
+	 * each DIR is searched by build-id (DIR/.build-id/xx/yyyy.debug) and
+	 * by .gnu_debuglink, before the default /usr/lib/debug */
+	const char *more = getenv("SLEUTH_DEBUGINFO_PATH");
+	if (more && *more)
+		s->debuginfo_path = sl_xasprintf(":.debug:%s:/usr/lib/debug", more);
 	s->cb.debuginfo_path = &s->debuginfo_path;
 	s->dwfl = dwfl_begin(&s->cb);
 	if (!s->dwfl) {
@@ -316,5 +322,6 @@ void sl_sym_free(sl_symbolizer *s)
 	for (size_t i = 0; i < s->n_mods; i++)
 		free(s->mods[i].name);
 	free(s->mods);
+	free(s->debuginfo_path);
 	free(s);
 }

@@ -242,6 +242,38 @@ static void test_cxx_demangled(void **state)
 	assert_string_equal(base(file), "symtest_cxx.cc");
 }
 
+/* A stripped library (soname libsymtest-split-full.so, the file it was
+ * stripped from) whose debug information is in a separate file,
+ * found by build-id under SLEUTH_DEBUGINFO_PATH: its static function is
+ * named, with the library and its source line; without that path, only
+ * library+offset. */
+static void test_split_debug(void **state)
+{
+	(void)state;
+	void *h = dlopen(SPLIT_LIB, RTLD_NOW);
+	assert_non_null(h);
+	void *(*addr_of)(void) = (void *(*)(void))dlsym(h, "symtest_split_addr");
+	assert_non_null(addr_of);
+	uintptr_t a = (uintptr_t)addr_of();
+	size_t n;
+	sl_mapping *maps = self_maps(&n);
+	const char *func, *file;
+	int line;
+	sl_symbolizer *s = sl_sym_new(maps, n);
+	assert_int_equal(sl_sym_lookup(s, a, &func, &file, &line), 0);
+	assert_non_null(strstr(func, "libsymtest-split-full.so+0x"));
+	sl_sym_free(s);
+	setenv("SLEUTH_DEBUGINFO_PATH", SPLIT_DEBUG, 1);
+	s = sl_sym_new(maps, n);
+	unsetenv("SLEUTH_DEBUGINFO_PATH");
+	expect_func(s, a, "split_hidden (libsymtest-split-full.so)", &file, &line);
+	assert_non_null(file);
+	assert_string_equal(base(file), "symtest_split.c");
+	sl_sym_free(s);
+	free_maps(maps, n);
+	dlclose(h);
+}
+
 /* An address in inlined code is named by the inlined function and the
  * one it was inlined into, with the inlined function's source line. */
 static void test_inlined(void **state)
@@ -332,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_stripped_library),
 		cmocka_unit_test(test_cxx_demangled),
 		cmocka_unit_test(test_inlined),
+		cmocka_unit_test(test_split_debug),
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_repeated_lookups),
 	};
