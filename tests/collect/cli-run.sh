@@ -114,8 +114,11 @@ out=$("$SLEUTH" run --backend timer --interval 40ms -o tp.prof -- "$PROGS/twopha
 # straddle a switch between the functions, and startup or teardown (the
 # loader, libc), may found small mixed phases of their own: at 40 ms they
 # are a few of ~45 intervals.
-out=$("$SLEUTH" phases tp.prof)
-printf '%s\n' "$out" | awk '
+# two_phases TEXT: `sleuth phases` shows one phase for each of twophase's
+# functions (>= 90% of its samples there, with its source line) and they
+# cover at least 80% of the intervals.
+two_phases() {
+	printf '%s\n' "$1" | awk '
 	/^phase intervals/ { t = 1; next }
 	t && /^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% / {
 		total += $2
@@ -125,24 +128,17 @@ printf '%s\n' "$out" | awk '
 		}
 	}
 	END { exit !(seen["phase_hash"] == 1 && seen["phase_float"] == 1 &&
-		     big >= 0.8 * total) }' && ok ||
-	fail "twophase: not two phases mapped to phase_hash and phase_float: $out"
+		     big >= 0.8 * total) }'
+}
+out=$("$SLEUTH" phases tp.prof)
+two_phases "$out" && ok || fail "twophase: not two phases mapped to phase_hash and phase_float: $out"
 # The same program twice, in two processes with their own address-space
 # layouts (PIE, ASLR): its code is the same code, so the same two phases,
 # and named in both runs (not the second run's addresses in hex).
 TWOPHASE_SECONDS=0.25 "$SLEUTH" run -q --backend timer --interval 40ms -o tp2.prof \
 	-- sh -c "$PROGS/twophase; $PROGS/twophase" >/dev/null 2>&1
 out2=$("$SLEUTH" phases tp2.prof)
-printf '%s\n' "$out2" | awk '
-	/^phase intervals/ { t = 1; next }
-	t && /^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% / {
-		total += $2
-		if (($5 == "phase_hash" || $5 == "phase_float") && $6 + 0 >= 90) {
-			seen[$5]++; big += $2
-		}
-	}
-	END { exit !(seen["phase_hash"] == 1 && seen["phase_float"] == 1 &&
-		     big >= 0.8 * total) }' && ok ||
+two_phases "$out2" && ok ||
 	fail "twophase twice: not one phase per function across both processes: $out2"
 printf '%s\n' "$out" | grep -q "note: timer backend: no event counts" && ok ||
 	fail "timer profile does not say it has no counts: $out"
