@@ -19,3 +19,18 @@ void *symtest_hidden_addr(void)
 {
 	return (void *)hidden;
 }
+
+/* Functions under Rust's mangled names (the v0 and the legacy scheme), to
+ * check that their names are demangled as rustfilt would. */
+int symtest_rust_v0(int x) __asm__("_RNvCs1234_7mycrate3foo");
+int symtest_rust_legacy(int x) __asm__("_ZN7mycrate3bar17h0123456789abcdefE");
+
+int symtest_rust_v0(int x)
+{
+	return x + 7;
+}
+
+int symtest_rust_legacy(int x)
+{
+	return x + 9;
+}

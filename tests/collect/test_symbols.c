@@ -230,6 +230,18 @@ static void test_stripped_library(void **state)
 	assert_null(file);
 }
 
+/* Rust names demangled, v0 and legacy (hash dropped). */
+static void test_rust_demangled(void **state)
+{
+	sl_symbolizer *s = ((self *)*state)->s;
+	const char *file;
+	int line;
+	expect_func(s, lib_addr("libsymtest-stripped.so", "_RNvCs1234_7mycrate3foo"),
+		    "mycrate::foo (libsymtest-stripped.so)", &file, &line);
+	expect_func(s, lib_addr("libsymtest-stripped.so", "_ZN7mycrate3bar17h0123456789abcdefE"),
+		    "mycrate::bar (libsymtest-stripped.so)", &file, &line);
+}
+
 /* C++ names demangled, with namespace, class and parameters. */
 static void test_cxx_demangled(void **state)
 {
@@ -363,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_shared_libraries),
 		cmocka_unit_test(test_stripped_library),
 		cmocka_unit_test(test_cxx_demangled),
+		cmocka_unit_test(test_rust_demangled),
 		cmocka_unit_test(test_inlined),
 		cmocka_unit_test(test_split_debug),
 		cmocka_unit_test(test_unknown),
