@@ -211,16 +211,20 @@ sl_symbolizer *sl_sym_new(const sl_mapping *maps, size_t n)
 	return s;
 }
 
-/* A symbol as people read it: demangled when it is C++ or Rust (malloc'd). */
+/* A symbol as people read it: without its symbol version
+ * ("clock_gettime@@GLIBC_2.17"), demangled when it is C++ or Rust
+ * (malloc'd). */
 static char *demangle(const char *sym)
 {
-	char *d = cplus_demangle(sym, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+	char *bare = sl_xstrdup(sym);
+	bare[strcspn(bare, "@")] = 0;
+	char *d = cplus_demangle(bare, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
 	if (d) {
-		char *r = sl_xstrdup(d);
+		free(bare);
+		bare = sl_xstrdup(d);
 		free(d);
-		return r;
 	}
-	return sl_xstrdup(sym);
+	return bare;
 }
 
 /* The name of a function's DIE (an inlined subroutine's through its

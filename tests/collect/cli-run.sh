@@ -132,6 +132,16 @@ two_phases() {
 }
 out=$("$SLEUTH" phases tp.prof)
 two_phases "$out" && ok || fail "twophase: not two phases mapped to phase_hash and phase_float: $out"
+# Code named as perf names it, end to end: a C++ method demangled, a shared
+# library's function with the library, an inlined loop as itself.
+"$SLEUTH" run -q --backend timer --interval 40ms -o named.prof -- "$PROGS/named" >/dev/null 2>&1
+"$SLEUTH" report -q --format json -o named.json named.prof
+for want in '"demo::Mixer::churn(double)"' '"named_lib_spin (libnamed-lib.so)"' \
+	    '"inlined_kernel (inlined into main)"'; do
+	grep -qF "\"function\": $want" named.json && ok ||
+		fail "named: no function $want in $(grep -o '"function": "[^"]*"' named.json | sort -u)"
+done
+grep -q '"function": "[^"]*@' named.json && fail "named: a symbol version left in a name" || ok
 # The same program twice, in two processes with their own address-space
 # layouts (PIE, ASLR): its code is the same code, so the same two phases,
 # and named in both runs (not the second run's addresses in hex).
