@@ -399,8 +399,9 @@ static int run(sl_run_opts *o)
 		p.machine_path = sl_xstrdup(mpath);
 	}
 	if (!p.has_counts)
-		sl_profile_add_note(&p, "%s backend: no event counts; predict will "
-				    "refuse this profile", b->name);
+		sl_profile_add_note(&p, "%s backend: no event counts, so no predictions; "
+				    "record where there is a PMU (--backend perf) or "
+				    "through the virtual PMU (vPMU) for them", b->name);
 	if (st.empty)
 		sl_profile_add_note(&p, "%zu intervals had no samples and took the "
 				    "predicted phase", st.empty);
