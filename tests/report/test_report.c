@@ -302,6 +302,54 @@ static void json_balanced(const char *s)
 	assert_int_equal(d, 0);
 }
 
+/* Under a schedule: its section comes first, one row per phase with its
+ * frequency and its time against fmax and the best fixed frequency, a
+ * strip coloured by frequency; the JSON carries each phase's frequency. */
+static void test_schedule(void **state)
+{
+	(void)state;
+	fixture *fx = malloc(sizeof *fx);
+	make(fx, 1);
+	sl_report *r = &fx->r;
+	r->have_schedule = 1;
+	r->sched_objective = "min-edp";
+	r->sched_max_slowdown = 0.1;
+	r->sched_fixed = 1; /* 2.13 GHz */
+	r->sched_time_s = r->sched_energy_j = 0;
+	for (int k = 0; k < NPH; k++) {
+		sl_rep_phase *ph = &r->phases[k];
+		ph->sched_k = (size_t)k; /* phase 0 at 1.6, 1 at 2.13, 2 at 2.66 GHz */
+		ph->sched_ghz = r->sweep_ghz[k];
+		r->sched_time_s += ph->time_at[k];
+		r->sched_energy_j += ph->energy_at[k];
+	}
+	char *h = render(r, 0);
+	assert_int_equal(xml_check(h), 0);
+	const char *sec = strstr(h, "<section id=\"schedule\">");
+	assert_non_null(sec);
+	assert_true(sec < strstr(h, "<section id=\"timeline\">"));
+	assert_int_equal(in_section(h, "schedule", "<svg"), 1);
+	assert_true(in_section(h, "schedule", "Scheduled frequency over") >= 1);
+	assert_int_equal(in_section(h, "schedule", "<td class=\"n\">1.60 GHz</td>"), 1);
+	assert_int_equal(in_section(h, "schedule", "<td class=\"n\">2.13 GHz</td>"), 1);
+	/* phase 0 at 1.6 GHz: 10 s x 2.66 / 1.6 = 16.625 s, +66.3% on fmax's
+	 * 10 s and +33.1% on 2.13 GHz's 12.488 s */
+	assert_int_equal(in_section(h, "schedule", "<td class=\"n\">16.62</td>"), 1);
+	assert_int_equal(in_section(h, "schedule", "+66.3%"), 1);
+	assert_int_equal(in_section(h, "schedule", "+33.1%"), 1);
+	assert_int_equal(in_section(h, "schedule", "the best single frequency under the "
+				    "same bound is 2.13 GHz"), 1);
+	free(h);
+	char *j = render(r, 1);
+	json_balanced(j);
+	assert_non_null(strstr(j, "\"scheduled_ghz\": 1.6, \"scheduled_time_s\": 16.625,"));
+	assert_non_null(strstr(j, "\"scheduled_ghz\": 2.13,"));
+	assert_non_null(strstr(j, "\"best_fixed_ghz\": 2.13}"));
+	free(j);
+	sl_report_free(r);
+	free(fx);
+}
+
 static void test_json(void **state)
 {
 	(void)state;
@@ -340,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_html_no_predictions),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_schedule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
