@@ -8,16 +8,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
+
+#include "cputime.h"
 
 extern "C" uint64_t named_lib_spin(double seconds); /* libnamed-lib.so */
-
-static double cpu_now()
-{
-	timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 namespace demo {
 struct Mixer {

@@ -1,16 +1,10 @@
 /* The shared-library stage of tests/progs/named.cc: a loop in a library,
  * to be named "named_lib_spin (libnamed-lib.so)". */
 #include <stdint.h>
-#include <time.h>
+
+#include "cputime.h"
 
 uint64_t named_lib_spin(double seconds);
-
-static double cpu_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 uint64_t named_lib_spin(double seconds)
 {
