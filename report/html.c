@@ -172,7 +172,7 @@ static void colours_init(colours *c, const sl_report *r)
 		c->lkey[n] = REP_OWN_COLOURS;
 		c->lname[n++] = c->other;
 	}
-	c->legend = (sl_svg_keys){n, c->lkey, c->lname};
+	c->legend = (sl_svg_keys){n, c->lkey, c->lname, NULL};
 }
 
 static void colours_free(colours *c)
@@ -297,12 +297,12 @@ static void sched_strip(FILE *f, const sl_report *r)
 			n++;
 		}
 	}
-	n = SL_MIN(n, (size_t)REP_OWN_COLOURS);
+	/* slowest darkest, fastest lightest, spread over the palette */
 	char **name = sl_xmalloc((n + 1) * sizeof *name);
 	size_t *key = sl_xmalloc((n + 1) * sizeof *key);
 	for (size_t j = 0; j < n; j++) {
 		name[j] = sl_xasprintf("%.2f GHz", ghz[j]);
-		key[j] = j;
+		key[j] = n > 1 ? j * 9 / (n - 1) : 9;
 	}
 	sl_svg_segment *seg = sl_xcalloc(r->n_inst + 1, sizeof *seg);
 	for (size_t i = 0; i < r->n_inst; i++) {
@@ -310,15 +310,15 @@ static void sched_strip(FILE *f, const sl_report *r)
 		double g = ph ? ph->sched_ghz : NAN;
 		seg[i].x0 = r->inst[i].start_s;
 		seg[i].x1 = r->inst[i].start_s + r->inst[i].time_s;
-		seg[i].key = REP_OWN_COLOURS;
+		seg[i].key = 10; /* not in the schedule: grey */
 		for (size_t j = 0; j < n; j++)
 			if (fabs(ghz[j] - g) < 0.0005)
-				seg[i].key = j;
+				seg[i].key = key[j];
 	}
 	sl_svg_timeline t = {
 		.title = "Scheduled frequency over the profiled run", .width = REP_CHART_W,
 		.xlabel = "time (s)", .total = r->run_time_s, .seg = seg, .n_seg = r->n_inst,
-		.keys = {n, key, (const char *const *)name},
+		.keys = {n, key, (const char *const *)name, sl_svg_level_colour},
 	};
 	sl_svg_timeline_draw(f, &t);
 	for (size_t j = 0; j < n; j++)

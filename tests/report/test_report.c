@@ -330,6 +330,10 @@ static void test_schedule(void **state)
 	assert_true(sec < strstr(h, "<section id=\"timeline\">"));
 	assert_int_equal(in_section(h, "schedule", "<svg"), 1);
 	assert_true(in_section(h, "schedule", "Scheduled frequency over") >= 1);
+	/* coloured by frequency on a sequential scale, not the phase palette:
+	 * 1.6 GHz the darkest, 2.66 GHz the lightest */
+	assert_true(in_section(h, "schedule", "fill=\"#440154\"") >= 1);
+	assert_true(in_section(h, "schedule", "fill=\"#FDE725\"") >= 1);
 	assert_int_equal(in_section(h, "schedule", "<td class=\"n\">1.60 GHz</td>"), 1);
 	assert_int_equal(in_section(h, "schedule", "<td class=\"n\">2.13 GHz</td>"), 1);
 	/* phase 0 at 1.6 GHz: 10 s x 2.66 / 1.6 = 16.625 s, +66.3% on fmax's
