@@ -154,6 +154,13 @@ static void phases(sl_json *w, const sl_report *r)
 		knum(w, "time_fmin_over_fmax", ph->mem_bound);
 		karray(w, "time_s", ph->time_at, r->n_sweep);
 		karray(w, "energy_j", ph->energy_at, r->n_sweep);
+		if (r->have_schedule) {
+			int k = ph->sched_k != SIZE_MAX;
+			kline(w, "\n     ", "scheduled_ghz");
+			sl_json_number(w, ph->sched_ghz);
+			knum(w, "scheduled_time_s", k ? ph->time_at[ph->sched_k] : NAN);
+			knum(w, "scheduled_energy_j", k ? ph->energy_at[ph->sched_k] : NAN);
+		}
 		kline(w, "\n     ", "functions");
 		code(w, ph->funcs, ph->n_funcs);
 		kline(w, "\n     ", "lines");
@@ -162,6 +169,17 @@ static void phases(sl_json *w, const sl_report *r)
 	}
 	sl_json_close(w, "");
 	free(col);
+	if (!r->have_schedule)
+		return;
+	int fx = r->sched_fixed != SIZE_MAX;
+	kline(w, "\n  ", "schedule_summary");
+	sl_json_open(w, '{', " ");
+	kstr(w, "objective", r->sched_objective);
+	knum(w, "max_slowdown", r->sched_max_slowdown);
+	knum(w, "time_s", r->sched_time_s);
+	knum(w, "energy_j", r->sched_energy_j);
+	knum(w, "best_fixed_ghz", fx ? r->sweep_ghz[r->sched_fixed] : NAN);
+	sl_json_close(w, "");
 }
 
 static void instances(sl_json *w, const sl_report *r)

@@ -40,6 +40,22 @@ const char *sl_svg_phase_colour(size_t p)
 	return phase_pal[p % SL_ARRAY_LEN(phase_pal)];
 }
 
+/* viridis (van der Walt & Smith), 10 even steps */
+static const char *const level_pal[] = {
+	"#440154", "#482878", "#3E4A89", "#31688E", "#26828E",
+	"#1F9E89", "#35B779", "#6DCD59", "#B4DE2C", "#FDE725",
+};
+
+const char *sl_svg_level_colour(size_t level)
+{
+	return level < SL_ARRAY_LEN(level_pal) ? level_pal[level] : "#BBBBBB";
+}
+
+static const char *key_colour(const sl_svg_keys *k, size_t key)
+{
+	return k && k->colour ? k->colour(key) : sl_svg_phase_colour(key);
+}
+
 size_t sl_utf8_put(FILE *f, const unsigned char *s, const char *bad)
 {
 	size_t n = sl_utf8_len(s);
@@ -337,7 +353,7 @@ static entry *key_entries(const sl_svg_keys *k)
 {
 	entry *e = sl_xcalloc(k->n + 1, sizeof *e);
 	for (size_t i = 0; i < k->n; i++)
-		e[i] = (entry){k->name[i], sl_svg_phase_colour(k->key[i]), 0};
+		e[i] = (entry){k->name[i], key_colour(k, k->key[i]), 0};
 	return e;
 }
 
@@ -506,7 +522,7 @@ static void stacks_emit(FILE *f, stacks *st)
 			if (st->keys->key[k] == pp->key)
 				name = st->keys->name[k];
 		fprintf(f, "<path fill=\"%s\" d=\"%s\"><title>",
-			pp->key == SIZE_MAX ? "#777" : sl_svg_phase_colour(pp->key), pp->d);
+			pp->key == SIZE_MAX ? "#777" : key_colour(st->keys, pp->key), pp->d);
 		if (pp->key == SIZE_MAX)
 			fputs("others", f);
 		else if (name)
@@ -590,7 +606,7 @@ static void draw_segments(FILE *f, const sl_svg_segment *seg, size_t n, const sc
 			column_flush(&c, stp, y, h);
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 				   "fill=\"%s\"%s>", a, y, b - a, h,
-				sl_svg_phase_colour(seg[i].key), opacity);
+				key_colour(keys, seg[i].key), opacity);
 			title_elem(f, seg[i].title);
 			fputs("</rect>\n", f);
 			continue;

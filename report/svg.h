@@ -69,7 +69,14 @@ typedef struct sl_svg_keys {
 	size_t n;
 	const size_t *key;
 	const char *const *name;
+	/* colour of a key; NULL: sl_svg_phase_colour (a sequential palette
+	 * such as sl_svg_level_colour for ordered keys like frequencies) */
+	const char *(*colour)(size_t key);
 } sl_svg_keys;
+
+/* A sequential colour-blind-safe palette (viridis, 10 steps) for ordered
+ * keys: 0 the darkest (lowest), 9 the lightest; beyond, grey (none). */
+const char *sl_svg_level_colour(size_t level);
 
 /* Axes: labels include the unit, e.g. "time (s)".  A bound that is NAN is
  * taken from the data. */

@@ -23,6 +23,7 @@
 #include "builtin.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
+#include "util/term.h"
 #include "sleuth/machine.h"
 #include "sleuth/model.h"
 #include "sleuth/profile.h"
@@ -38,9 +39,16 @@
 /* Run `sleuth ARGV...` (this binary), echoing the command line first. */
 static int step(char *const argv[])
 {
-	printf("\n$ sleuth");
-	for (size_t i = 1; argv[i]; i++)
-		printf(" %s", argv[i]);
+	/* as a shell takes it: long lines continue with a backslash, so that
+	 * nothing is wider than 100 columns and it still pastes */
+	size_t col = printf("\n$ sleuth") - 1;
+	for (size_t i = 1; argv[i]; i++) {
+		if (col + 1 + strlen(argv[i]) + 2 > 100) {
+			printf(" \\\n   ");
+			col = 3;
+		}
+		col += printf(" %s", argv[i]);
+	}
 	printf("\n");
 	fflush(stdout);
 	pid_t pid = fork();
@@ -187,12 +195,15 @@ static int run(const opts *o)
 	report = sl_xasprintf("%s/report.html", dir);
 	scheduled = sl_xasprintf("%s/scheduled.yaml", dir);
 
-	if (sl_hw_available())
+	if (sl_hw_available()) {
 		printf("This machine has a hardware PMU: profile a real program with "
 		       "'sleuth run ./app'.\nThe demo below uses the simulator.\n");
-	else
-		printf("No hardware PMU here (%s).\nThe demo runs sleuth's pipeline on a "
-		       "simulated workload instead.\n", sl_error());
+	} else {
+		char *why = sl_xasprintf("(%s).", sl_error());
+		sl_term_wrap(stdout, "No hardware PMU here ", why, 2, 100);
+		free(why);
+		printf("The demo runs sleuth's pipeline on a simulated workload instead.\n");
+	}
 
 	STEP("simulate", workload, "--machine", simmach, "--freq", fmax, "-o", trace,
 	     "--power-log", power);
@@ -223,8 +234,10 @@ static int run(const opts *o)
 	       sf.time_s, st, 100 * (sf.time_s - st) / st,
 	       sf.energy_j, se, 100 * (sf.energy_j - se) / se);
 	sl_schedule_file_free(&sf);
-	printf("\nOutputs in %s/: trace.yaml, power.csv, sleuth.prof, schedule.yaml, "
-	       "report.html, truth-fmin.yaml, scheduled.yaml\n", dir);
+	char *outs = sl_xasprintf("%s/: trace.yaml, power.csv, sleuth.prof, schedule.yaml, "
+				  "report.html, truth-fmin.yaml, scheduled.yaml", dir);
+	sl_term_wrap(stdout, "\nOutputs in ", outs, 2, 100);
+	free(outs);
 	rc = 0;
 fail:
 	sl_machine_free(&sm);

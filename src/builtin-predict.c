@@ -30,9 +30,9 @@ static const char usage[] =
 	"Predict time, power and energy at other frequencies from one profile.\n"
 	"\n"
 	"  PROFILE          the profile (default sleuth.prof)\n"
-	"  --freq F         a target frequency (2.4, 2.4GHz, 2400MHz); repeatable\n"
+	"  -f, --freq F     a target frequency (2.4, 2.4GHz, 2400MHz); repeatable\n"
 	"  --all            every P-state of the machine\n"
-	"  --machine FILE   machine model (default: the one embedded in the profile)\n"
+	"  -m, --machine FILE  machine model (default: the one in the profile)\n"
 	"  --model M        time model: stall (default; off-chip stalls do not scale\n"
 	"                   with frequency) or linear (time proportional to 1/f)\n"
 	"  --per U          rows per phase (default), instance or interval\n"
@@ -81,7 +81,7 @@ static int parse(int argc, char **argv, opts *o)
 	};
 	int c, rc;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:f:m:", lo, NULL)) != -1) {
 		if ((rc = sl_model_opts_take(CMD, &o->m, c, optarg)) >= 0) {
 			if (rc)
 				return rc;

@@ -24,7 +24,7 @@ typedef struct opts {
 	int json;
 } opts;
 
-enum { O_SCHEDULE = 256, O_FORMAT };
+enum { O_FORMAT = 256 };
 
 /* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
 static int parse(int argc, char **argv, opts *o)
@@ -32,7 +32,7 @@ static int parse(int argc, char **argv, opts *o)
 	static const struct option lo[] = {
 		{"output", required_argument, NULL, 'o'},
 		SL_LONGOPT_FREQ,
-		{"schedule", required_argument, NULL, O_SCHEDULE},
+		{"schedule", required_argument, NULL, 's'},
 		SL_LONGOPT_MACHINE,
 		SL_LONGOPT_MODEL,
 		{"format", required_argument, NULL, O_FORMAT},
@@ -43,7 +43,7 @@ static int parse(int argc, char **argv, opts *o)
 	const char *format = "html";
 	int c, rc;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:q", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:qf:s:m:", lo, NULL)) != -1) {
 		if ((rc = sl_model_opts_take(CMD, &o->m, c, optarg)) >= 0) {
 			if (rc)
 				return rc;
@@ -51,7 +51,7 @@ static int parse(int argc, char **argv, opts *o)
 		}
 		switch (c) {
 		case 'o': o->out = optarg; break;
-		case O_SCHEDULE: o->schedule = optarg; break;
+		case 's': o->schedule = optarg; break;
 		case O_FORMAT: format = optarg; break;
 		case 'q': sl_quiet = 1; break;
 		default: return sl_bad_option(CMD, c, argv);
@@ -132,9 +132,10 @@ const struct sl_cmd sl_cmd_report = {
 	"no scripts and fetches nothing; it prints.\n\n"
 	"  -o, --output FILE   where to write (default report.html, or report.json;\n"
 	"                      - for stdout)\n"
-	"  --freq F            a frequency to predict (2.4GHz, 2400MHz, 2.4); repeat\n"
-	"  --schedule S        a sleuth-schedule/1 file to predict power under\n"
-	"  --machine FILE      machine model (default: the one in the profile)\n"
+	"  -f, --freq F        a frequency to predict (2.4GHz, 2400MHz, 2.4); repeat\n"
+	"  -s, --schedule S    a sleuth-schedule/1 file: its frequency per phase and\n"
+	"                      predicted power under it\n"
+	"  -m, --machine FILE  machine model (default: the one in the profile)\n"
 	"  --model M           time model: stall (default) or linear\n"
 	"  --extrapolate       allow --freq outside the machine's P-states\n"
 	"  --format F          html (default) or json (everything the page shows)\n"

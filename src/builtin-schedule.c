@@ -72,7 +72,7 @@ static int parse(int argc, char **argv, args *a)
 	a->o.scope = SL_SCOPE_GLOBAL;
 	optind = 1;
 	int c, rc = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+	while (rc == 0 && (c = getopt_long(argc, argv, ":o:m:", longopts, NULL)) != -1) {
 		if ((rc = sl_model_opts_take(CMD, &a->m, c, optarg)) >= 0)
 			continue;
 		rc = 0;
@@ -297,7 +297,7 @@ const struct sl_cmd sl_cmd_schedule = {
 	"  --power-cap W        no instance's predicted power above W watts\n"
 	"  --transition-us T    a frequency switch costs T us (and T x the higher power)\n"
 	"  --min-instance-ms M  instances shorter than M ms keep the previous frequency\n"
-	"  --machine FILE       the sleuth-machine/1 model (default: the profile's)\n"
+	"  -m, --machine FILE   the sleuth-machine/1 model (default: the profile's)\n"
 	"  --model M            time model: stall (default) or linear (sleuth predict)\n"
 	"  --predictions CSV    schedule from `sleuth predict --per instance --all\n"
 	"                       --format csv` instead of a profile ('-': stdin)\n"

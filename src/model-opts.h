@@ -21,8 +21,9 @@ typedef struct sl_model_opts {
 	int extrapolate;         /* --extrapolate */
 } sl_model_opts;
 
-/* getopt_long values; a command lists the options it takes in its table. */
-enum { SL_OPT_FREQ = 0x1000, SL_OPT_MACHINE, SL_OPT_MODEL, SL_OPT_EXTRAPOLATE };
+/* getopt_long values; a command lists the options it takes in its table
+ * (and "f:m:" in its short options: -f and -m mean the same everywhere). */
+enum { SL_OPT_FREQ = 'f', SL_OPT_MACHINE = 'm', SL_OPT_MODEL = 0x1000, SL_OPT_EXTRAPOLATE };
 #define SL_LONGOPT_FREQ {"freq", required_argument, NULL, SL_OPT_FREQ}
 #define SL_LONGOPT_MACHINE {"machine", required_argument, NULL, SL_OPT_MACHINE}
 #define SL_LONGOPT_MODEL {"model", required_argument, NULL, SL_OPT_MODEL}

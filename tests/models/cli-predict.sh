@@ -90,6 +90,10 @@ fi
 expect_exit 2 "no frequency" -- "$SLEUTH" predict app.prof
 expect_exit 2 "--freq" -- "$SLEUTH" predict app.prof --freq fast
 expect_exit 2 "exclude" -- "$SLEUTH" predict app.prof --freq 2 --all
+# every P-state side by side would be 300 columns: two per block, 100 at most
+"$SLEUTH" predict app.prof --all >"$T/all.txt" && awk 'length > 100 { bad = 1 } END { exit bad }' \
+	"$T/all.txt" && [ "$(grep -c '^phase   time s' "$T/all.txt")" -ge 2 ] && ok ||
+	fail "predict --all: lines wider than 100 columns or one block: $(head -12 "$T/all.txt")"
 expect_exit 2 "unknown option '--bogus'" -- "$SLEUTH" predict app.prof --freq 2 --bogus
 expect_exit 2 "needs a value" -- "$SLEUTH" predict app.prof --freq
 expect_exit 2 "--model" -- "$SLEUTH" predict app.prof --freq 2 --model cubic

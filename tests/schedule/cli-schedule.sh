@@ -17,6 +17,14 @@ expect_exit 2 "max-slowdown" -- "$SLEUTH" schedule --predictions "$P" --min-edp 
 expect_exit 2 "power-cap wants a number > 0" -- "$SLEUTH" schedule --predictions "$P" \
 	--min-edp --power-cap 0
 expect_exit 2 "unknown option '--fast'" -- "$SLEUTH" schedule --fast
+# as people type it: "10" is refused with the fix, not read as 1000%
+expect_exit 2 "max-slowdown: '10' without % would be 1000%; write 10%" -- "$SLEUTH" schedule \
+	--predictions "$P" --min-edp --max-slowdown 10
+# a mistyped option or command gets the nearest one
+expect_exit 2 "did you mean '--max-slowdown'" -- "$SLEUTH" schedule --max-slowdwn 10%
+expect_exit 2 "did you mean '--min-edp'" -- "$SLEUTH" schedule --min-epd
+expect_exit 2 "did you mean 'schedule'" -- "$SLEUTH" schedul
+expect_exit 2 "did you mean 'report'" -- "$SLEUTH" reprot
 
 # the table compares the schedule with the best fixed frequency and the baseline
 out=$("$SLEUTH" schedule --predictions "$P" --min-energy --max-slowdown 20% 2>&1)

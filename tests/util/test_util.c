@@ -33,6 +33,12 @@ static void test_freq(void **state)
 	assert_int_equal(sl_parse_freq("GHz", &g), -1);
 	assert_int_equal(sl_parse_freq("nanGHz", &g), -1);
 	assert_int_equal(sl_parse_freq("", &g), -1);
+	/* a bare number as people type it: MHz from 100, refused between */
+	assert_int_equal(sl_parse_freq("1600", &g), 0);
+	assert_true(fabs(g - 1.6) < 1e-12);
+	assert_int_equal(sl_parse_freq("50", &g), -1);
+	assert_non_null(strstr(sl_error(), "MHz"));
+	assert_int_equal(sl_parse_freq("50GHz", &g), 0);
 }
 
 static void test_numbers(void **state)
@@ -61,6 +67,11 @@ static void test_numbers(void **state)
 	assert_true(fabs(d - 0.1) < 1e-15);
 	assert_int_equal(sl_parse_fraction("0.25", &d), 0);
 	assert_int_equal(sl_parse_fraction("-5%", &d), -1);
+	/* "10" is 10% to people, 1000% to a parser: refused with the fix */
+	assert_int_equal(sl_parse_fraction("10", &d), -1);
+	assert_non_null(strstr(sl_error(), "write 10%"));
+	assert_int_equal(sl_parse_fraction("150%", &d), 0);
+	assert_int_equal(sl_parse_fraction("1", &d), 0);
 	char b[40];
 	sl_fmt_double(b, sizeof b, 2.66);
 	assert_string_equal(b, "2.66");
