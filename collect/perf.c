@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "live.h"
+#include "perf-sys.h"
 #include "sleuth/common.h"
 
 int sl_perf_probe(uint32_t type, uint64_t config, const char *name)
@@ -32,7 +33,7 @@ int sl_perf_probe(uint32_t type, uint64_t config, const char *name)
 	int fd = sl_perf_open(&a, 0, -1, -1, name);
 	if (fd < 0)
 		return 0;
-	close(fd);
+	sl_perf_sys_get()->close(fd);
 	return 1;
 }
 

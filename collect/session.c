@@ -30,13 +30,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "perf-sys.h"
 #include "session.h"
 #include "sleuth/common.h"
 #include "sleuth/profile.h"
@@ -187,20 +187,13 @@ static void target_reap(sl_session *s, int hang)
 
 static long read_paranoid(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	long v = -99;
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -99;
-		fclose(f);
-	}
-	return v;
+	return sl_perf_sys_get()->knob(SL_KNOB_PARANOID, -99);
 }
 
 int sl_perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
 		 const char *what)
 {
-	int fd = (int)syscall(SYS_perf_event_open, a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
+	int fd = sl_perf_sys_get()->open(a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
 	if (fd >= 0)
 		return fd;
 	int e = errno;
@@ -265,6 +258,7 @@ static int *online_cpus(int *n)
 static int open_cpu(sl_session *s, const sl_session_cfg *cfg, int idx,
 		    struct perf_event_attr *lead, struct perf_event_attr *smp)
 {
+	const sl_perf_sys *sys = sl_perf_sys_get();
 	cpu_events *c = &s->cpus[idx];
 	int cpu = c->id;
 	c->leader = sl_perf_open(lead, s->pid, cpu, -1, "the interval counter");
@@ -282,8 +276,8 @@ static int open_cpu(sl_session *s, const sl_session_cfg *cfg, int idx,
 	}
 	/* The sampler may refuse a precise level: try lower ones. */
 	for (;;) {
-		c->sampler = (int)syscall(SYS_perf_event_open, smp, s->pid, cpu, -1,
-					  PERF_FLAG_FD_CLOEXEC);
+		c->sampler = sl_perf_sys_get()->open(smp, s->pid, cpu, -1,
+						     PERF_FLAG_FD_CLOEXEC);
 		if (c->sampler >= 0 || !cfg->sampler_precise_fallback || !smp->precise_ip ||
 		    (errno != EINVAL && errno != EOPNOTSUPP))
 			break;
@@ -293,11 +287,11 @@ static int open_cpu(sl_session *s, const sl_session_cfg *cfg, int idx,
 		return sl_perf_open(smp, s->pid, cpu, -1, "the address sampler");
 	if (sl_ring_map(&c->ring, c->sampler, cfg->ring_pages ? cfg->ring_pages : 16) < 0)
 		return -1;
-	if (ioctl(c->leader, PERF_EVENT_IOC_SET_OUTPUT, c->sampler) < 0) {
+	if (sys->ioctl(c->leader, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)c->sampler) < 0) {
 		sl_error_set("cannot share a perf ring buffer: %s", strerror(errno));
 		return -1;
 	}
-	if (ioctl(c->leader, PERF_EVENT_IOC_ID, &c->leader_id) < 0) {
+	if (sys->ioctl(c->leader, PERF_EVENT_IOC_ID, (unsigned long)&c->leader_id) < 0) {
 		sl_error_set("cannot identify the interval counter: %s", strerror(errno));
 		return -1;
 	}
@@ -405,8 +399,9 @@ int sl_session_precise(const sl_session *s)
 int sl_session_enable(sl_session *s, size_t member, int on)
 {
 	for (int i = 0; i < s->ncpu; i++)
-		if (ioctl(s->cpus[i].members[member],
-			  on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0) < 0) {
+		if (sl_perf_sys_get()->ioctl(s->cpus[i].members[member],
+					     on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
+					     0) < 0) {
 			sl_error_set("cannot %s a counter: %s", on ? "enable" : "disable",
 				     strerror(errno));
 			return -1;
@@ -526,7 +521,7 @@ static int read_counts(sl_session *s)
 	s->now_run = 0;
 	int rc = 0;
 	for (int i = 0; i < s->ncpu && rc == 0; i++) {
-		ssize_t r = read(s->cpus[i].leader, buf, (3 + n) * sizeof(uint64_t));
+		ssize_t r = sl_perf_sys_get()->read(s->cpus[i].leader, buf, (3 + n) * sizeof(uint64_t));
 		if (r < (ssize_t)(3 * sizeof(uint64_t)) || buf[0] != n) {
 			sl_error_set("cannot read the counters: %s",
 				     r < 0 ? strerror(errno) : "short read");
@@ -638,7 +633,7 @@ int sl_session_next(sl_session *s, sl_interval *iv)
 			pfd[n++] = (struct pollfd){.fd = s->cpus[i].sampler, .events = POLLIN};
 		if (s->pidfd >= 0)
 			pfd[n++] = (struct pollfd){.fd = s->pidfd, .events = POLLIN};
-		int r = poll(pfd, (nfds_t)n, s->pidfd >= 0 ? 1000 : 20);
+		int r = sl_perf_sys_get()->poll(pfd, (nfds_t)n, s->pidfd >= 0 ? 1000 : 20);
 		free(pfd);
 		if (r < 0 && errno != EINTR) {
 			sl_error_set("poll: %s", strerror(errno));
@@ -698,16 +693,17 @@ void sl_session_free(sl_session *s)
 		s->gate_fd = -1;
 		target_reap(s, 1);
 	}
+	const sl_perf_sys *sys = sl_perf_sys_get();
 	for (int i = 0; i < s->ncpu; i++) {
 		cpu_events *c = &s->cpus[i];
 		sl_ring_unmap(&c->ring);
 		for (size_t m = 0; m < s->n_members; m++)
 			if (c->members[m] >= 0)
-				close(c->members[m]);
+				sys->close(c->members[m]);
 		if (c->leader >= 0)
-			close(c->leader);
+			sys->close(c->leader);
 		if (c->sampler >= 0)
-			close(c->sampler);
+			sys->close(c->sampler);
 		free(c->members);
 	}
 	for (size_t i = 0; i < s->n_maps; i++)

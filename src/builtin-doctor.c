@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "collect/live.h"
+#include "collect/perf-sys.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
 
@@ -86,7 +87,7 @@ static void check_pebs(void)
 		int fd = sl_perf_open(&a, 0, -1, -1, ev);
 		if (fd < 0)
 			continue;
-		close(fd);
+		sl_perf_sys_get()->close(fd);
 		char *s = sl_xasprintf("%s with precise_ip=%d", ev, p);
 		line("precise sampling:", s,
 		     p ? "branch samples are precise (PEBS): sharp phase vectors"
