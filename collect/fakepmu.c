@@ -13,7 +13,8 @@
  *    precise/PEBS event) needs a GP counter; AMD has GP counters only; Arm
  *    has a dedicated cycle counter.  Hyper-Threading halves the GP counters
  *    of Sandy Bridge to Skylake; the NMI watchdog pins a cycles event (a
- *    fixed counter on Intel, a GP counter on AMD, the cycle counter on Arm);
+ *    fixed counter on Intel, a GP counter on AMD, the cycle counter on Arm),
+ *    and another perf user may pin GP counters (opts "pinned=N");
  *  - the kernel's all-or-nothing scheduling of flexible groups in creation
  *    order, stopping at the first group that does not fit, and rotation
  *    every mux interval while some group is left out;
@@ -34,7 +35,8 @@
  *    task that migrates between the CPUs it was opened on.
  *
  * The running program is a deterministic synthetic instruction stream
- * paced by the target's real CPU time (its process CPU clock): 2 GHz, three
+ * paced by the target's real CPU time (a task-clock event of the real kernel
+ * on it): 2 GHz, three
  * phases that repeat (different IPC, branch density and event rates), and
  * branch addresses that depend on the phase.  Events other than cycles,
  * instructions and the PMU's conditional-branch event count at a rate
@@ -90,9 +92,10 @@ static const pmu_desc pmus[] = {
 	{"arm_", ARM, 6, 6, 1, 0, "BR_RETIRED"},
 };
 
-#define TICK_NS 1000000ull   /* model tick: 1 ms of the target's CPU time */
-#define MUX_TICKS 4          /* rotation every 4 ticks while multiplexing */
-#define SLICE_TICKS 10       /* the task migrates every 10 ms */
+#define TICK_NS 100000ull    /* model tick: 0.1 ms of the target's CPU time */
+#define MUX_TICKS 40         /* rotation every 4 ms while multiplexing */
+#define SLICE_TICKS 100      /* the task migrates every 10 ms */
+#define TICKS_PER_S 10000
 #define GHZ 2.0
 
 typedef struct fring {
@@ -126,6 +129,7 @@ struct fev {
 typedef struct task {
 	pid_t pid;
 	int execed;
+	int clock_fd;             /* a real task-clock on it (-1: none) */
 	char exe[256];
 	uint64_t cpu_ns, mono_ns; /* at the last sync */
 	uint64_t carry_ns;        /* CPU time not yet made into ticks */
@@ -139,6 +143,7 @@ static struct {
 	const pmu_desc *pmu;
 	char name[64];
 	int ht, watchdog, paranoid;
+	int pinned;           /* GP counters another perf user pins */
 	long max_rate;
 	uint64_t branch_config;
 	uint32_t branch_type;
@@ -257,6 +262,7 @@ static void pin_watchdog(pmu_state *st)
 		struct perf_event_attr a = {.type = PERF_TYPE_HARDWARE};
 		alloc_counter(st, &a, R_CYCLES);
 	}
+	st->gp_used += F.pinned;
 }
 
 /* Whether leader's group (its enabled members, or all non-disabled ones at
@@ -440,7 +446,7 @@ static void count_tick(fev *e, task *t, int p, uint64_t time)
 		e->count += (uint64_t)d;
 		return;
 	}
-	uint64_t max_irqs = (uint64_t)SL_MAX(F.max_rate / 1000, 1); /* per 1 ms tick */
+	uint64_t max_irqs = (uint64_t)SL_MAX(F.max_rate / TICKS_PER_S, 1);
 	double used = 0;
 	while (used < d) {
 		double step = SL_MIN((double)e->left, d - used);
@@ -514,7 +520,19 @@ static void run_tick(task *t, uint64_t time)
 	t->tick++;
 }
 
-static int task_cpu_ns(pid_t pid, uint64_t *ns)
+static int task_clock_ns(pid_t pid, uint64_t *ns);
+
+/* The target's CPU time since its exec.  A task-clock event of the real
+ * kernel on it is exact (the process CPU clock of another process lags by
+ * up to a scheduler tick); without one, that clock from the open on. */
+static int task_cpu_ns(const task *t, uint64_t *ns)
+{
+	if (t->clock_fd >= 0)
+		return read(t->clock_fd, ns, sizeof *ns) == sizeof *ns ? 0 : -1;
+	return task_clock_ns(t->pid, ns);
+}
+
+static int task_clock_ns(pid_t pid, uint64_t *ns)
 {
 	clockid_t cid;
 	struct timespec ts;
@@ -539,20 +557,19 @@ static void sync_all(void)
 	for (size_t k = 0; k < F.n_tasks; k++) {
 		task *t = &F.tasks[k];
 		uint64_t cpu_ns;
-		if (t->pid <= 0 || task_cpu_ns(t->pid, &cpu_ns) < 0)
+		if (t->pid <= 0 || task_cpu_ns(t, &cpu_ns) < 0)
 			continue;
 		if (!t->execed) {
 			char exe[256];
 			read_exe(t->pid, exe, sizeof exe);
-			if (!strcmp(exe, t->exe))
+			if (t->clock_fd >= 0 ? cpu_ns == 0 : !strcmp(exe, t->exe))
 				continue;
 			t->execed = 1; /* enable_on_exec */
 			for (size_t i = 0; i < F.n_ev; i++)
 				if (F.ev[i]->pid == t->pid && F.ev[i]->attr.enable_on_exec)
 					F.ev[i]->enabled = 1;
-			t->cpu_ns = cpu_ns;
-			t->mono_ns = now;
-			continue;
+			/* counting from the exec: the held child's CPU time at
+			 * open is where it stood then */
 		}
 		if (cpu_ns <= t->cpu_ns)
 			continue;
@@ -677,6 +694,20 @@ static int f_open(struct perf_event_attr *ua, pid_t pid, int cpu, int group,
 		memset(t, 0, sizeof *t);
 		t->pid = pid;
 		read_exe(pid, t->exe, sizeof t->exe);
+		struct perf_event_attr c;
+		memset(&c, 0, sizeof c);
+		c.size = sizeof c;
+		c.type = PERF_TYPE_SOFTWARE;
+		c.config = PERF_COUNT_SW_TASK_CLOCK;
+		c.inherit = 1;
+		c.disabled = 1;
+		c.enable_on_exec = 1;
+		c.exclude_kernel = 1;
+		c.exclude_hv = 1;
+		t->clock_fd = kernel_open(&c, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (t->clock_fd < 0 && task_clock_ns(pid, &t->cpu_ns) < 0)
+			t->cpu_ns = 0;
+		t->mono_ns = mono_ns();
 	}
 	return e->fd;
 }
@@ -829,6 +860,9 @@ static int f_close(int fd)
 	int rc = close(e->fd);
 	free(e);
 	if (!F.n_ev) {
+		for (size_t k = 0; k < F.n_tasks; k++)
+			if (F.tasks[k].clock_fd >= 0)
+				close(F.tasks[k].clock_fd);
 		free(F.ev);
 		free(F.tasks);
 		F.ev = NULL;
@@ -863,6 +897,9 @@ static int f_poll(struct pollfd *p, nfds_t n, int timeout_ms)
 			}
 		}
 		if (nr && poll(real, nr, 0) > 0) {
+			/* the target may have exited: count its last work
+			 * before the caller reaps it */
+			sync_all();
 			nfds_t k = 0;
 			for (nfds_t i = 0; i < n; i++)
 				if (!find(p[i].fd) && (p[i].revents = real[k++].revents))
@@ -935,6 +972,8 @@ const sl_perf_sys *sl_fake_pmu_sys(const char *pmu, const char *opts)
 			F.paranoid = (int)v;
 		else if (!strcmp(kv, "max_rate"))
 			F.max_rate = v;
+		else if (!strcmp(kv, "pinned"))
+			F.pinned = (int)v;
 	}
 	free(o);
 	fake_sys.name = F.name;

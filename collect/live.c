@@ -17,7 +17,17 @@ typedef struct live {
 	uint64_t *counts;   /* n_events, handed out in sl_obs */
 	char *on;           /* programmed now */
 	char *on_next;      /* as asked by the last program() */
+	size_t scaled;      /* intervals whose group was multiplexed */
+	double run_sum;     /* their fractions of time on the PMU, summed */
 } live;
+
+/* An interval's group ran the whole time if it missed at most 1% of the
+ * target's time plus 2 ms: the group and task-clock are read one after the
+ * other, and a target running in between (sleuth descheduled on a busy
+ * machine) counts in one and not yet in the other; the next interval gets
+ * it back.  A multiplexed group misses whole rotation slices (4 ms). */
+#define FULL_RUN 0.99
+#define READ_SKEW_NS 2000000.0
 
 char *sl_host_cpu_name(void)
 {
@@ -88,16 +98,29 @@ static int live_next(sl_backend *b, sl_obs *o)
 	for (size_t e = 0; e < b->n_events; e++)
 		l->counts[e] = SL_MISSING;
 	if (l->has_counts) {
-		if (iv.values[0] > 0 && iv.run_ns == 0) {
-			sl_error_set("the PMU never scheduled the counter group: the "
-				     "programmed events do not fit its counters together");
+		/* The group must have counted whenever the target ran (the
+		 * counter plan sees to it); if it was multiplexed, scale. */
+		double frac = iv.task_ns ? (double)iv.run_ns / (double)iv.task_ns : 1.0;
+		if (iv.task_ns > 1000000 && iv.run_ns == 0) {
+			sl_error_set("the PMU never scheduled the counter group in an "
+				     "interval of %.1f ms: its events do not fit beside the "
+				     "sampler, or another perf user (the NMI watchdog, "
+				     "'perf') holds counters; run 'sleuth doctor'",
+				     (double)iv.task_ns * 1e-6);
 			return -1;
 		}
-		o->instructions = iv.values[0];
-		o->cycles = iv.values[1];
+		double scale = 1.0;
+		if ((double)iv.run_ns + READ_SKEW_NS < FULL_RUN * (double)iv.task_ns &&
+		    iv.run_ns) {
+			scale = 1.0 / frac;
+			l->scaled++;
+			l->run_sum += frac;
+		}
+		o->instructions = (uint64_t)((double)iv.values[0] * scale + 0.5);
+		o->cycles = (uint64_t)((double)iv.values[1] * scale + 0.5);
 		for (size_t e = 0; e < b->n_events; e++)
 			if (l->on[e])
-				l->counts[e] = iv.values[2 + e];
+				l->counts[e] = (uint64_t)((double)iv.values[2 + e] * scale + 0.5);
 	}
 	return 1;
 }
@@ -105,6 +128,11 @@ static int live_next(sl_backend *b, sl_obs *o)
 static int live_finish(sl_backend *b)
 {
 	live *l = b->priv;
+	if (l->scaled)
+		sl_warn("the counter group was multiplexed in %zu intervals (on the "
+			"PMU %.0f%% of their time on average); their counts are scaled "
+			"estimates — fewer --counters avoid it", l->scaled,
+			100.0 * l->run_sum / (double)l->scaled);
 	uint64_t lost = sl_session_lost(l->s);
 	if (lost)
 		sl_warn("%llu samples were lost (the ring buffer overflowed); phases "

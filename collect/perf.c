@@ -18,6 +18,7 @@
 
 #include "live.h"
 #include "perf-sys.h"
+#include "plan.h"
 #include "sleuth/common.h"
 
 int sl_perf_probe(uint32_t type, uint64_t config, const char *name)
@@ -52,6 +53,25 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 		return NULL;
 	if (o->branch_event)
 		branch = o->branch_event; /* the model knows this CPU better */
+	sl_counter_plan plan;
+	char desc[512];
+	if (sl_counter_plan_host(&plan) < 0)
+		return NULL;
+	sl_counter_plan_describe(&plan, desc, sizeof desc);
+	if (plan.programmable < 1) {
+		sl_error_set("counter plan %s: no counter is left for the machine "
+			     "model's events%s", desc,
+			     plan.watchdog ? "; free one with 'sudo sysctl "
+					     "kernel.nmi_watchdog=0'" : "");
+		return NULL;
+	}
+	size_t k = o->k ? o->k : (size_t)plan.programmable;
+	if (k > (size_t)plan.programmable) {
+		sl_info("counter plan %s; %zu asked for", desc, k);
+		k = (size_t)plan.programmable;
+	} else {
+		sl_info("counter plan %s", desc);
+	}
 	const char *const *events = o->events;
 	size_t n = o->n_events;
 	sl_session_cfg cfg;
@@ -82,7 +102,7 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 	cfg.n_members = n + 1;
 	cfg.member_names = names;
 	cfg.energy = o->energy;
-	b = sl_live_backend_new("perf", o, &cfg, 1, events, n, o->k ? o->k : 4);
+	b = sl_live_backend_new("perf", o, &cfg, 1, events, n, k);
 out:
 	free(members);
 	free(names);

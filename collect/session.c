@@ -50,6 +50,7 @@ typedef struct pend_sample {
 typedef struct cpu_events {
 	int id;              /* the CPU's number */
 	int leader, sampler;
+	int ref;             /* task-clock: the target's time on this CPU */
 	uint64_t leader_id;  /* each CPU's leader has its own id */
 	int *members;
 	sl_ring ring;
@@ -80,6 +81,7 @@ struct sl_session {
 	/* counts */
 	uint64_t *prev, *now;   /* 1 + n_members, summed over CPUs */
 	uint64_t prev_run, now_run;
+	uint64_t prev_task, now_task;   /* the target's CPU time (task-clock) */
 	uint64_t *deltas;
 	/* the interval handed out */
 	uint64_t *out_samples;
@@ -264,6 +266,20 @@ static int open_cpu(sl_session *s, const sl_session_cfg *cfg, int idx,
 	c->leader = sl_perf_open(lead, s->pid, cpu, -1, "the interval counter");
 	if (c->leader < 0)
 		return -1;
+	if (s->eager) {
+		/* A software event always runs while the target does: the
+		 * yardstick for how long the counter group ran. */
+		struct perf_event_attr r;
+		memset(&r, 0, sizeof r);
+		r.type = PERF_TYPE_SOFTWARE;
+		r.config = PERF_COUNT_SW_TASK_CLOCK;
+		common_attr(&r);
+		r.disabled = 1;
+		r.enable_on_exec = 1;
+		c->ref = sl_perf_open(&r, s->pid, cpu, -1, "task-clock");
+		if (c->ref < 0)
+			return -1;
+	}
 	for (size_t i = 0; i < cfg->n_members; i++) {
 		struct perf_event_attr m = cfg->members[i];
 		common_attr(&m);
@@ -340,7 +356,7 @@ sl_session *sl_session_start(const sl_session_cfg *cfg)
 	s->cpus = sl_xcalloc((size_t)s->ncpu, sizeof *s->cpus);
 	for (int i = 0; i < s->ncpu; i++) {
 		s->cpus[i].id = ids[i];
-		s->cpus[i].leader = s->cpus[i].sampler = -1;
+		s->cpus[i].leader = s->cpus[i].sampler = s->cpus[i].ref = -1;
 		s->cpus[i].ring.fd = -1;
 		s->cpus[i].members = sl_xmalloc((cfg->n_members + 1) * sizeof(int));
 		for (size_t m = 0; m < cfg->n_members; m++)
@@ -518,7 +534,7 @@ static int read_counts(sl_session *s)
 	size_t n = s->n_members + 1;
 	uint64_t *buf = sl_xmalloc((3 + n) * sizeof(uint64_t));
 	memset(s->now, 0, n * sizeof(uint64_t));
-	s->now_run = 0;
+	s->now_run = s->now_task = 0;
 	int rc = 0;
 	for (int i = 0; i < s->ncpu && rc == 0; i++) {
 		ssize_t r = sl_perf_sys_get()->read(s->cpus[i].leader, buf, (3 + n) * sizeof(uint64_t));
@@ -531,6 +547,15 @@ static int read_counts(sl_session *s)
 		s->now_run += buf[2];
 		for (size_t k = 0; k < n; k++)
 			s->now[k] += buf[3 + k];
+		uint64_t t;
+		if (s->cpus[i].ref >= 0) {
+			if (sl_perf_sys_get()->read(s->cpus[i].ref, &t, sizeof t) != sizeof t) {
+				sl_error_set("cannot read task-clock: %s", strerror(errno));
+				rc = -1;
+				break;
+			}
+			s->now_task += t;
+		}
 	}
 	free(buf);
 	return rc;
@@ -579,8 +604,10 @@ static int cut(sl_session *s, uint64_t t, sl_interval *iv)
 		for (size_t k = 0; k <= s->n_members; k++)
 			s->deltas[k] = s->now[k] - s->prev[k];
 		iv->run_ns = s->now_run - s->prev_run;
+		iv->task_ns = s->now_task - s->prev_task;
 		memcpy(s->prev, s->now, (s->n_members + 1) * sizeof(uint64_t));
 		s->prev_run = s->now_run;
+		s->prev_task = s->now_task;
 	}
 	iv->energy_j = NAN;
 	if (s->energy) {
@@ -704,6 +731,8 @@ void sl_session_free(sl_session *s)
 			sys->close(c->leader);
 		if (c->sampler >= 0)
 			sys->close(c->sampler);
+		if (c->ref >= 0)
+			sys->close(c->ref);
 		free(c->members);
 	}
 	for (size_t i = 0; i < s->n_maps; i++)

@@ -87,6 +87,9 @@ typedef struct sl_interval {
 	double start_s, time_s;   /* wall clock, since the target's exec */
 	uint64_t *values;         /* 1 + n_members deltas (leader first) */
 	uint64_t run_ns;          /* the group's running time in the interval */
+	uint64_t task_ns;         /* the target's CPU time in it (task-clock):
+				   * run_ns < task_ns means the group was
+				   * multiplexed off the PMU part of the time */
 	uint64_t *samples;        /* addresses */
 	size_t n_samples;
 	uint64_t lost;

@@ -13,6 +13,7 @@
 #include "builtin.h"
 #include "collect/live.h"
 #include "collect/perf-sys.h"
+#include "collect/plan.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
 
@@ -101,9 +102,35 @@ static void check_pebs(void)
 	free(st);
 }
 
+/* How many of a model's events fit beside the leader and the sampler. */
+static void check_plan(void)
+{
+	sl_counter_plan p;
+	if (sl_counter_plan_host(&p) < 0) {
+		char *st = sl_xasprintf("unknown (%s)", sl_error());
+		line("counter plan:", st, "the perf backend cannot size its groups");
+		free(st);
+		return;
+	}
+	char desc[512];
+	sl_counter_plan_describe(&p, desc, sizeof desc);
+	char *f = p.programmable < 1
+			  ? sl_xstrdup("no counter left for a model's events: the perf "
+				       "backend refuses to run; free one with 'sudo sysctl "
+				       "kernel.nmi_watchdog=0'")
+			  : sl_xasprintf("the perf backend counts up to %d model events per "
+					 "interval and rotates the rest by phase%s",
+					 p.programmable,
+					 p.watchdog ? " ('sudo sysctl kernel.nmi_watchdog=0' "
+						      "frees a counter)" : "");
+	line("counter plan:", desc, f);
+	free(f);
+}
+
 static void check_paranoid(void)
 {
-	char *v = read_line("/proc/sys/kernel/perf_event_paranoid");
+	long pv = sl_perf_sys_get()->knob(SL_KNOB_PARANOID, -99);
+	char *v = pv == -99 ? NULL : sl_xasprintf("%ld", pv);
 	if (!v) {
 		line("perf_event_paranoid:", "unreadable", "perf events may not exist in "
 		     "this kernel; only --replay and simulate work");
@@ -193,6 +220,8 @@ static int cmd_doctor(int argc, char **argv)
 		     "counts, so no predictions from runs on this machine");
 		free(st);
 	}
+	if (have_pmu)
+		check_plan();
 	if (hw && have_pmu)
 		check_pebs();
 	else

@@ -56,10 +56,34 @@ run_on() {
 	printf '%s\n' "$out"
 }
 
-for pmu in nhm skl icl spr; do
-	run_on $pmu ht=0,watchdog=0 >/dev/null
+# The counter plan: with SMT and the NMI watchdog on (the fake's defaults,
+# a laptop's), the group {instructions, cycles, k events} and the branch
+# sampler fit together: k from the PMU's counters, and no interval is
+# multiplexed.  (Before the plan, 4 events were programmed on every PMU:
+# the group never ran on nhm, skl and zen.)
+for spec in nhm:2 skl:2 icl:6 spr:6 amd64_fam19h_zen3:2 amd64_fam19h_zen4:2; do
+	pmu=${spec%:*} k=${spec#*:}
+	out=$(run_on $pmu "") || continue
+	printf '%s\n' "$out" | grep -q "counter plan $pmu: .* -> $k programmable" && ok ||
+		fail "$pmu: counter plan is not $k programmable: $out"
+	printf '%s\n' "$out" | grep -q "multiplexed" && fail "$pmu: multiplexed: $out" || ok
 done
-for pmu in amd64_fam19h_zen3 amd64_fam19h_zen4; do
-	run_on $pmu ht=0,watchdog=0 --counters 3 >/dev/null
-done
+# without SMT and the watchdog, more fit
+out=$(run_on skl ht=0,watchdog=0) &&
+	printf '%s\n' "$out" | grep -q "counter plan skl: .* -> 7 programmable" && ok ||
+	fail "skl without SMT and watchdog: $out"
+out=$(run_on amd64_fam19h_zen3 watchdog=0) &&
+	printf '%s\n' "$out" | grep -q -- "-> 3 programmable" && ok || fail "zen3 without watchdog: $out"
+# another perf user pins counters the plan cannot know of: the group
+# time-shares with the sampler; counts are scaled and the run says so
+out=$(run_on icl pinned=3) && printf '%s\n' "$out" |
+	grep -q "counter group was multiplexed in [0-9]* intervals (on the PMU [3-6][0-9]%" &&
+	ok || fail "icl pinned=3: no multiplexing warning: $out"
+# ... or the group never runs: one clear error, no profile
+expect_exit 1 "never scheduled the counter group" -- env SLEUTH_FAKE_PMU=icl \
+	SLEUTH_FAKE_PMU_OPTS=pinned=4 "$SLEUTH" run --machine icl.yaml -o none.prof -- "$SPIN" 0.2
+expect_absent none.prof
+# doctor prints the plan
+SLEUTH_FAKE_PMU=skl "$SLEUTH" doctor | grep -q "^counter plan: .*skl: 4 GP counters per CPU (libpfm4 lists 8; SMT is on).*-> 2 programmable" &&
+	ok || fail "doctor: no counter plan: $(SLEUTH_FAKE_PMU=skl "$SLEUTH" doctor)"
 finish
