@@ -14,7 +14,9 @@
  *    has a dedicated cycle counter.  Hyper-Threading halves the GP counters
  *    of Sandy Bridge to Skylake; the NMI watchdog pins a cycles event (a
  *    fixed counter on Intel, a GP counter on AMD, the cycle counter on Arm),
- *    and another perf user may pin GP counters (opts "pinned=N");
+ *    and another perf user may pin GP counters (opts "pinned=N") or hold
+ *    the PMU exclusively ("deny=EBUSY"); a seccomp filter refuses
+ *    perf_event_open altogether ("deny=EPERM");
  *  - the kernel's all-or-nothing scheduling of flexible groups in creation
  *    order, stopping at the first group that does not fit, and rotation
  *    every mux interval while some group is left out;
@@ -144,6 +146,7 @@ static struct {
 	char name[64];
 	int ht, watchdog, paranoid;
 	int pinned;           /* GP counters another perf user pins */
+	int deny;             /* seccomp (EPERM: every open), EBUSY (hardware) */
 	long max_rate;
 	uint64_t branch_config;
 	uint32_t branch_type;
@@ -615,8 +618,12 @@ static void learn_branch(void)
 static int f_open(struct perf_event_attr *ua, pid_t pid, int cpu, int group,
 		  unsigned long flags)
 {
+	if (F.deny == EPERM)
+		return fail(EPERM); /* Docker's default seccomp profile */
 	if (ua->type == PERF_TYPE_SOFTWARE && group < 0)
 		return kernel_open(ua, pid, cpu, group, flags);
+	if (F.deny)
+		return fail(F.deny);
 	/* what the kernel copies in: attr.size bytes (0: the first ABI's) */
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof a);
@@ -974,6 +981,9 @@ const sl_perf_sys *sl_fake_pmu_sys(const char *pmu, const char *opts)
 			F.max_rate = v;
 		else if (!strcmp(kv, "pinned"))
 			F.pinned = (int)v;
+		else if (!strcmp(kv, "deny") && eq)
+			F.deny = !strcmp(eq + 1, "EPERM") ? EPERM
+				 : !strcmp(eq + 1, "EBUSY") ? EBUSY : 0;
 	}
 	free(o);
 	fake_sys.name = F.name;

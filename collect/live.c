@@ -94,6 +94,8 @@ static int live_next(sl_backend *b, sl_obs *o)
 	o->n_samples = iv.n_samples;
 	o->lost = iv.lost;
 	o->energy_j = iv.energy_j;
+	b->throttles = sl_session_throttles(l->s);
+	b->merged_intervals = sl_session_merged(l->s);
 	o->counts = l->counts;
 	for (size_t e = 0; e < b->n_events; e++)
 		l->counts[e] = SL_MISSING;
@@ -115,6 +117,7 @@ static int live_next(sl_backend *b, sl_obs *o)
 			scale = 1.0 / frac;
 			l->scaled++;
 			l->run_sum += frac;
+			b->scaled_intervals = l->scaled;
 		}
 		o->instructions = (uint64_t)((double)iv.values[0] * scale + 0.5);
 		o->cycles = (uint64_t)((double)iv.values[1] * scale + 0.5);
@@ -133,11 +136,26 @@ static int live_finish(sl_backend *b)
 			"PMU %.0f%% of their time on average); their counts are scaled "
 			"estimates — fewer --counters avoid it", l->scaled,
 			100.0 * l->run_sum / (double)l->scaled);
+	if (b->merged_intervals)
+		sl_warn("%llu intervals were merged into the next one: sleuth fell "
+			"behind the target (a loaded machine?), so their phases and "
+			"counts are those of the pair", (unsigned long long)b->merged_intervals);
+	if (b->throttles)
+		sl_warn("the kernel throttled sampling %llu times (more samples a "
+			"second than kernel.perf_event_max_sample_rate allows): samples "
+			"and counts of those ticks are missing; a longer --sample-period "
+			"avoids it", (unsigned long long)b->throttles);
 	uint64_t lost = sl_session_lost(l->s);
 	if (lost)
 		sl_warn("%llu samples were lost (the ring buffer overflowed); phases "
 			"are computed from the rest", (unsigned long long)lost);
 	return sl_session_status(l->s);
+}
+
+int sl_live_precise(const sl_backend *b)
+{
+	const live *l = b->priv;
+	return sl_session_precise(l->s);
 }
 
 static void live_interrupt(sl_backend *b)
@@ -162,6 +180,10 @@ static void live_destroy(sl_backend *b)
 		free((char *)b->events[i]);
 	free(b->events);
 	free(b->host_cpu);
+	free(b->pmu);
+	free(b->kernel);
+	free(b->sampling);
+	free(b->counter_plan);
 	free(b->workload);
 	free(b->energy_source);
 	free(b);

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "live.h"
@@ -47,12 +48,16 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 {
 	if (!sl_hw_available())
 		return NULL;
+	const char *pmu, *pmu_desc;
+	if (sl_pfm_host_pmu(&pmu, &pmu_desc) < 0)
+		return NULL;
+	/* the model knows this CPU better than sleuth's defaults */
 	int precise;
-	const char *branch = sl_pfm_branch_event(&precise);
+	const char *branch = o->branch_event ? o->branch_event
+					     : sl_pfm_branch_event(&precise);
 	if (!branch)
 		return NULL;
-	if (o->branch_event)
-		branch = o->branch_event; /* the model knows this CPU better */
+	precise = sl_pfm_precise_for(pmu);
 	sl_counter_plan plan;
 	char desc[512];
 	if (sl_counter_plan_host(&plan) < 0)
@@ -96,13 +101,22 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 					     : SL_DEFAULT_INTERVAL_INSTRUCTIONS;
 	cfg.sampler.sample_period = o->branch_period ? o->branch_period
 						     : SL_DEFAULT_BRANCH_PERIOD;
-	cfg.sampler.precise_ip = precise ? 2 : 0;
+	cfg.sampler.precise_ip = (unsigned)precise;
 	cfg.sampler_precise_fallback = 1;
 	cfg.members = members;
 	cfg.n_members = n + 1;
 	cfg.member_names = names;
 	cfg.energy = o->energy;
 	b = sl_live_backend_new("perf", o, &cfg, 1, events, n, k);
+	if (b) {
+		char buf[256];
+		struct utsname u;
+		b->pmu = sl_xstrdup(pmu);
+		b->kernel = sl_xstrdup(uname(&u) == 0 ? u.release : "unknown");
+		b->sampling = sl_xstrdup(
+			sl_pfm_sampling_desc(pmu, sl_live_precise(b), buf, sizeof buf));
+		b->counter_plan = sl_xstrdup(desc);
+	}
 out:
 	free(members);
 	free(names);

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -78,6 +79,7 @@ struct sl_session {
 	uint64_t *bounds;
 	size_t n_bounds, cap_bounds;
 	uint64_t lost, lost_pending;
+	uint64_t throttles, merged;
 	/* counts */
 	uint64_t *prev, *now;   /* 1 + n_members, summed over CPUs */
 	uint64_t prev_run, now_run;
@@ -192,6 +194,16 @@ static long read_paranoid(void)
 	return sl_perf_sys_get()->knob(SL_KNOB_PARANOID, -99);
 }
 
+/* "on CPU 3 (PMU skl)" for an error line. */
+static char *where(int cpu)
+{
+	const char *pmu = "unknown", *desc;
+	if (sl_pfm_host_pmu(&pmu, &desc) < 0)
+		pmu = "none known to libpfm4";
+	return cpu >= 0 ? sl_xasprintf("on CPU %d (PMU %s)", cpu, pmu)
+			: sl_xasprintf("(PMU %s)", pmu);
+}
+
 int sl_perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
 		 const char *what)
 {
@@ -199,21 +211,67 @@ int sl_perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
 	if (fd >= 0)
 		return fd;
 	int e = errno;
-	if ((e == ENOENT || e == ENODEV || e == EOPNOTSUPP) && a->type != PERF_TYPE_SOFTWARE)
-		sl_error_set("no hardware PMU: perf_event_open(%s) failed with %s; this "
-			     "machine (a VM?) exposes no PMU — use --backend timer, or "
-			     "--replay TRACE", what, e == ENOENT ? "ENOENT" : strerror(e));
-	else if (e == EACCES || e == EPERM)
-		sl_error_set("perf_event_open(%s) refused: kernel.perf_event_paranoid is "
-			     "%ld; allow user-space profiling of your own programs with "
-			     "'sudo sysctl kernel.perf_event_paranoid=2'",
-			     what, read_paranoid());
-	else if (e == EMFILE)
-		sl_error_set("perf_event_open(%s): too many open files; raise 'ulimit -n'",
-			     what);
+	int hw = a->type != PERF_TYPE_SOFTWARE;
+	char *at = where(cpu);
+	long paranoid = read_paranoid();
+	if ((e == ENOENT || e == ENODEV) && hw)
+		sl_error_set("perf_event_open(%s) %s: %s: the kernel has no such "
+			     "hardware event here — no PMU (a VM?), or a hybrid CPU "
+			     "whose other core type lacks it; use --backend timer, or "
+			     "--replay TRACE", what, at, e == ENOENT ? "ENOENT" : "ENODEV");
+	else if (e == EOPNOTSUPP)
+		sl_error_set("perf_event_open(%s) %s: EOPNOTSUPP: the PMU cannot do "
+			     "this (sampling%s, or no PMU interrupt in this VM); use "
+			     "--backend timer", what, at, a->precise_ip ? " at this precise_ip" : "");
+	else if (e == EACCES)
+		sl_error_set("perf_event_open(%s) %s: EACCES: kernel.perf_event_paranoid "
+			     "is %ld%s; allow user-space profiling of your own programs "
+			     "with 'sudo sysctl kernel.perf_event_paranoid=2' (or give "
+			     "sleuth CAP_PERFMON)", what, at, paranoid,
+			     paranoid >= 3 ? ", which closes perf events to users" : "");
+	else if (e == EPERM)
+		sl_error_set("perf_event_open(%s) %s: EPERM: refused by a seccomp filter "
+			     "or security module, not by perf_event_paranoid (%ld): in "
+			     "Docker, run with a seccomp profile that allows "
+			     "perf_event_open (e.g. --security-opt seccomp=unconfined) "
+			     "and --cap-add PERFMON", what, at, paranoid);
+	else if (e == E2BIG)
+		sl_error_set("perf_event_open(%s) %s: E2BIG: this kernel does not know "
+			     "perf_event_attr of %u bytes (it knows %u); sleuth needs "
+			     "Linux 4.13 or later", what, at, (unsigned)sizeof *a, a->size);
+	else if (e == EBUSY)
+		sl_error_set("perf_event_open(%s) %s: EBUSY: another user holds the PMU "
+			     "exclusively (an exclusive perf event, a profiler using the "
+			     "PMU directly); stop it and try again", what, at);
+	else if (e == EMFILE || e == ENFILE)
+		sl_error_set("perf_event_open(%s) %s: too many open files; raise "
+			     "'ulimit -n' (sleuth opens 4 or more descriptors per CPU)",
+			     what, at);
+	else if (e == EINVAL && hw && group >= 0)
+		sl_error_set("perf_event_open(%s) %s: EINVAL: the PMU refuses it in "
+			     "the counter group (the group can never fit its counters); "
+			     "give fewer --counters or run 'sleuth doctor'", what, at);
 	else
-		sl_error_set("perf_event_open(%s) failed: %s", what, strerror(e));
+		sl_error_set("perf_event_open(%s) %s failed: %s", what, at, strerror(e));
+	free(at);
+	errno = e;
 	return -1;
+}
+
+/* Enough descriptors for every CPU's events (3 + members each, and the
+ * task-clock; 1024 runs out past ~90 CPUs): the soft limit is raised
+ * towards the hard one.  Best effort: if still too low, perf_event_open
+ * says EMFILE and sl_perf_open names the way out. */
+static void raise_nofile(size_t need)
+{
+	struct rlimit rl;
+	need += 64; /* stdio, the target's pipes, PAPI, libdw */
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur >= need)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? (rlim_t)need
+									 : rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
 static void common_attr(struct perf_event_attr *a)
@@ -363,6 +421,7 @@ sl_session *sl_session_start(const sl_session_cfg *cfg)
 			s->cpus[i].members[m] = -1;
 	}
 	free(ids);
+	raise_nofile((size_t)s->ncpu * (cfg->n_members + 4));
 	s->prev = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->now = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->deltas = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
@@ -516,7 +575,10 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 			add_mapping(s, m.addr, m.len, m.pgoff, name);
 		break;
 	}
-	default: /* COMM, EXIT, FORK, THROTTLE: nothing to keep */
+	case PERF_RECORD_THROTTLE:
+		s->throttles++;
+		break;
+	default: /* COMM, EXIT, FORK, UNTHROTTLE: nothing to keep */
 		break;
 	}
 	return 0;
@@ -628,6 +690,7 @@ static int take_bounds(sl_session *s, uint64_t *t)
 		return 0;
 	qsort(s->bounds, s->n_bounds, sizeof *s->bounds, cmp_u64);
 	size_t take = s->eager ? s->n_bounds / s->ticks * s->ticks : s->ticks;
+	s->merged += take / s->ticks - 1;
 	*t = s->bounds[take - 1];
 	memmove(s->bounds, s->bounds + take, (s->n_bounds - take) * sizeof *s->bounds);
 	s->n_bounds -= take;
@@ -696,6 +759,16 @@ const sl_mapping *sl_session_maps(const sl_session *s, size_t *n)
 uint64_t sl_session_lost(const sl_session *s)
 {
 	return s->lost + s->lost_pending;
+}
+
+uint64_t sl_session_throttles(const sl_session *s)
+{
+	return s->throttles;
+}
+
+uint64_t sl_session_merged(const sl_session *s)
+{
+	return s->merged;
 }
 
 pid_t sl_session_pid(const sl_session *s)

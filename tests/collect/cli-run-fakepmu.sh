@@ -86,4 +86,45 @@ expect_absent none.prof
 # doctor prints the plan
 SLEUTH_FAKE_PMU=skl "$SLEUTH" doctor | grep -q "^counter plan: .*skl: 4 GP counters per CPU (libpfm4 lists 8; SMT is on).*-> 2 programmable" &&
 	ok || fail "doctor: no counter plan: $(SLEUTH_FAKE_PMU=skl "$SLEUTH" doctor)"
+
+# --- no dead ends ----------------------------------------------------------
+# auto with no machine model for the PMU: the timer backend, one line why
+out=$(SLEUTH_FAKE_PMU=icl "$SLEUTH" run -o fb.prof -- "$SPIN" 0.1 2>&1) && ok ||
+	fail "auto without a model failed: $out"
+[ "$(field fb.prof backend)" = '"timer"' ] && ok || fail "auto did not fall back to timer: $out"
+[ "$(printf '%s\n' "$out" | grep -c "backend timer: the perf backend cannot run here (no machine model")" = 1 ] &&
+	ok || fail "fallback not said in one line: $out"
+# ... but an explicit --backend perf still fails
+expect_exit 1 "no machine model" -- env SLEUTH_FAKE_PMU=icl "$SLEUTH" run --backend perf \
+	-o none.prof -- "$SPIN" 0.1
+# models are found by PMU family: amd64_fam19h_zen3 takes data/machines/zen*
+mkdir -p dd/data/machines && cp amd64_fam19h_zen3.yaml dd/data/machines/zen3-test.yaml
+out=$(SLEUTH_DATADIR=$T/dd SLEUTH_FAKE_PMU=amd64_fam19h_zen3 "$SLEUTH" run -o zf.prof \
+	-- "$SPIN" 0.1 2>&1) && [ "$(field zf.prof backend)" = '"perf"' ] && ok ||
+	fail "zen3 did not find its family's model: $out"
+# errors name the errno, the PMU and the way out
+expect_exit 1 "EACCES: kernel.perf_event_paranoid is 3, which closes" -- env SLEUTH_FAKE_PMU=skl \
+	SLEUTH_FAKE_PMU_OPTS=paranoid=3 "$SLEUTH" run --backend perf --machine skl.yaml -o none.prof -- "$SPIN" 0.1
+expect_exit 1 "\(PMU skl\): EPERM: refused by a seccomp filter" -- env SLEUTH_FAKE_PMU=skl \
+	SLEUTH_FAKE_PMU_OPTS=deny=EPERM "$SLEUTH" run --backend perf --machine skl.yaml -o none.prof -- "$SPIN" 0.1
+expect_exit 1 "\(PMU skl\): EBUSY: another user holds the PMU" -- env SLEUTH_FAKE_PMU=skl \
+	SLEUTH_FAKE_PMU_OPTS=deny=EBUSY "$SLEUTH" run --backend perf --machine skl.yaml -o none.prof -- "$SPIN" 0.1
+expect_absent none.prof
+# a low soft descriptor limit is raised (3 + n descriptors per CPU)
+out=$( (ulimit -Sn 24 && SLEUTH_FAKE_PMU=skl "$SLEUTH" run -q --machine skl.yaml -o nf.prof \
+	-- "$SPIN" 0.1) 2>&1) && ok || fail "soft RLIMIT_NOFILE 24: $out"
+
+# --- right data --------------------------------------------------------------
+# the profile records the PMU, the kernel, the samples' precision and the plan
+grep -aq "precise_ip=2 (PEBS)" skl.prof && grep -aq "counter_plan" skl.prof &&
+	grep -aq "$(uname -r)" skl.prof && ok || fail "skl.prof lacks precision, plan or kernel"
+grep -aq "imprecise (no PEBS on AMD" amd64_fam19h_zen4.prof && ok ||
+	fail "zen4.prof does not say its samples are imprecise"
+# THROTTLE records are counted, warned about and noted in the profile
+out=$(run_on skl max_rate=20000) && printf '%s\n' "$out" |
+	grep -q "the kernel throttled sampling [0-9]* times" && ok || fail "no throttle warning: $out"
+grep -aq "the kernel throttled sampling" skl.prof && ok || fail "no throttle note in the profile"
+# LOST records are counted and warned about
+out=$(run_on skl max_rate=100000000 --sample-period 200) && printf '%s\n' "$out" |
+	grep -q "samples were lost" && ok || fail "no lost-samples warning: $out"
 finish
