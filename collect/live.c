@@ -76,7 +76,7 @@ static int live_program(sl_backend *b, const size_t *ev, size_t n)
 				return -1;
 			l->on[e] = (char)want;
 		}
-	return 0;
+	return sl_session_enable_done(l->s);
 }
 
 static int live_next(sl_backend *b, sl_obs *o)

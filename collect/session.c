@@ -85,6 +85,8 @@ struct sl_session {
 	uint64_t prev_run, now_run;
 	uint64_t prev_task, now_task;   /* the target's CPU time (task-clock) */
 	uint64_t *deltas;
+	char *late;             /* member switched on after the last read */
+	uint64_t *late_base;    /* instructions when it was switched on */
 	/* the interval handed out */
 	uint64_t *out_samples;
 	size_t cap_out;
@@ -425,6 +427,8 @@ sl_session *sl_session_start(const sl_session_cfg *cfg)
 	s->prev = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->now = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->deltas = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
+	s->late = sl_xcalloc(cfg->n_members + 1, 1);
+	s->late_base = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	if (cfg->energy) {
 		s->energy = sl_energy_open();
 		if (!s->energy || sl_energy_read(s->energy, &s->prev_energy) < 0)
@@ -466,6 +470,31 @@ fail:
 	return NULL;
 }
 
+static int read_counts(sl_session *s);
+
+int sl_session_enable_done(sl_session *s)
+{
+	size_t n = s->n_members + 1;
+	int any = 0;
+	for (size_t m = 0; m < n; m++)
+		any |= s->late[m];
+	if (!any || !s->eager)
+		return 0;
+	/* read into now[] without disturbing the interval's bookkeeping */
+	uint64_t *keep = sl_xmalloc(n * sizeof(uint64_t));
+	memcpy(keep, s->now, n * sizeof(uint64_t));
+	uint64_t run = s->now_run, task = s->now_task;
+	int rc = read_counts(s);
+	for (size_t m = 0; m < n && rc == 0; m++)
+		if (s->late[m])
+			s->late_base[m] = s->now[0];
+	memcpy(s->now, keep, n * sizeof(uint64_t));
+	s->now_run = run;
+	s->now_task = task;
+	free(keep);
+	return rc;
+}
+
 int sl_session_precise(const sl_session *s)
 {
 	return s->precise;
@@ -473,6 +502,8 @@ int sl_session_precise(const sl_session *s)
 
 int sl_session_enable(sl_session *s, size_t member, int on)
 {
+	if (member < s->n_members) /* late[] is indexed as the counts: leader first */
+		s->late[1 + member] = (char)(on && s->started);
 	for (int i = 0; i < s->ncpu; i++)
 		if (sl_perf_sys_get()->ioctl(s->cpus[i].members[member],
 					     on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
@@ -663,8 +694,17 @@ static int cut(sl_session *s, uint64_t t, sl_interval *iv)
 	if (s->eager) {
 		if (read_counts(s) < 0)
 			return -1;
-		for (size_t k = 0; k <= s->n_members; k++)
+		for (size_t k = 0; k <= s->n_members; k++) {
 			s->deltas[k] = s->now[k] - s->prev[k];
+			/* switched on late: scale to the whole interval */
+			uint64_t all = s->now[0] - s->prev[0];
+			uint64_t seen = s->late[k] && s->late_base[k] >= s->prev[0]
+						? s->now[0] - s->late_base[k] : all;
+			if (seen && seen < all)
+				s->deltas[k] = (uint64_t)((double)s->deltas[k] * (double)all /
+							  (double)seen + 0.5);
+			s->late[k] = 0;
+		}
 		iv->run_ns = s->now_run - s->prev_run;
 		iv->task_ns = s->now_task - s->prev_task;
 		memcpy(s->prev, s->now, (s->n_members + 1) * sizeof(uint64_t));
@@ -825,6 +865,8 @@ void sl_session_free(sl_session *s)
 	free(s->prev);
 	free(s->now);
 	free(s->deltas);
+	free(s->late);
+	free(s->late_base);
 	free(s->out_samples);
 	free(s->prog);
 	free(s);

@@ -108,6 +108,11 @@ typedef struct sl_interval {
 sl_session *sl_session_start(const sl_session_cfg *cfg);
 /* Switch member i on or off for the target and all its threads. */
 int sl_session_enable(sl_session *s, size_t member, int on);
+/* After the enables of one program(): members switched on since the last
+ * interval missed its start (between the boundary read and the enable);
+ * the group is read now, and at the next cut their counts are scaled by
+ * the share of the interval's instructions they saw. */
+int sl_session_enable_done(sl_session *s);
 /* The precise_ip the sampler was opened with. */
 int sl_session_precise(const sl_session *s);
 /* 1: the next interval in *iv (storage owned by the session until the
