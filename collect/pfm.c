@@ -107,6 +107,14 @@ int sl_pfm_encode(const char *event, struct perf_event_attr *attr)
 			     event, pmu, desc, pfm_strerror(r));
 		return -1;
 	}
+	if (attr->exclude_user) {
+		/* ":k": kernel only, and sleuth excludes the kernel: it would
+		 * count nothing at all */
+		sl_error_set("event %s counts kernel mode only, and sleuth counts user "
+			     "space only (it never needs kernel access): drop the :k "
+			     "modifier in the machine model", event);
+		return -1;
+	}
 	attr->size = sizeof *attr;
 	attr->exclude_kernel = 1;
 	attr->exclude_hv = 1;

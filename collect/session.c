@@ -80,6 +80,7 @@ struct sl_session {
 	size_t n_bounds, cap_bounds;
 	uint64_t lost, lost_pending;
 	uint64_t throttles, merged;
+	uint64_t ring_leader_id; /* the leader of the ring being drained */
 	/* counts */
 	uint64_t *prev, *now;   /* 1 + n_members, summed over CPUs */
 	uint64_t prev_run, now_run;
@@ -528,12 +529,11 @@ static void add_mapping(sl_session *s, uint64_t start, uint64_t len, uint64_t pg
 	s->maps[s->n_maps++] = (sl_mapping){start, start + len, pgoff, sl_xstrdup(path)};
 }
 
+/* A CPU's ring holds only that CPU's leader and sampler: one compare,
+ * not a scan of every CPU per record. */
 static int is_leader(const sl_session *s, uint64_t id)
 {
-	for (int i = 0; i < s->ncpu; i++)
-		if (s->cpus[i].leader_id == id)
-			return 1;
-	return 0;
+	return id == s->ring_leader_id;
 }
 
 static int on_record(void *ctx, const struct perf_event_header *h)
@@ -617,8 +617,10 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 
 static void drain_all(sl_session *s)
 {
-	for (int i = 0; i < s->ncpu; i++)
+	for (int i = 0; i < s->ncpu; i++) {
+		s->ring_leader_id = s->cpus[i].leader_id;
 		sl_ring_drain(&s->cpus[i].ring, on_record, s);
+	}
 }
 
 /* Sum the group over CPUs: leader, members, and the running time. */

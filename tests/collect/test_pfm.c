@@ -155,6 +155,12 @@ static void test_unknown_event(void **state)
 	assert_int_equal(sl_pfm_encode("NO_SUCH_EVENT:AT_ALL", &a), -1);
 	assert_non_null(strstr(sl_error(), "event NO_SUCH_EVENT:AT_ALL is not supported "
 					   "by PMU nhm (Intel Nehalem)"));
+	/* kernel-only events would count nothing in a user-space profile */
+	assert_int_equal(sl_pfm_encode("LLC_MISSES:k", &a), -1);
+	assert_non_null(strstr(sl_error(), "event LLC_MISSES:k counts kernel mode only"));
+	assert_int_equal(sl_pfm_encode("LLC_MISSES:u", &a), 0);
+	assert_int_equal(a.exclude_kernel, 1);
+	assert_int_equal(a.exclude_user, 0);
 }
 
 int main(void)
