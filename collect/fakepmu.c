@@ -631,8 +631,15 @@ static int f_open(struct perf_event_attr *ua, pid_t pid, int cpu, int group,
 	if (size < PERF_ATTR_SIZE_VER0)
 		return fail(EINVAL);
 	if (size > sizeof a) {
-		ua->size = sizeof a;
-		return fail(E2BIG);
+		/* a newer ABI's attr: fine if what this "kernel" does not know
+		 * is all zero */
+		const unsigned char *tail = (const unsigned char *)ua + sizeof a;
+		for (size_t i = 0; i < size - sizeof a; i++)
+			if (tail[i]) {
+				ua->size = sizeof a;
+				return fail(E2BIG);
+			}
+		size = sizeof a;
 	}
 	memcpy(&a, ua, size);
 	if (F.paranoid >= 3 || (F.paranoid >= 2 && !a.exclude_kernel) ||
