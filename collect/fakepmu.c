@@ -16,7 +16,9 @@
  *    fixed counter on Intel, a GP counter on AMD, the cycle counter on Arm),
  *    and another perf user may pin GP counters (opts "pinned=N") or hold
  *    the PMU exclusively ("deny=EBUSY"); a seccomp filter refuses
- *    perf_event_open altogether ("deny=EPERM");
+ *    perf_event_open altogether ("deny=EPERM"); a hybrid CPU shows its
+ *    cpu_core PMU in sysfs ("hybrid=1", with "ix86arch": what libpfm4 4.13
+ *    makes of Alder Lake);
  *  - the kernel's all-or-nothing scheduling of flexible groups in creation
  *    order, stopping at the first group that does not fit, and rotation
  *    every mux interval while some group is left out;
@@ -92,6 +94,9 @@ static const pmu_desc pmus[] = {
 	{"amd64_fam17h", AMD, 6, 6, 0, 0, "RETIRED_CONDITIONAL_BRANCH_INSTRUCTIONS"},
 	{"amd64_fam19h", AMD, 6, 6, 0, 0, "RETIRED_CONDITIONAL_BRANCH_INSTRUCTIONS"},
 	{"arm_", ARM, 6, 6, 1, 0, "BR_RETIRED"},
+	/* what libpfm4 4.13 falls back to on CPUs it does not know, e.g.
+	 * hybrid Alder Lake (with opts "hybrid=1") */
+	{"ix86arch", INTEL, 8, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL"},
 };
 
 #define TICK_NS 100000ull    /* model tick: 0.1 ms of the target's CPU time */
@@ -147,6 +152,7 @@ static struct {
 	int ht, watchdog, paranoid;
 	int pinned;           /* GP counters another perf user pins */
 	int deny;             /* seccomp (EPERM: every open), EBUSY (hardware) */
+	int hybrid;           /* cpu_core and cpu_atom PMUs (Alder Lake+) */
 	long max_rate;
 	uint64_t branch_config;
 	uint32_t branch_type;
@@ -938,6 +944,8 @@ static long f_knob(const char *path, long dflt)
 		return F.paranoid;
 	if (!strcmp(path, SL_KNOB_MAX_RATE))
 		return F.max_rate;
+	if (!strcmp(path, SL_KNOB_HYBRID))
+		return F.hybrid ? 8 : dflt;
 	return dflt;
 }
 
@@ -988,6 +996,8 @@ const sl_perf_sys *sl_fake_pmu_sys(const char *pmu, const char *opts)
 			F.max_rate = v;
 		else if (!strcmp(kv, "pinned"))
 			F.pinned = (int)v;
+		else if (!strcmp(kv, "hybrid"))
+			F.hybrid = (int)v;
 		else if (!strcmp(kv, "deny") && eq)
 			F.deny = !strcmp(eq + 1, "EPERM") ? EPERM
 				 : !strcmp(eq + 1, "EBUSY") ? EBUSY : 0;

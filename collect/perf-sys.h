@@ -37,7 +37,7 @@ typedef struct sl_perf_sys {
 const sl_perf_sys *sl_perf_sys_get(void);
 /* The fake PMU's table for pmu (a libpfm4 PMU name), or NULL with
  * sl_error() if the model does not know it.  opts as SLEUTH_FAKE_PMU_OPTS:
- * "ht=0,watchdog=0,paranoid=3,max_rate=N,pinned=N,deny=EPERM|EBUSY" (NULL: defaults). */
+ * "ht=0,watchdog=0,paranoid=3,max_rate=N,pinned=N,deny=EPERM|EBUSY,hybrid=1" (NULL: defaults). */
 const sl_perf_sys *sl_fake_pmu_sys(const char *pmu, const char *opts);
 
 /* Kernel settings sleuth reads. */
@@ -45,5 +45,7 @@ const sl_perf_sys *sl_fake_pmu_sys(const char *pmu, const char *opts);
 #define SL_KNOB_SMT "/sys/devices/system/cpu/smt/active"
 #define SL_KNOB_PARANOID "/proc/sys/kernel/perf_event_paranoid"
 #define SL_KNOB_MAX_RATE "/proc/sys/kernel/perf_event_max_sample_rate"
+/* present (the PMU's type number) only on hybrid Intel CPUs */
+#define SL_KNOB_HYBRID "/sys/bus/event_source/devices/cpu_core/type"
 
 #endif

@@ -46,7 +46,7 @@ int sl_hw_available(void)
 
 sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 {
-	if (!sl_hw_available())
+	if (!sl_hw_available() || sl_pmu_hybrid())
 		return NULL;
 	const char *pmu, *pmu_desc;
 	if (sl_pfm_host_pmu(&pmu, &pmu_desc) < 0)

@@ -93,6 +93,19 @@ int sl_counter_plan_host(sl_counter_plan *p)
 				   (int)sys->knob(SL_KNOB_WATCHDOG, 0), p);
 }
 
+int sl_pmu_hybrid(void)
+{
+	if (sl_perf_sys_get()->knob(SL_KNOB_HYBRID, -1) < 0)
+		return 0;
+	const char *pmu = "none", *desc;
+	sl_pfm_host_pmu(&pmu, &desc);
+	sl_error_set("hybrid CPU (P- and E-cores: cpu_core and cpu_atom PMUs, libpfm4 "
+		     "PMU %s): sleuth's perf backend does not open events per core "
+		     "type yet, and events of one type fail on the other's cores; "
+		     "use --backend timer", pmu);
+	return 1;
+}
+
 void sl_counter_plan_describe(const sl_counter_plan *p, char *buf, size_t len)
 {
 	char gp[96];

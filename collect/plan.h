@@ -29,6 +29,10 @@ int sl_counter_plan_for(const char *pmu, int smt, int watchdog, sl_counter_plan 
 /* The plan for this host: its PMU (libpfm4), SMT and the watchdog read
  * from the kernel (through collect/perf-sys.h). */
 int sl_counter_plan_host(sl_counter_plan *p);
+/* 1 (with the reason in sl_error()) on a hybrid Intel CPU (cpu_core and
+ * cpu_atom PMUs): sleuth's perf backend does not open events per core
+ * type, so it cannot run there. */
+int sl_pmu_hybrid(void);
 /* One line: "skl: 4 GP counters per thread (8, halved by SMT), 3 fixed;
  * ... -> 2 programmable" */
 void sl_counter_plan_describe(const sl_counter_plan *p, char *buf, size_t len);

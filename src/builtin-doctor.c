@@ -220,6 +220,8 @@ static int cmd_doctor(int argc, char **argv)
 		     "counts, so no predictions from runs on this machine");
 		free(st);
 	}
+	if (sl_pmu_hybrid())
+		line("hybrid cpu:", "yes", sl_error());
 	if (have_pmu)
 		check_plan();
 	if (hw && have_pmu)

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "run.h"
+#include "collect/plan.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
 
@@ -17,7 +18,7 @@ void sl_run_pick_backend(sl_run_opts *o)
 {
 	if (o->backend && strcmp(o->backend, "auto"))
 		return;
-	if (sl_hw_available()) {
+	if (sl_hw_available() && !sl_pmu_hybrid()) {
 		/* tentative: sl_run_fallback() takes timer if perf cannot run */
 		o->backend = "perf";
 		o->auto_perf = 1;

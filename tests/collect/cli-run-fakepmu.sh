@@ -94,6 +94,14 @@ out=$(SLEUTH_FAKE_PMU=icl "$SLEUTH" run -o fb.prof -- "$SPIN" 0.1 2>&1) && ok ||
 [ "$(field fb.prof backend)" = '"timer"' ] && ok || fail "auto did not fall back to timer: $out"
 [ "$(printf '%s\n' "$out" | grep -c "backend timer: the perf backend cannot run here (no machine model")" = 1 ] &&
 	ok || fail "fallback not said in one line: $out"
+# a hybrid CPU (what libpfm4 4.13 makes of Alder Lake: ix86arch): said
+# plainly, in one line, and the timer backend records
+out=$(SLEUTH_FAKE_PMU=ix86arch SLEUTH_FAKE_PMU_OPTS=hybrid=1 "$SLEUTH" run -o hy.prof \
+	-- "$SPIN" 0.1 2>&1) && [ "$(field hy.prof backend)" = '"timer"' ] &&
+	[ "$(printf '%s\n' "$out" | grep -c "backend timer: hybrid CPU (P- and E-cores")" = 1 ] &&
+	ok || fail "hybrid: $out"
+SLEUTH_FAKE_PMU=ix86arch SLEUTH_FAKE_PMU_OPTS=hybrid=1 "$SLEUTH" doctor | grep -q "^hybrid cpu: *yes" &&
+	ok || fail "doctor does not say hybrid"
 # ... but an explicit --backend perf still fails
 expect_exit 1 "no machine model" -- env SLEUTH_FAKE_PMU=icl "$SLEUTH" run --backend perf \
 	-o none.prof -- "$SPIN" 0.1
