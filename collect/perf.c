@@ -72,7 +72,8 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 	}
 	size_t k = o->k ? o->k : (size_t)plan.programmable;
 	if (k > (size_t)plan.programmable) {
-		sl_info("counter plan %s; %zu asked for", desc, k);
+		sl_info("counter plan %s; programming %d of the %zu asked for",
+			desc, plan.programmable, k);
 		k = (size_t)plan.programmable;
 	} else {
 		sl_info("counter plan %s", desc);
