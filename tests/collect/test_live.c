@@ -379,8 +379,10 @@ static void test_out_of_fds(void **state)
 		int low = dup(0); /* the lowest free descriptor */
 		close(low);
 		struct rlimit lim = {(rlim_t)low + 3, (rlim_t)low + 3}; /* a pipe and a half */
-		if (low < 0 || setrlimit(RLIMIT_NOFILE, &lim) < 0)
+		if (low < 0)
 			_exit(2);
+		if (setrlimit(RLIMIT_NOFILE, &lim) < 0)
+			_exit(77); /* valgrind keeps the hard limit its own */
 		sl_backend *b = sl_timer_backend_new(&o);
 		int good = !b && strstr(sl_error(), "cannot create a pipe") &&
 			   count_fds() == before;
@@ -391,6 +393,8 @@ static void test_out_of_fds(void **state)
 	int st;
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 77)
+		skip();
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
