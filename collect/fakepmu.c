@@ -14,7 +14,9 @@
  *    has a dedicated cycle counter.  Hyper-Threading halves the GP counters
  *    of Sandy Bridge to Skylake; the NMI watchdog pins a cycles event (a
  *    fixed counter on Intel, a GP counter on AMD, the cycle counter on Arm),
- *    and another perf user may pin GP counters (opts "pinned=N") or hold
+ *    and another perf user may pin GP counters (opts "pinned=N", on one
+ *    CPU only with "pinned_cpu=C", after sleuth's own start-up check of
+ *    the counters with "pinned_later=1") or hold
  *    the PMU exclusively ("deny=EBUSY"); a seccomp filter refuses
  *    perf_event_open altogether ("deny=EPERM"); a hybrid CPU shows its
  *    cpu_core PMU in sysfs ("hybrid=1", with "ix86arch": what libpfm4 4.13
@@ -151,6 +153,8 @@ static struct {
 	char name[64];
 	int ht, watchdog, paranoid;
 	int pinned;           /* GP counters another perf user pins */
+	int pinned_cpu;       /* on this CPU only (-1: on every CPU) */
+	int pinned_later;     /* only after sleuth's start-up check */
 	int deny;             /* seccomp (EPERM: every open), EBUSY (hardware) */
 	int hybrid;           /* cpu_core and cpu_atom PMUs (Alder Lake+) */
 	long max_rate;
@@ -264,14 +268,17 @@ static int alloc_counter(pmu_state *st, const struct perf_event_attr *a, enum ro
 	return -1;
 }
 
-static void pin_watchdog(pmu_state *st)
+/* What is pinned on cpu before any flexible group: the watchdog, and
+ * another perf user's counters (on every CPU or on one). */
+static void pin_watchdog(pmu_state *st, int cpu, pid_t pid)
 {
 	memset(st, 0, sizeof *st);
 	if (F.watchdog) {
 		struct perf_event_attr a = {.type = PERF_TYPE_HARDWARE};
 		alloc_counter(st, &a, R_CYCLES);
 	}
-	st->gp_used += F.pinned;
+	if ((F.pinned_cpu < 0 || cpu == F.pinned_cpu) && !(F.pinned_later && pid == getpid()))
+		st->gp_used += F.pinned;
 }
 
 /* Whether leader's group (its enabled members, or all non-disabled ones at
@@ -313,7 +320,7 @@ static int schedule(task *t, int cpu)
 	}
 	qsort(groups, n, sizeof *groups, cmp_seq);
 	pmu_state st;
-	pin_watchdog(&st);
+	pin_watchdog(&st, cpu, t->pid);
 	int can_add = 1, left_out = 0;
 	for (size_t k = 0; k < n; k++) {
 		fev *g = groups[(k + t->rot) % n];
@@ -677,6 +684,9 @@ static int f_open(struct perf_event_attr *ua, pid_t pid, int cpu, int group,
 		a.precise_ip = 0; /* arm_pmu ignores it, without a word */
 	}
 	fev *leader = NULL;
+	int self = pid == 0;
+	if (self)
+		pid = getpid(); /* sleuth itself: its start-up check of the plan */
 	if (group >= 0) {
 		leader = find(group);
 		if (!leader)
@@ -692,9 +702,10 @@ static int f_open(struct perf_event_attr *ua, pid_t pid, int cpu, int group,
 	e->leader = leader ? leader : e;
 	e->enabled = !a.disabled;
 	e->left = (int64_t)a.sample_period;
-	/* the group must fit an empty PMU (x86 validate_group) */
+	/* the group must fit an empty PMU (x86 validate_group): what others
+	 * hold is not looked at */
 	pmu_state st;
-	pin_watchdog(&st);
+	memset(&st, 0, sizeof st);
 	if (!group_fits(&st, e->leader, e->enabled && leader ? e : NULL)) {
 		free(e);
 		return fail(EINVAL);
@@ -714,17 +725,18 @@ static int f_open(struct perf_event_attr *ua, pid_t pid, int cpu, int group,
 		memset(t, 0, sizeof *t);
 		t->pid = pid;
 		read_exe(pid, t->exe, sizeof t->exe);
+		t->execed = self; /* no exec to wait for */
 		struct perf_event_attr c;
 		memset(&c, 0, sizeof c);
 		c.size = sizeof c;
 		c.type = PERF_TYPE_SOFTWARE;
 		c.config = PERF_COUNT_SW_TASK_CLOCK;
-		c.inherit = 1;
-		c.disabled = 1;
-		c.enable_on_exec = 1;
+		c.inherit = (unsigned)!self;
+		c.disabled = (unsigned)!self;
+		c.enable_on_exec = (unsigned)!self;
 		c.exclude_kernel = 1;
 		c.exclude_hv = 1;
-		t->clock_fd = kernel_open(&c, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		t->clock_fd = kernel_open(&c, self ? 0 : pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		if (t->clock_fd < 0 && task_clock_ns(pid, &t->cpu_ns) < 0)
 			t->cpu_ns = 0;
 		t->mono_ns = mono_ns();
@@ -980,6 +992,7 @@ const sl_perf_sys *sl_fake_pmu_sys(const char *pmu, const char *opts)
 	F.watchdog = 1;
 	F.paranoid = 2;
 	F.max_rate = 100000;
+	F.pinned_cpu = -1;
 	char *o = sl_xstrdup(opts ? opts : ""), *save = NULL;
 	for (char *kv = strtok_r(o, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
@@ -996,6 +1009,10 @@ const sl_perf_sys *sl_fake_pmu_sys(const char *pmu, const char *opts)
 			F.max_rate = v;
 		else if (!strcmp(kv, "pinned"))
 			F.pinned = (int)v;
+		else if (!strcmp(kv, "pinned_cpu"))
+			F.pinned_cpu = (int)v;
+		else if (!strcmp(kv, "pinned_later"))
+			F.pinned_later = (int)v;
 		else if (!strcmp(kv, "hybrid"))
 			F.hybrid = (int)v;
 		else if (!strcmp(kv, "deny") && eq)

@@ -37,7 +37,8 @@ typedef struct sl_perf_sys {
 const sl_perf_sys *sl_perf_sys_get(void);
 /* The fake PMU's table for pmu (a libpfm4 PMU name), or NULL with
  * sl_error() if the model does not know it.  opts as SLEUTH_FAKE_PMU_OPTS:
- * "ht=0,watchdog=0,paranoid=3,max_rate=N,pinned=N,deny=EPERM|EBUSY,hybrid=1" (NULL: defaults). */
+ * "ht=0,watchdog=0,paranoid=3,max_rate=N,pinned=N,pinned_cpu=C,
+ * pinned_later=1,deny=EPERM|EBUSY,hybrid=1" (NULL: defaults). */
 const sl_perf_sys *sl_fake_pmu_sys(const char *pmu, const char *opts);
 
 /* Kernel settings sleuth reads. */
