@@ -424,6 +424,13 @@ static int calibrate(const cal_opts *o, cal_state *st)
 {
 	if (sl_machine_load(o->machine, &st->m) < 0)
 		return -1;
+	if (!sl_machine_has_volts(&st->m)) {
+		sl_error_set("machine %s gives no volts for its P-states, and the power model "
+			     "P = static_w + Ceff*f*V^2 needs them; add volts: to each "
+			     "P-state (from the vendor's datasheet or the OPP table)",
+			     st->m.name);
+		return -1;
+	}
 	if (o->idle && idle_static(o, st) < 0)
 		return -1;
 	st->runs = sl_xcalloc(o->n_inputs, sizeof *st->runs);

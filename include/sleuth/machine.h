@@ -10,7 +10,7 @@
 
 typedef struct sl_pstate {
 	double ghz;
-	double volts;
+	double volts;      /* 0: not given (then none of the P-states has it) */
 	int has_static;
 	double static_w;
 } sl_pstate;
@@ -51,6 +51,10 @@ int sl_machine_complete(const sl_machine *m); /* 1 or 0 with sl_error() */
 int sl_machine_write(const char *path, const sl_machine *m, const char *comment);
 void sl_machine_free(sl_machine *m);
 
+/* 1 if the P-states carry voltages (all do or none does). */
+int sl_machine_has_volts(const sl_machine *m);
+/* 1 if `role` is a model role of sleuth-machine/1 events:. */
+int sl_machine_known_role(const char *role);
 /* The event playing `role`, or NULL. */
 const char *sl_machine_role(const sl_machine *m, const char *role);
 /* Every distinct event the models need (roles except branch_sample, then
