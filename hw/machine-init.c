@@ -10,11 +10,13 @@
 #include "sleuth/hw.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -232,5 +234,32 @@ out:
 	sl_pmumap_free(&map);
 	if (rc < 0)
 		sl_machine_free(m);
+	return rc;
+}
+
+int sl_machine_init_loaded(sl_machine *m, const sl_machine_init_opts *o)
+{
+	sl_machine raw;
+	char *comment;
+	memset(m, 0, sizeof *m);
+	if (sl_machine_init(&raw, &comment, o) < 0)
+		return -1;
+	/* Through the file format, so that the text a profile embeds is the
+	 * one 'machine init' would write. */
+	const char *dir = getenv("TMPDIR");
+	char *path = sl_xasprintf("%s/sleuth-machine-XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(path), rc = -1;
+	if (fd < 0) {
+		sl_error_set("cannot create a temporary file in %s: %s; set TMPDIR",
+			     dir && *dir ? dir : "/tmp", strerror(errno));
+	} else {
+		close(fd);
+		if (sl_machine_write(path, &raw, comment) == 0 && sl_machine_load(path, m) == 0)
+			rc = 0;
+		unlink(path);
+	}
+	free(path);
+	free(comment);
+	sl_machine_free(&raw);
 	return rc;
 }

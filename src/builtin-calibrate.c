@@ -45,6 +45,7 @@ typedef struct cal_state {
 	sl_calib_fit fit;
 	int cv_ok;
 	char cv_why[512];
+	int novolts, volt_iters; /* the machine gave no volts: fitted */
 	FILE *rep;             /* the report: stdout, or stderr when the model is */
 } cal_state;
 
@@ -159,6 +160,17 @@ static int idle_static(const cal_opts *o, cal_state *st)
 			sl_error_set("%s:%d: %g GHz is not a P-state of machine %s; "
 				     "idle rows must be at the skeleton's frequencies",
 				     o->idle, il.line[j], il.ghz[j], m->name);
+			rc = -1;
+		}
+	}
+	for (size_t s = 0; rc == 0 && st->novolts && s < m->n_pstates; s++) {
+		size_t j = 0;
+		while (j < il.n && ps[j] != (int)s)
+			j++;
+		if (j == il.n) {
+			sl_error_set("%s has no row at %g GHz, and machine %s gives no volts to "
+				     "interpolate by; log idle power at every P-state", o->idle,
+				     m->pstates[s].ghz, m->name);
 			rc = -1;
 		}
 	}
@@ -313,6 +325,11 @@ static void report(const cal_opts *o, const cal_state *st)
 	char *sl = static_line(o, st);
 	fprintf(st->rep, "%s\n", sl);
 	free(sl);
+	if (st->novolts)
+		fprintf(st->rep, "voltages: %s gives none, so each P-state's relative V was fitted "
+			"(V^2 folded into one number per P-state; %d alternating least-squares "
+			"iterations); volts below are relative to the fastest trained P-state\n",
+			o->machine, st->volt_iters);
 	if (o->select) {
 		fprintf(st->rep, "events chosen by greedy forward selection on leave-one-workload-out "
 		       "error:\n");
@@ -409,11 +426,12 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 		"fitted by sleuth calibrate %s on %s\n"
 		"skeleton: %s\n"
 		"training: %zu intervals of %zu workloads: %s\n"
-		"%s\n"
+		"%s\n%s"
 		"events: %s; %s fit: R^2 %.4f, mean abs. error of interval power "
 		"%.2f%%, %s",
 		SLEUTH_VERSION, when, o->machine, st->fit.n_used, st->d.n_workloads, ins,
-		sl, o->select ? "chosen by --select (greedy, leave-one-workload-out)"
+		sl, st->novolts ? "volts: RELATIVE (the skeleton gave none): each P-state's V "
+				  "fitted, 1 at the fastest trained one\n" : "", o->select ? "chosen by --select (greedy, leave-one-workload-out)"
 			      : "from the skeleton",
 		o->robust ? "robust" : "least-squares", st->fit.r2, 100 * st->fit.mape, cv);
 	free(sl);
@@ -425,11 +443,10 @@ static int calibrate(const cal_opts *o, cal_state *st)
 	if (sl_machine_load(o->machine, &st->m) < 0)
 		return -1;
 	if (!sl_machine_has_volts(&st->m)) {
-		sl_error_set("machine %s gives no volts for its P-states, and the power model "
-			     "P = static_w + Ceff*f*V^2 needs them; add volts: to each "
-			     "P-state (from the vendor's datasheet or the OPP table)",
-			     st->m.name);
-		return -1;
+		/* fitted below (calib/novolts.c); 1 V until then */
+		st->novolts = 1;
+		for (size_t s = 0; s < st->m.n_pstates; s++)
+			st->m.pstates[s].volts = 1;
 	}
 	if (o->idle && idle_static(o, st) < 0)
 		return -1;
@@ -448,6 +465,9 @@ static int calibrate(const cal_opts *o, cal_state *st)
 		return -1;
 	sl_calib_opts co = {st->static_w, o->robust};
 	if (choose_terms(o, st, &co) < 0)
+		return -1;
+	if (st->novolts && sl_calib_relative_volts(&st->d, &st->m, st->terms, st->n_terms, &co,
+						   &st->volt_iters) < 0)
 		return -1;
 	if (sl_calib_fit_run(&st->fit, &st->d, &st->m, st->terms, st->n_terms, &co) < 0)
 		return -1;

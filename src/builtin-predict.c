@@ -38,13 +38,16 @@ static const char usage[] =
 	"  --format F       table (default for --per phase), csv (default otherwise)\n"
 	"                   or json; the table shows phases only\n"
 	"  --extrapolate    allow frequencies outside the machine's P-states\n"
-	"  --time-only      predict time only (for a machine without a fitted power\n"
-	"                   model, e.g. before sleuth calibrate)\n"
+	"  --time-only      predict time only (automatic, with a warning, for a\n"
+	"                   machine without a fitted power model)\n"
 	"  -o FILE          write to FILE (atomically) instead of stdout\n"
 	"  --schedule FILE  the run under a sleuth-schedule/1 schedule: CSV, one row\n"
 	"                   per phase instance along the run with the frequency it\n"
 	"                   runs at and its time, power and energy (docs/schedule.md)\n"
 	"\n"
+	"Without a machine model (none embedded, no --machine) time is predicted\n"
+	"with the linear model; without the stall model's events, too (unless\n"
+	"--model stall is given).  Each fallback is announced on stderr.\n"
 	"Power predictions outside [idle, peak] are clamped and the clamps counted\n"
 	"(docs/models.md).  A profile without event counts (timer backend) cannot\n"
 	"be predicted.\n";
@@ -60,7 +63,7 @@ typedef struct opts {
 	sl_time_model model;
 	sl_per per;
 	sl_fmt fmt;
-	int fmt_given, per_given;
+	int fmt_given, per_given, model_given;
 } opts;
 
 enum { O_FREQ = 256, O_ALL, O_MACHINE, O_MODEL, O_PER, O_FORMAT, O_EXTRAP, O_TIMEONLY,
@@ -101,6 +104,7 @@ static int parse(int argc, char **argv, opts *o)
 		case O_MODEL:
 			if (sl_time_model_parse(optarg, &o->model) < 0)
 				return sl_usage_error(CMD, "--model: %s", sl_error());
+			o->model_given = 1;
 			break;
 		case O_PER:
 			if (sl_per_parse(optarg, &o->per) < 0)
@@ -207,21 +211,67 @@ static int predict_schedule(const opts *o, const sl_model *md)
 	return rc;
 }
 
+/*
+ * A profile that embeds no machine model, and no --machine: the linear
+ * time model needs none, only the frequencies, so a stand-in machine whose
+ * P-states span the profiled and the asked frequencies carries them.
+ */
+static int standin_machine(const opts *o, const sl_profile *p, sl_machine *m)
+{
+	double hi = p->freq_ghz, lo = p->freq_ghz;
+	for (size_t k = 0; k < o->n_freqs; k++) {
+		hi = SL_MAX(hi, o->freqs[k]);
+		lo = SL_MIN(lo, o->freqs[k]);
+	}
+	char *ps = hi - lo >= 0.0005 ? sl_xasprintf("{ghz: %.17g}, {ghz: %.17g}", hi, lo)
+				     : sl_xasprintf("{ghz: %.17g}", hi);
+	char *text = sl_xasprintf("format: sleuth-machine/1\nname: none\n"
+				  "counters: {programmable: 1}\nmemory_latency_ns: 1\n"
+				  "pstates: [%s]\nevents: {}\n", ps);
+	free(ps);
+	int rc = sl_machine_load_mem("(no machine model)", text, strlen(text), m);
+	free(text);
+	return rc;
+}
+
 static int run(const opts *o, sl_profile *p, sl_machine *m, sl_model *md)
 {
 	const char *origin = NULL;
+	sl_time_model model = o->model;
+	int time_only = o->time_only;
 	if (sl_profile_read(o->profile, p) < 0)
 		return -1;
 	if (sl_model_check_profile(p) < 0) {
 		sl_error_prefix("%s: ", o->profile);
 		return -1;
 	}
-	if (sl_profile_machine(p, o->profile, o->machine, m, &origin) < 0)
+	if (!o->machine && !p->machine_text && !o->model_given && !o->all && !o->schedule) {
+		/* No dead end: time with the linear model needs no machine. */
+		sl_warn("%s embeds no machine model: predicting time only, with the linear "
+			"model (time = cycles / f); give --machine FILE ('sleuth machine "
+			"init') for the stall model and power", o->profile);
+		if (standin_machine(o, p, m) < 0)
+			return -1;
+		origin = "none: linear time model only";
+		model = SL_TIME_LINEAR;
+		time_only = 1;
+	} else if (sl_profile_machine(p, o->profile, o->machine, m, &origin) < 0) {
 		return -1;
+	}
+	if (!time_only && !o->schedule && !sl_machine_complete(m)) {
+		sl_warn("%s: predicting time only", sl_error());
+		time_only = 1;
+	}
 	int flags = (o->extrapolate ? SL_MODEL_EXTRAPOLATE : 0) |
-		    (o->time_only ? SL_MODEL_TIME_ONLY : 0);
-	if (sl_model_init(md, p, m, o->model, flags) < 0)
-		return -1;
+		    (time_only ? SL_MODEL_TIME_ONLY : 0);
+	if (sl_model_init(md, p, m, model, flags) < 0) {
+		if (model != SL_TIME_STALL || o->model_given)
+			return -1;
+		/* the stall model's events are missing: say so, fall back */
+		sl_warn("%s; using the linear model (time = cycles / f)", sl_error());
+		if (sl_model_init(md, p, m, SL_TIME_LINEAR, flags) < 0)
+			return -1;
+	}
 	if (o->schedule)
 		return predict_schedule(o, md);
 	size_t n_ops;

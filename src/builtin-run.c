@@ -16,6 +16,7 @@
 #include "run.h"
 #include "sleuth/collector.h"
 #include "sleuth/common.h"
+#include "sleuth/hw.h"
 #include "sleuth/machine.h"
 #include "sleuth/profile.h"
 #include "sleuth/replay.h"
@@ -273,7 +274,40 @@ static void check_phase_noise(sl_profile *p, const char *backend)
 	sl_warn("%s", p->notes[p->n_notes - 1]);
 }
 
-static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
+/*
+ * No dead end without a machine model: the perf backend records with a
+ * skeleton made from the event map for this PMU (what 'sleuth machine
+ * init' writes: time predictions, no power); a PMU the map lacks records
+ * with the timer backend when the backend was left to sleuth.
+ */
+static int no_model(sl_run_opts *o, sl_machine *m, char **path, int auto_backend)
+{
+	char *why = sl_xstrdup(sl_error());
+	sl_machine_init_opts mo = {0};
+	int rc = -1;
+	if (sl_machine_init_loaded(m, &mo) == 0) {
+		sl_info("no machine model for this CPU: recording with %s from sleuth's "
+			"event map (time predictions; no power until calibrated); keep one "
+			"with 'sleuth machine init -o m.yaml' (docs/hardware.md)", m->name);
+		*path = sl_xasprintf("(sleuth machine init: %s)", m->name);
+		rc = 1;
+	} else {
+		char *map = sl_xstrdup(sl_error());
+		if (auto_backend) {
+			sl_warn("%s; %s; recording with the timer backend (phases and code "
+				"locations, no event counts)", why, map);
+			o->backend = "timer";
+			rc = 0;
+		} else {
+			sl_error_set("%s; %s", why, map);
+		}
+		free(map);
+	}
+	free(why);
+	return rc;
+}
+
+static int load_machine(sl_run_opts *o, sl_machine *m, char **path, int auto_backend)
 {
 	*path = NULL;
 	if (o->machine) {
@@ -286,7 +320,7 @@ static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
 			return -1;
 		}
 	} else if (sl_run_default_machine(o, path) < 0) {
-		return -1;
+		return no_model(o, m, path, auto_backend);
 	}
 	if (!*path)
 		return 0; /* the timer backend needs no model */
@@ -358,9 +392,10 @@ static int run(sl_run_opts *o)
 	if (!sl_afile_open(&probe, o->output))
 		goto fail;
 	sl_afile_abort(&probe);
+	int auto_backend = !o->backend || !strcmp(o->backend, "auto");
 	if (!o->replay)
 		sl_run_pick_backend(o);
-	have = load_machine(o, &m, &mpath);
+	have = load_machine(o, &m, &mpath, auto_backend);
 	if (have < 0)
 		goto fail;
 	if (have > 0 && resolve_pin(o, &m) < 0)

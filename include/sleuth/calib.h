@@ -156,6 +156,18 @@ double sl_calib_ceff(const sl_calib_fit *fit, const sl_calib_data *d, size_t i);
 double sl_calib_predict(const sl_calib_fit *fit, const sl_calib_data *d, size_t i);
 
 /*
+ * For a machine that gives no volts: fit each trained P-state's relative
+ * V^2 (1 at the fastest) jointly with the model by alternating least
+ * squares, and set the P-states' volts (and d->v) to the relative voltages
+ * (untrained P-states: V linear in f).  The machine's volts must be set to
+ * 1 before sl_calib_data_build.  *iters: iterations used.  -1 with
+ * sl_error() when fewer than two P-states are trained or a P-state's power
+ * does not grow with activity.
+ */
+int sl_calib_relative_volts(sl_calib_data *d, sl_machine *m, const size_t *terms,
+			    size_t n_terms, const sl_calib_opts *o, int *iters);
+
+/*
  * Greedy forward selection of `k` events by leave-one-workload-out error,
  * among the events whose rate is known in every row.  terms[k] gets the
  * chosen events in order of choice, cv[k] the error after each step.

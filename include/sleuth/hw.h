@@ -79,5 +79,7 @@ typedef struct sl_machine_init_opts {
 /* Build a skeleton sleuth-machine/1 for this CPU in *m (free with
  * sl_machine_free); *comment (malloc'd) says where each part came from. */
 int sl_machine_init(sl_machine *m, char **comment, const sl_machine_init_opts *o);
+/* The same, loaded as if read from the file it would write (m->text set). */
+int sl_machine_init_loaded(sl_machine *m, const sl_machine_init_opts *o);
 
 #endif

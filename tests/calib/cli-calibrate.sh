@@ -150,4 +150,23 @@ expect_exit 2 "no training inputs" -- "$SLEUTH" calibrate -m "$SK" -o "$T/g.yaml
 expect_exit 2 "--select 'x'" -- "$SLEUTH" calibrate -m "$SK" -o "$T/g.yaml" --select x "$tr"
 expect_exit 2 "--log-offset 'soon'" -- "$SLEUTH" calibrate -m "$SK" -o "$T/g.yaml" --log-offset soon "$tr"
 expect_exit 2 "needs a value" -- "$SLEUTH" calibrate -m
+# a skeleton without voltages (what 'sleuth machine init' writes on most
+# machines): each P-state's relative V is fitted; the fixture's true ratios
+# are 1.10/1.20 = 0.917 and 0.95/1.20 = 0.792
+sed 's/, volts: [0-9.]*//' "$SK" >"$T/nv.yaml"
+out=$("$SLEUTH" calibrate -m "$T/nv.yaml" -o "$T/nv-model.yaml" "$M"/traces/*.yaml 2>&1) && ok ||
+	fail "no volts: $out"
+grep -q "voltages: .* gives none, so each P-state's relative V was fitted" <<<"$out" && ok ||
+	fail "relative volts not reported: $out"
+v16=$(sed -n 's/^- {ghz: 1.6, volts: \([0-9.]*\),.*/\1/p' "$T/nv-model.yaml")
+awk -v v="$v16" 'BEGIN { exit !(v > 0.76 && v < 0.83) }' && ok || fail "relative V at 1.6: '$v16'"
+grep -q "^- {ghz: 2.66, volts: 1," "$T/nv-model.yaml" && ok || fail "fastest not 1"
+grep -q "volts: RELATIVE" "$T/nv-model.yaml" && ok || fail "model comment"
+cv=$(sed -n 's/^  all (interval-weighted) .* \([0-9.]*\)%$/\1/p' <<<"$out")
+awk -v c="$cv" 'BEGIN { exit !(c > 0 && c < 5) }' && ok || fail "no-volts CV error '$cv'"
+"$SLEUTH" machine show "$T/nv-model.yaml" | grep -q "power and energy *yes" && ok ||
+	fail "the no-volts model cannot predict power"
+expect_exit 1 "gives no volts.*two or more P-states" -- "$SLEUTH" calibrate -m "$T/nv.yaml" \
+	-o "$T/g.yaml" "$M"/traces/*-1.60.yaml
+expect_absent "$T/g.yaml"
 finish
