@@ -191,9 +191,8 @@ static int choose_terms(const cal_opts *o, cal_state *st, const sl_calib_opts *c
 {
 	const sl_machine *m = &st->m;
 	if (o->select) {
-		if (m->n_terms)
-			sl_warn("--select %zu: ignoring the %zu power terms listed in %s",
-				o->select, m->n_terms, o->machine);
+		free(st->terms);
+		free(st->select_cv);
 		st->n_terms = o->select;
 		st->terms = sl_xcalloc(o->select, sizeof *st->terms);
 		st->select_cv = sl_xcalloc(o->select, sizeof *st->select_cv);
@@ -464,11 +463,18 @@ static int calibrate(const cal_opts *o, cal_state *st)
 	if (sl_calib_data_build(&st->d, &st->m, st->runs, st->n_runs) < 0)
 		return -1;
 	sl_calib_opts co = {st->static_w, o->robust};
+	if (o->select && st->m.n_terms)
+		sl_warn("--select %zu: ignoring the %zu power terms listed in %s", o->select,
+			st->m.n_terms, o->machine);
 	if (choose_terms(o, st, &co) < 0)
 		return -1;
-	if (st->novolts && sl_calib_relative_volts(&st->d, &st->m, st->terms, st->n_terms, &co,
-						   &st->volt_iters) < 0)
-		return -1;
+	/* Without volts, --select first chooses at V = 1; it chooses again with
+	 * the fitted voltages, which are then fitted again for those events. */
+	for (int round = 0; st->novolts && round < (o->select ? 2 : 1); round++)
+		if ((round && choose_terms(o, st, &co) < 0) ||
+		    sl_calib_relative_volts(&st->d, &st->m, st->terms, st->n_terms, &co,
+					    &st->volt_iters) < 0)
+			return -1;
 	if (sl_calib_fit_run(&st->fit, &st->d, &st->m, st->terms, st->n_terms, &co) < 0)
 		return -1;
 	st->cv_ok = sl_calib_cv(&st->fit, &st->d, &st->m, &co) == 0;

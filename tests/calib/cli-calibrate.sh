@@ -169,4 +169,9 @@ awk -v c="$cv" 'BEGIN { exit !(c > 0 && c < 5) }' && ok || fail "no-volts CV err
 expect_exit 1 "gives no volts.*two or more P-states" -- "$SLEUTH" calibrate -m "$T/nv.yaml" \
 	-o "$T/g.yaml" "$M"/traces/*-1.60.yaml
 expect_absent "$T/g.yaml"
+# with --select, the events are chosen again once the voltages are fitted
+out=$("$SLEUTH" calibrate -m "$T/nv.yaml" -o "$T/nv-sel.yaml" --select 2 "$M"/traces/*.yaml 2>&1) &&
+	ok || fail "no volts --select: $out"
+grep -q "relative V was fitted" <<<"$out" && ok || fail "no volts --select: $out"
+[ "$(grep -c -- '--select 2: ignoring' <<<"$out")" = 1 ] && ok || fail "warning repeated: $out"
 finish
