@@ -4,17 +4,20 @@
  * itself is in calib/ (include/sleuth/calib.h); this file turns the command
  * line into training runs, prints the report and writes the model.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "builtin.h"
 #include "sleuth/calib.h"
 #include "sleuth/common.h"
+#include "sleuth/hw.h"
 #include "sleuth/machine.h"
 #include "sleuth/powerlog.h"
 #include "util/term.h"
@@ -23,6 +26,9 @@
 
 typedef struct cal_opts {
 	const char *machine, *out, *idle, *column;
+	int sweep;          /* --sweep: run the training suite at every P-state */
+	const char *sim, *sysfs, *keep;
+	uint64_t intervals;
 	size_t select;    /* 0: the skeleton's power terms */
 	int robust;
 	double offset;
@@ -60,6 +66,11 @@ static int parse(int argc, char **argv, cal_opts *o)
 		{"log-offset", required_argument, 0, 'L'},
 		{"column", required_argument, 0, 'c'},
 		{"quiet", no_argument, 0, 'q'},
+		{"sweep", no_argument, 0, 'S'},
+		{"sim", required_argument, 0, 'M'},
+		{"sysfs", required_argument, 0, 'Y'},
+		{"keep", required_argument, 0, 'K'},
+		{"intervals", required_argument, 0, 'N'},
 		{0, 0, 0, 0}};
 	int c;
 	uint64_t k;
@@ -73,6 +84,15 @@ static int parse(int argc, char **argv, cal_opts *o)
 		case 'c': o->column = optarg; break;
 		case 'r': o->robust = 1; break;
 		case 'q': sl_quiet = 1; break;
+		case 'S': o->sweep = 1; break;
+		case 'M': o->sim = optarg; break;
+		case 'Y': o->sysfs = optarg; break;
+		case 'K': o->keep = optarg; break;
+		case 'N':
+			if (sl_parse_u64(optarg, &o->intervals) < 0 || !o->intervals)
+				return sl_usage_error(CMD, "--intervals '%s': give a number of "
+						      "intervals per run", optarg);
+			break;
 		case 's':
 			if (sl_parse_u64(optarg, &k) < 0 || k < 1 || k > 64)
 				return sl_usage_error(CMD, "--select '%s': give a number of "
@@ -92,9 +112,17 @@ static int parse(int argc, char **argv, cal_opts *o)
 		return sl_usage_error(CMD, "no machine skeleton; give --machine SKELETON.yaml");
 	if (!o->out)
 		return sl_usage_error(CMD, "no output file; give -o MODEL.yaml");
+	if (!o->sweep && (o->sim || o->sysfs || o->keep || o->intervals))
+		return sl_usage_error(CMD, "--sim, --sysfs, --keep and --intervals go with "
+				      "--sweep");
+	if (o->sweep && optind < argc)
+		return sl_usage_error(CMD, "--sweep makes its own training runs; drop the "
+				      "inputs ('%s')", argv[optind]);
+	if (o->sweep)
+		return 0;
 	if (optind >= argc)
 		return sl_usage_error(CMD, "no training inputs; give PROFILE:LOG.csv, "
-				      "PROFILE or TRACE arguments");
+				      "PROFILE or TRACE arguments, or --sweep");
 	o->inputs = argv + optind;
 	o->n_inputs = (size_t)(argc - optind);
 	return 0;
@@ -494,6 +522,105 @@ static int calibrate(const cal_opts *o, cal_state *st)
 	return rc;
 }
 
+/* The sweep's runs: where cpufreq, RAPL and hwmon said what. */
+static void sweep_report(const cal_opts *o, const sl_sweep *sw, FILE *f)
+{
+	fprintf(f, "sweep on %s: frequency set with %s; energy from %s; temperature from "
+		"%s\n", o->sysfs ? o->sysfs : "/sys",
+		sw->userspace ? "the userspace governor" : "scaling_min/max_freq",
+		sw->rapl_source ? sw->rapl_source : "the runs only (no RAPL)",
+		sw->temp_sensor ? sw->temp_sensor : "nowhere (no hwmon sensor)");
+	fprintf(f, "  %-8s %-20s %10s %10s %10s %8s\n", "GHz", "workload", "time s",
+		"energy J", "RAPL J", "temp C");
+	for (size_t i = 0; i < sw->n; i++) {
+		const sl_sweep_run *r = &sw->runs[i];
+		fprintf(f, "  %-8g %-20s %10.4f %10.4f %10.4f %8.1f\n", r->ghz_read, r->workload,
+			r->time_s, r->energy_j, r->rapl_j, r->temp_c);
+	}
+	fprintf(f, "\n");
+}
+
+/* The time model checked against the sweep's measured times. */
+static int time_check(const sl_sweep *sw, const cal_state *st, FILE *f)
+{
+	const sl_machine *m = &st->m;
+	double *mean = sl_xcalloc(m->n_pstates, sizeof *mean);
+	double *worst = sl_xcalloc(m->n_pstates, sizeof *worst);
+	int rc = sl_sweep_check_time(sw, m, 1, mean, worst);
+	if (rc == 0) {
+		fprintf(f, "\ntime model (each workload's %g GHz run predicts the others):\n",
+			m->pstates[0].ghz);
+		fprintf(f, "  %-8s %12s %12s\n", "GHz", "mean error", "worst");
+		for (size_t s = 0; s < m->n_pstates; s++)
+			if (!isnan(mean[s]))
+				fprintf(f, "  %-8g %11.2f%% %11.2f%%\n", m->pstates[s].ghz,
+					100 * mean[s], 100 * worst[s]);
+	}
+	free(mean);
+	free(worst);
+	return rc;
+}
+
+static void remove_runs(const sl_sweep *sw, const char *dir)
+{
+	for (size_t i = 0; i < sw->n; i++)
+		if (sw->runs[i].trace)
+			unlink(sw->runs[i].trace);
+	if (sw->idle_log)
+		unlink(sw->idle_log);
+	rmdir(dir);
+}
+
+/* --sweep: the runs, then calibrate on them as on given inputs. */
+static int calibrate_sweep(cal_opts *o, cal_state *st)
+{
+	char *dir = o->keep ? sl_xstrdup(o->keep) : NULL;
+	if (!dir) {
+		const char *t = getenv("TMPDIR");
+		dir = sl_xasprintf("%s/sleuth-sweep-XXXXXX", t && *t ? t : "/tmp");
+		if (!mkdtemp(dir)) {
+			sl_error_set("cannot create a directory for the sweep's runs: %s",
+				     strerror(errno));
+			free(dir);
+			return -1;
+		}
+	} else if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		sl_error_set("--keep %s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	sl_machine skel;
+	sl_sweep sw;
+	memset(&sw, 0, sizeof sw);
+	int rc = sl_machine_load(o->machine, &skel);
+	if (rc == 0) {
+		sl_sweep_opts so = {.sysfs_root = o->sysfs, .sim_machine = o->sim,
+				    .workdir = dir, .intervals = (size_t)o->intervals, .seed = 1};
+		rc = sl_sweep_run_all(&skel, &so, &sw);
+		sl_machine_free(&skel);
+	}
+	char **inputs = NULL;
+	if (rc == 0) {
+		sweep_report(o, &sw, strcmp(o->out, "-") ? stdout : stderr);
+		inputs = sl_xcalloc(sw.n + 1, sizeof *inputs);
+		for (size_t i = 0; i < sw.n; i++)
+			inputs[i] = sw.runs[i].trace;
+		o->inputs = inputs;
+		o->n_inputs = sw.n;
+		if (!o->idle)
+			o->idle = sw.idle_log;
+		rc = calibrate(o, st);
+	}
+	if (rc == 0)
+		rc = time_check(&sw, st, st->rep);
+	free(inputs);
+	if (!o->keep)
+		remove_runs(&sw, dir);
+	sl_sweep_free(&sw);
+	free(dir);
+	return rc;
+}
+
 static int cmd_calibrate(int argc, char **argv)
 {
 	cal_opts o;
@@ -502,7 +629,8 @@ static int cmd_calibrate(int argc, char **argv)
 		return rc;
 	cal_state st;
 	memset(&st, 0, sizeof st);
-	rc = calibrate(&o, &st) < 0 ? sl_fail() : SL_EXIT_OK;
+	rc = (o.sweep ? calibrate_sweep(&o, &st) : calibrate(&o, &st)) < 0 ? sl_fail()
+									 : SL_EXIT_OK;
 	sl_calib_fit_free(&st.fit);
 	sl_calib_data_free(&st.d);
 	for (size_t i = 0; i < st.n_runs; i++)
@@ -522,6 +650,8 @@ const struct sl_cmd sl_cmd_calibrate = {
 	.summary = "Fit a machine's power model to measured power",
 	.usage =
 	"usage: sleuth calibrate --machine SKELETON.yaml -o MODEL.yaml [options] INPUT...\n"
+	"       sleuth calibrate --sweep --sim SIMMACHINE --machine SKELETON.yaml -o MODEL.yaml\n"
+	"                        [--sysfs ROOT] [--keep DIR] [--intervals N]\n"
 	"\n"
 	"Fit the power model P = static_w(V) + Ceff*f*V^2, Ceff = constant +\n"
 	"sum of coeff * count/cycles, interval by interval, to measured power, and\n"
@@ -547,6 +677,14 @@ const struct sl_cmd sl_cmd_calibrate = {
 	"  --log-offset S       the power logs' time at which the runs started\n"
 	"  --column NAME        the power column of the logs (default power_w)\n"
 	"  -q, --quiet          no progress messages\n"
+	"  --sweep              run the training suite (data/workloads/train) at every\n"
+	"                       P-state of the skeleton, setting the frequency through\n"
+	"                       cpufreq (restored afterwards, Ctrl-C included), reading\n"
+	"                       RAPL and hwmon, then fit and check the time model;\n"
+	"                       the CPU running the suite is the simulator (--sim FILE)\n"
+	"  --sysfs ROOT         the sysfs tree to set and read (default /sys)\n"
+	"  --keep DIR           keep the sweep's runs in DIR\n"
+	"  --intervals N        intervals per simulated run (default: the workload's)\n"
 	"\n"
 	"Intervals not fully covered by their log, or shorter than its sample\n"
 	"spacing, are dropped.  A count missing from a multiplexed interval is\n"

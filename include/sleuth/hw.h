@@ -9,6 +9,7 @@
 #define SLEUTH_HW_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sleuth/machine.h"
 
@@ -58,6 +59,27 @@ char *sl_sysfs_line(const char *root, const char *rel);
 int sl_cpufreq_read(const char *sysfs_root, sl_cpufreq *cf);
 void sl_cpufreq_free(sl_cpufreq *cf);
 
+/* Setting the frequency for a sweep.  open() saves every CPU's cpufreq
+ * settings and arms SIGINT/SIGTERM/SIGHUP handlers that restore them;
+ * restore() writes them back and disarms (call it on every path). */
+typedef struct sl_cpufreq_ctl {
+	char **dirs;     /* ROOT/devices/system/cpu/cpuN/cpufreq */
+	size_t n;
+	int userspace;   /* the userspace governor and scaling_setspeed exist */
+	int active;
+} sl_cpufreq_ctl;
+
+int sl_cpufreq_ctl_open(sl_cpufreq_ctl *c, const char *sysfs_root);
+int sl_cpufreq_ctl_set(sl_cpufreq_ctl *c, double ghz);
+/* The frequency cpu0 reports (scaling_cur_freq, else what was set), GHz. */
+double sl_cpufreq_ctl_current(const sl_cpufreq_ctl *c);
+void sl_cpufreq_ctl_restore(sl_cpufreq_ctl *c);
+
+/* Die temperature (deg C) of the first CPU hwmon sensor under ROOT/class/hwmon
+ * (coretemp, k10temp, zenpower, cpu_thermal), NAN if none; *sensor (may be
+ * NULL) gets its name, malloc'd. */
+double sl_hwmon_temp_c(const char *sysfs_root, char **sensor);
+
 /* ---- memory latency ---------------------------------------------------- */
 
 /* Mean latency of a dependent load chain through `bytes` of randomly linked
@@ -65,6 +87,46 @@ void sl_cpufreq_free(sl_cpufreq *cf);
 double sl_chase_latency_ns(size_t bytes, double min_seconds);
 /* A buffer size well beyond the last-level cache of ROOT's cpu0. */
 size_t sl_chase_default_bytes(const char *sysfs_root);
+
+/* ---- calibrate --sweep (hw/sweep.c) --------------------------------- */
+
+typedef struct sl_sweep_opts {
+	const char *sysfs_root;   /* NULL: /sys */
+	const char *sim_machine;  /* sleuth-sim-machine/1: the simulator is the CPU */
+	const char *workdir;      /* runs and the idle log are written here */
+	size_t intervals;         /* per run; 0: each workload's own length */
+	uint64_t seed;
+} sl_sweep_opts;
+
+typedef struct sl_sweep_run {
+	char *workload;
+	double ghz, ghz_read;     /* P-state set, and what cpufreq then reported */
+	char *trace;              /* the run, with e per interval */
+	double time_s, energy_j;  /* measured over the run */
+	double rapl_j;            /* RAPL's count over the run, NAN without RAPL */
+	double temp_c;            /* die temperature after it, NAN without hwmon */
+} sl_sweep_run;
+
+typedef struct sl_sweep {
+	sl_sweep_run *runs;       /* P-state by P-state, the suite in order */
+	size_t n;
+	char *idle_log;           /* idle power per P-state */
+	char *rapl_source;        /* NULL without RAPL */
+	char *temp_sensor;        /* NULL without hwmon */
+	int userspace;            /* set with the userspace governor (else min/max) */
+} sl_sweep;
+
+/* Run the training suite at every P-state of `skel`; cpufreq's settings are
+ * restored before returning, and on SIGINT/SIGTERM/SIGHUP.  -1 with
+ * sl_error(). */
+int sl_sweep_run_all(const sl_machine *skel, const sl_sweep_opts *o, sl_sweep *out);
+void sl_sweep_free(sl_sweep *s);
+/* The time model against the sweep: each workload's run at m's fastest
+ * P-state, replayed with m's events, predicts its time at every P-state;
+ * mean_err[s] / worst_err[s] (m->n_pstates each) are the relative errors
+ * against the runs measured there (NAN where none ran). */
+int sl_sweep_check_time(const sl_sweep *sw, const sl_machine *m, uint64_t seed,
+			double *mean_err, double *worst_err);
 
 /* ---- a machine file for this CPU --------------------------------------- */
 
