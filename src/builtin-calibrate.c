@@ -29,6 +29,7 @@ typedef struct cal_opts {
 	int sweep;          /* --sweep: run the training suite at every P-state */
 	const char *sim, *sysfs, *keep;
 	uint64_t intervals;
+	double seconds;
 	size_t select;    /* 0: the skeleton's power terms */
 	int robust;
 	double offset;
@@ -71,6 +72,7 @@ static int parse(int argc, char **argv, cal_opts *o)
 		{"sysfs", required_argument, 0, 'Y'},
 		{"keep", required_argument, 0, 'K'},
 		{"intervals", required_argument, 0, 'N'},
+		{"seconds", required_argument, 0, 'T'},
 		{0, 0, 0, 0}};
 	int c;
 	uint64_t k;
@@ -88,6 +90,11 @@ static int parse(int argc, char **argv, cal_opts *o)
 		case 'M': o->sim = optarg; break;
 		case 'Y': o->sysfs = optarg; break;
 		case 'K': o->keep = optarg; break;
+		case 'T':
+			if (sl_parse_double(optarg, &o->seconds) < 0 || !(o->seconds > 0))
+				return sl_usage_error(CMD, "--seconds '%s': give the seconds of "
+						      "each training run, e.g. 2", optarg);
+			break;
 		case 'N':
 			if (sl_parse_u64(optarg, &o->intervals) < 0 || !o->intervals)
 				return sl_usage_error(CMD, "--intervals '%s': give a number of "
@@ -112,9 +119,9 @@ static int parse(int argc, char **argv, cal_opts *o)
 		return sl_usage_error(CMD, "no machine skeleton; give --machine SKELETON.yaml");
 	if (!o->out)
 		return sl_usage_error(CMD, "no output file; give -o MODEL.yaml");
-	if (!o->sweep && (o->sim || o->sysfs || o->keep || o->intervals))
-		return sl_usage_error(CMD, "--sim, --sysfs, --keep and --intervals go with "
-				      "--sweep");
+	if (!o->sweep && (o->sim || o->sysfs || o->keep || o->intervals || o->seconds))
+		return sl_usage_error(CMD, "--sim, --sysfs, --keep, --intervals and --seconds "
+				      "go with --sweep");
 	if (o->sweep && optind < argc)
 		return sl_usage_error(CMD, "--sweep makes its own training runs; drop the "
 				      "inputs ('%s')", argv[optind]);
@@ -595,7 +602,8 @@ static int calibrate_sweep(cal_opts *o, cal_state *st)
 	int rc = sl_machine_load(o->machine, &skel);
 	if (rc == 0) {
 		sl_sweep_opts so = {.sysfs_root = o->sysfs, .sim_machine = o->sim,
-				    .workdir = dir, .intervals = (size_t)o->intervals, .seed = 1};
+				    .workdir = dir, .intervals = (size_t)o->intervals, .seed = 1,
+				    .seconds = o->seconds};
 		rc = sl_sweep_run_all(&skel, &so, &sw);
 		sl_machine_free(&skel);
 	}
@@ -623,6 +631,14 @@ static int calibrate_sweep(cal_opts *o, cal_state *st)
 
 static int cmd_calibrate(int argc, char **argv)
 {
+	/* `calibrate --kernel NAME SECONDS`: a training run of the sweep, in the
+	 * child process the perf backend profiles (internal) */
+	if (argc == 4 && !strcmp(argv[1], "--kernel")) {
+		double s;
+		if (sl_parse_double(argv[3], &s) < 0 || s < 0)
+			return sl_usage_error(CMD, "--kernel: '%s' is not seconds", argv[3]);
+		return sl_train_kernel(argv[2], s) < 0 ? sl_fail() : SL_EXIT_OK;
+	}
 	cal_opts o;
 	int rc = parse(argc, argv, &o);
 	if (rc)
@@ -650,8 +666,9 @@ const struct sl_cmd sl_cmd_calibrate = {
 	.summary = "Fit a machine's power model to measured power",
 	.usage =
 	"usage: sleuth calibrate --machine SKELETON.yaml -o MODEL.yaml [options] INPUT...\n"
-	"       sleuth calibrate --sweep --sim SIMMACHINE --machine SKELETON.yaml -o MODEL.yaml\n"
-	"                        [--sysfs ROOT] [--keep DIR] [--intervals N]\n"
+	"       sleuth calibrate --sweep --machine SKELETON.yaml -o MODEL.yaml [--select K]\n"
+	"                        [--sysfs ROOT] [--keep DIR] [--seconds S]\n"
+	"                        [--sim SIMMACHINE [--intervals N]]\n"
 	"\n"
 	"Fit the power model P = static_w(V) + Ceff*f*V^2, Ceff = constant +\n"
 	"sum of coeff * count/cycles, interval by interval, to measured power, and\n"
@@ -677,13 +694,16 @@ const struct sl_cmd sl_cmd_calibrate = {
 	"  --log-offset S       the power logs' time at which the runs started\n"
 	"  --column NAME        the power column of the logs (default power_w)\n"
 	"  -q, --quiet          no progress messages\n"
-	"  --sweep              run the training suite (data/workloads/train) at every\n"
-	"                       P-state of the skeleton, setting the frequency through\n"
-	"                       cpufreq (restored afterwards, Ctrl-C included), reading\n"
-	"                       RAPL and hwmon, then fit and check the time model;\n"
-	"                       the CPU running the suite is the simulator (--sim FILE)\n"
+	"  --sweep              run a training suite at every P-state of the skeleton,\n"
+	"                       setting the frequency through cpufreq (restored\n"
+	"                       afterwards, Ctrl-C included), reading RAPL and hwmon,\n"
+	"                       then fit and check the time model.  The suite: native\n"
+	"                       kernels (int, fp, branchy, stream, chase, mixed; perf\n"
+	"                       backend, RAPL per interval) and idle; with --sim FILE\n"
+	"                       the simulator runs data/workloads/train instead\n"
 	"  --sysfs ROOT         the sysfs tree to set and read (default /sys)\n"
 	"  --keep DIR           keep the sweep's runs in DIR\n"
+	"  --seconds S          seconds of each native training run (default 2)\n"
 	"  --intervals N        intervals per simulated run (default: the workload's)\n"
 	"\n"
 	"Intervals not fully covered by their log, or shorter than its sample\n"

@@ -80,6 +80,11 @@ void sl_cpufreq_ctl_restore(sl_cpufreq_ctl *c);
  * NULL) gets its name, malloc'd. */
 double sl_hwmon_temp_c(const char *sysfs_root, char **sensor);
 
+/* The native training kernels of the sweep: run `name` for `seconds`
+ * (0, or -1 for an unknown name); names by index, NULL past the last. */
+int sl_train_kernel(const char *name, double seconds);
+const char *sl_train_kernel_name(size_t i);
+
 /* ---- memory latency ---------------------------------------------------- */
 
 /* Mean latency of a dependent load chain through `bytes` of randomly linked
@@ -92,10 +97,13 @@ size_t sl_chase_default_bytes(const char *sysfs_root);
 
 typedef struct sl_sweep_opts {
 	const char *sysfs_root;   /* NULL: /sys */
-	const char *sim_machine;  /* sleuth-sim-machine/1: the simulator is the CPU */
+	const char *sim_machine;  /* sleuth-sim-machine/1: the simulator is the CPU;
+				   * NULL: this machine (native kernels, perf) */
 	const char *workdir;      /* runs and the idle log are written here */
-	size_t intervals;         /* per run; 0: each workload's own length */
+	size_t intervals;         /* simulator: per run; 0: each workload's length */
 	uint64_t seed;
+	double seconds;           /* native: per kernel run; 0: 2 s */
+	double idle_s;            /* native: idle pause per P-state; 0: 1 s */
 } sl_sweep_opts;
 
 typedef struct sl_sweep_run {
@@ -105,6 +113,7 @@ typedef struct sl_sweep_run {
 	double time_s, energy_j;  /* measured over the run */
 	double rapl_j;            /* RAPL's count over the run, NAN without RAPL */
 	double temp_c;            /* die temperature after it, NAN without hwmon */
+	int is_profile;           /* `trace` is a profile (native runs) */
 } sl_sweep_run;
 
 typedef struct sl_sweep {

@@ -105,6 +105,23 @@ expect_absent "$T/int.yaml"
 # usage
 expect_exit 2 "go with --sweep" -- "$SLEUTH" calibrate -m "$T/skel.yaml" -o x --sim "$SIM" a
 expect_exit 2 "drop the inputs" -- sweep --sysfs "$T/sys" -o x extra.yaml
-expect_exit 1 "on the simulator only \(--sim FILE\)" -- "$SLEUTH" calibrate --sweep \
-	-m "$T/skel.yaml" -o "$T/bad.yaml" --sysfs "$T/sys"
+# this machine as the CPU: the native kernels under the perf backend; CI has
+# no PMU, so the first run fails there, after the idle pause, and cpufreq
+# comes back
+before=$(state "$T/sys")
+out=$("$SLEUTH" calibrate --sweep -m "$T/skel.yaml" -o "$T/bad.yaml" --sysfs "$T/sys" \
+	--seconds 0.1 2>&1)
+rc=$?
+if "$SLEUTH" doctor 2>/dev/null | grep -q '^hardware events: *no'; then
+	[ $rc = 1 ] && grep -q "^sleuth: int at 2.66 GHz: .*PMU" <<<"$out" && ok ||
+		fail "native sweep without a PMU: $rc $out"
+	expect_absent "$T/bad.yaml"
+fi
+[ "$(state "$T/sys")" = "$before" ] && ok || fail "cpufreq not restored after a native sweep"
+# the kernels themselves
+for k in int fp branchy stream chase mixed; do
+	expect_ok -- "$SLEUTH" calibrate --kernel $k 0.02
+done
+expect_exit 1 "no training kernel 'warp'" -- "$SLEUTH" calibrate --kernel warp 0.1
+expect_exit 2 "--seconds '0'" -- sweep --sysfs "$T/sys" -o x --seconds 0
 finish
