@@ -106,7 +106,10 @@ int sl_calib_relative_volts(sl_calib_data *d, sl_machine *m, const size_t *terms
 				if (d->ps[i] != (int)s || !isfinite(c))
 					continue;
 				x[n] = d->f[i] * c;
-				y[n++] = d->power[i] - (o->static_w ? o->static_w[s] : 0);
+				y[n++] = d->power[i] - (o->static_w ? o->static_w[s] : 0) -
+					 (fit.has_temp ? fit.temp_coeff * d->v[i] *
+							 (d->temp[i] - fit.temp_ref)
+						       : 0);
 			}
 			double c0 = 0, c1 = 0, c00, c01, c11, ss;
 			int st = o->static_w ? gsl_fit_mul(x, 1, y, 1, n, &c1, &c11, &ss)

@@ -131,7 +131,8 @@ static int read_roles(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
  */
 static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 {
-	static const char *const known[] = {"constant", "terms", NULL};
+	static const char *const known[] = {"constant", "terms", "temp_ref_c", "temp_coeff",
+					    NULL};
 	static const char *const known_term[] = {"event", "coeff", NULL};
 	size_t with_coeff = 0;
 	const sl_ynode *c, *t;
@@ -144,6 +145,15 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 			return -1;
 		m->has_constant = 1;
 	}
+	const sl_ynode *tr = sl_ymap_get(v, "temp_ref_c"), *tc = sl_ymap_get(v, "temp_coeff");
+	if (!tr != !tc)
+		return sl_yerr(yp, (tr ? tr : tc)->line, tr ? "temp_coeff" : "temp_ref_c",
+			       "missing while %s is given; the temperature term needs both",
+			       tr ? "temp_ref_c" : "temp_coeff");
+	if (tr && (sl_yget_double(yp, tr, "temp_ref_c", &m->temp_ref_c) < 0 ||
+		   sl_yget_double(yp, tc, "temp_coeff", &m->temp_coeff) < 0))
+		return -1;
+	m->has_temp = tr != NULL;
 	if (!(t = sl_yreq(yp, v, "terms", "power")) || sl_yexpect(yp, t, SL_YSEQ, "terms") < 0)
 		return -1;
 	m->terms = sl_xcalloc(t->n + 1, sizeof *m->terms);
@@ -333,6 +343,10 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 		sl_yw_map(&w, 0);
 		if (m->has_constant)
 			sl_yw_kdouble(&w, "constant", m->constant);
+		if (m->has_temp) {
+			sl_yw_kdouble(&w, "temp_ref_c", m->temp_ref_c);
+			sl_yw_kdouble(&w, "temp_coeff", m->temp_coeff);
+		}
 		sl_yw_plain(&w, "terms");
 		sl_yw_seq(&w, 0);
 		for (size_t i = 0; i < m->n_terms; i++) {

@@ -490,7 +490,7 @@ static int read_interval(sl_trace_reader *r, const sl_ynode *m, slot *s)
 {
 	/* `ghz` is sleuth's own extension: the interval's frequency in a trace
 	 * run under a schedule (sleuth simulate --schedule). */
-	static const char *const known[] = {"t", "n", "br", "e", "label", "ghz"};
+	static const char *const known[] = {"t", "n", "br", "e", "label", "ghz", "temp"};
 	sl_yparser *yp = &r->yp;
 	sl_trace_interval *iv = &s->iv;
 	const sl_ynode *v;
@@ -520,6 +520,14 @@ static int read_interval(sl_trace_reader *r, const sl_ynode *m, slot *s)
 			return sl_yerr(yp, v->line, "e", "energy must be >= 0, found %s",
 				       v->str);
 		iv->has_e = 1;
+	}
+	if ((v = sl_ymap_get(m, "temp"))) { /* die temperature, formats.md §1 */
+		if (sl_yget_double(yp, v, "temp", &iv->temp) < 0)
+			return -1;
+		if (iv->temp < -273.15 || iv->temp > 500)
+			return sl_yerr(yp, v->line, "temp", "%s is not a die temperature "
+				       "in degrees C", v->str);
+		iv->has_temp = 1;
 	}
 	if ((v = sl_ymap_get(m, "label"))) {
 		const char *str;
@@ -708,6 +716,8 @@ static int emit_interval(sl_ywriter *yw, const sl_trace_interval *iv, size_t n_e
 		sl_yw_kdouble(yw, "e", iv->e);
 	if (iv->label)
 		sl_yw_kstr(yw, "label", iv->label);
+	if (iv->has_temp)
+		sl_yw_kdouble(yw, "temp", iv->temp);
 	if (ghz > 0)
 		sl_yw_kdouble(yw, "ghz", ghz);
 	sl_yw_end_map(yw);

@@ -23,6 +23,8 @@
 #include "util/term.h"
 
 #define CMD "calibrate"
+/* The least spread of training temperatures (deg C) to fit leakage on. */
+#define TEMP_MIN_RANGE 2.0
 
 typedef struct cal_opts {
 	const char *machine, *out, *idle, *column;
@@ -53,6 +55,8 @@ typedef struct cal_state {
 	int cv_ok;
 	char cv_why[512];
 	int novolts, volt_iters; /* the machine gave no volts: fitted */
+	double temp_lo, temp_hi; /* range of the training temperatures */
+	int temp_known;          /* every interval had one */
 	FILE *rep;             /* the report: stdout, or stderr when the model is */
 } cal_state;
 
@@ -359,6 +363,17 @@ static void report(const cal_opts *o, const cal_state *st)
 	char *sl = static_line(o, st);
 	fprintf(st->rep, "%s\n", sl);
 	free(sl);
+	if (st->temp_known && !f->has_temp)
+		fprintf(st->rep, "temperature: %.1f to %.1f C in training, too narrow a spread "
+			"to fit its effect on static power (%.0f C needed)\n", st->temp_lo,
+			st->temp_hi, TEMP_MIN_RANGE);
+	else if (f->has_temp)
+		fprintf(st->rep, "temperature: static power + %.4g W per volt per C above "
+			"%.0f C (+- %.2g), fitted on %.1f to %.1f C\n", f->temp_coeff,
+			f->temp_ref, f->temp_coeff_se, st->temp_lo, st->temp_hi);
+	else
+		fprintf(st->rep, "temperature: not in the inputs, so static power does not "
+			"depend on it\n");
 	if (st->novolts)
 		fprintf(st->rep, "voltages: %s gives none, so each P-state's relative V was fitted "
 			"(V^2 folded into one number per P-state; %d alternating least-squares "
@@ -452,6 +467,11 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 				      o->inputs[i]);
 	}
 	char *sl = static_line(o, st);
+	char tl[160] = "";
+	if (st->fit.has_temp)
+		snprintf(tl, sizeof tl, "temperature: static_w holds at %.0f C; +%.4g W per volt "
+			 "per C above it (fitted on %.1f to %.1f C)\n", st->fit.temp_ref,
+			 st->fit.temp_coeff, st->temp_lo, st->temp_hi);
 	char cv[64] = "no cross-validation";
 	if (st->cv_ok)
 		snprintf(cv, sizeof cv, "leave-one-workload-out error %.2f%%",
@@ -460,12 +480,12 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 		"fitted by sleuth calibrate %s on %s\n"
 		"skeleton: %s\n"
 		"training: %zu intervals of %zu workloads: %s\n"
-		"%s\n%s"
+		"%s\n%s%s"
 		"events: %s; %s fit: R^2 %.4f, mean abs. error of interval power "
 		"%.2f%%, %s",
 		SLEUTH_VERSION, when, o->machine, st->fit.n_used, st->d.n_workloads, ins,
 		sl, st->novolts ? "volts: RELATIVE (the skeleton gave none): each P-state's V "
-				  "fitted, 1 at the fastest trained one\n" : "", o->select ? "chosen by --select (greedy, leave-one-workload-out)"
+				  "fitted, 1 at the fastest trained one\n" : "", tl, o->select ? "chosen by --select (greedy, leave-one-workload-out)"
 			      : "from the skeleton",
 		o->robust ? "robust" : "least-squares", st->fit.r2, 100 * st->fit.mape, cv);
 	free(sl);
@@ -497,7 +517,20 @@ static int calibrate(const cal_opts *o, cal_state *st)
 	sl_progress_finish(&pg);
 	if (sl_calib_data_build(&st->d, &st->m, st->runs, st->n_runs) < 0)
 		return -1;
-	sl_calib_opts co = {st->static_w, o->robust};
+	sl_calib_opts co = {.static_w = st->static_w, .robust = o->robust};
+	double tmean, trange;
+	if (sl_calib_data_temps(&st->d, &tmean, &trange) == 0) {
+		st->temp_known = 1;
+		st->temp_lo = INFINITY;
+		st->temp_hi = -INFINITY;
+		for (size_t i = 0; i < st->d.n; i++) {
+			st->temp_lo = SL_MIN(st->temp_lo, st->d.temp[i]);
+			st->temp_hi = SL_MAX(st->temp_hi, st->d.temp[i]);
+		}
+		/* a term needs temperatures that vary beyond a sensor's steps */
+		co.temp = trange >= TEMP_MIN_RANGE;
+		co.temp_ref = round(tmean);
+	}
 	if (o->select && st->m.n_terms)
 		sl_warn("--select %zu: ignoring the %zu power terms listed in %s", o->select,
 			st->m.n_terms, o->machine);

@@ -137,6 +137,9 @@ static int cmd_show(int argc, char **argv)
 	else
 		printf("power: fitted, Ceff (nF) = %g + sum of coeff x count/cycle:\n",
 		       m.constant);
+	if (m.has_temp)
+		printf("  static power at %g C; +%g W per volt per C above it\n", m.temp_ref_c,
+		       m.temp_coeff);
 	for (size_t i = 0; i < m.n_terms; i++) {
 		printf("  %-44s", m.terms[i].event);
 		if (m.terms[i].has_coeff)

@@ -6,6 +6,7 @@
  * the rest to the models and the writers.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,7 @@ static const char usage[] =
 	"usage: sleuth predict [PROFILE] (--freq F [--freq F2 ...] | --all)\n"
 	"                      [--machine FILE] [--model stall|linear]\n"
 	"                      [--per phase|instance|interval] [--format table|csv|json]\n"
-	"                      [--extrapolate] [--time-only] [-o FILE]\n"
+	"                      [--extrapolate] [--time-only] [--temp C] [-o FILE]\n"
 	"       sleuth predict [PROFILE] --schedule FILE [--machine FILE] [--model M]\n"
 	"\n"
 	"Predict time, power and energy at other frequencies from one profile.\n"
@@ -38,6 +39,8 @@ static const char usage[] =
 	"  --format F       table (default for --per phase), csv (default otherwise)\n"
 	"                   or json; the table shows phases only\n"
 	"  --extrapolate    allow frequencies outside the machine's P-states\n"
+	"  --temp C         die temperature for static power (machines calibrated\n"
+	"                   with temperatures; default: as calibrated)\n"
 	"  --time-only      predict time only (automatic, with a warning, for a\n"
 	"                   machine without a fitted power model)\n"
 	"  -o FILE          write to FILE (atomically) instead of stdout\n"
@@ -64,10 +67,11 @@ typedef struct opts {
 	sl_per per;
 	sl_fmt fmt;
 	int fmt_given, per_given, model_given;
+	double temp_c;  /* --temp; NAN: as calibrated */
 } opts;
 
 enum { O_FREQ = 256, O_ALL, O_MACHINE, O_MODEL, O_PER, O_FORMAT, O_EXTRAP, O_TIMEONLY,
-       O_SCHEDULE };
+       O_SCHEDULE, O_TEMP };
 
 /* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
 static int parse(int argc, char **argv, opts *o)
@@ -82,6 +86,7 @@ static int parse(int argc, char **argv, opts *o)
 		{"extrapolate", no_argument, NULL, O_EXTRAP},
 		{"time-only", no_argument, NULL, O_TIMEONLY},
 		{"schedule", required_argument, NULL, O_SCHEDULE},
+		{"temp", required_argument, NULL, O_TEMP},
 		{"output", required_argument, NULL, 'o'},
 		{NULL, 0, NULL, 0},
 	};
@@ -121,6 +126,12 @@ static int parse(int argc, char **argv, opts *o)
 			break;
 		case O_SCHEDULE:
 			o->schedule = optarg;
+			break;
+		case O_TEMP:
+			if (sl_parse_double(optarg, &o->temp_c) < 0 || o->temp_c < -273.15 ||
+			    o->temp_c > 500)
+				return sl_usage_error(CMD, "--temp '%s': give the die temperature "
+						      "in degrees C, e.g. 70", optarg);
 			break;
 		case O_TIMEONLY:
 			o->time_only = 1;
@@ -272,6 +283,10 @@ static int run(const opts *o, sl_profile *p, sl_machine *m, sl_model *md)
 		if (sl_model_init(md, p, m, SL_TIME_LINEAR, flags) < 0)
 			return -1;
 	}
+	if (!isnan(o->temp_c) && !m->has_temp)
+		sl_warn("--temp: machine %s has no temperature term (calibrate it on runs "
+			"that record temperature); static power stays as calibrated", m->name);
+	sl_model_set_temp(md, o->temp_c);
 	if (o->schedule)
 		return predict_schedule(o, md);
 	size_t n_ops;
@@ -299,7 +314,8 @@ static int run(const opts *o, sl_profile *p, sl_machine *m, sl_model *md)
 
 static int cmd_predict(int argc, char **argv)
 {
-	opts o = {.profile = "sleuth.prof", .model = SL_TIME_STALL, .per = SL_PER_PHASE};
+	opts o = {.profile = "sleuth.prof", .model = SL_TIME_STALL, .per = SL_PER_PHASE,
+		  .temp_c = NAN};
 	int rc = parse(argc, argv, &o);
 	if (rc == SL_EXIT_OK) {
 		sl_profile p;

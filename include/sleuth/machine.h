@@ -40,6 +40,11 @@ typedef struct sl_machine {
 	sl_power_term *terms;
 	size_t n_terms;
 	char *text;                /* the file's text as loaded (for embedding) */
+	/* Static power's temperature dependence (power: temp_ref_c, temp_coeff):
+	 * static_w holds at temp_ref_c; at T it is static_w + temp_coeff * V *
+	 * (T - temp_ref_c), temp_coeff in W per volt per deg C. */
+	int has_temp;
+	double temp_ref_c, temp_coeff;
 } sl_machine;
 
 int sl_machine_load(const char *path, sl_machine *m);

@@ -147,6 +147,8 @@ typedef struct sl_model {
 	int *k_scaled;            /* per term: 1 if a cycle count that scales */
 	double constant;
 	double ceff_peak;         /* nF, see SL_PEAK_RATE_PER_CYCLE */
+	double temp_c;            /* die temperature for static power; NAN: the
+				   * machine's temp_ref_c (set with sl_model_set_temp) */
 } sl_model;
 
 /*
@@ -161,6 +163,10 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		  sl_time_model t, int flags);
 /* The profile's part of those checks alone (before loading a machine). */
 int sl_model_check_profile(const sl_profile *p);
+/* Predict at die temperature `temp_c` (NAN: the machine's reference, i.e.
+ * static power as calibrated); only machines with a temperature term
+ * (power: temp_coeff) change. */
+void sl_model_set_temp(sl_model *md, double temp_c);
 void sl_model_free(sl_model *md);
 
 /* The operating point at `ghz` under the model's flags (see

@@ -30,6 +30,8 @@ typedef struct sl_trace_interval {
 	int has_e;
 	double e;          /* joules, when has_e */
 	char *label;       /* NULL when absent */
+	int has_temp;
+	double temp;       /* die temperature, deg C, when has_temp */
 } sl_trace_interval;
 
 typedef struct sl_trace_reader sl_trace_reader;

@@ -174,4 +174,30 @@ out=$("$SLEUTH" calibrate -m "$T/nv.yaml" -o "$T/nv-sel.yaml" --select 2 "$M"/tr
 	ok || fail "no volts --select: $out"
 grep -q "relative V was fitted" <<<"$out" && ok || fail "no volts --select: $out"
 [ "$(grep -c -- '--select 2: ignoring' <<<"$out")" = 1 ] && ok || fail "warning repeated: $out"
+# temperature: traces with a die temperature per interval whose energy has a
+# leakage term 0.5 W per volt per C above 55 C (a check that the fit finds a
+# known coefficient, not of the model's accuracy); volts as in the skeleton
+mkdir -p "$T/temp"
+for f in "$M"/traces/*.yaml; do
+	b=$(basename "$f")
+	v=$(awk -v g="$(sed -n 's/^frequency_ghz: //p' "$f")" \
+		'BEGIN { print (g > 2.5 ? 1.2 : (g > 2 ? 1.1 : 0.95)) }')
+	awk -v v="$v" -v seed=${#b} '/^  - \{t: / {
+		match($0, /t: [0-9.]+/); t = substr($0, RSTART + 3, RLENGTH - 3)
+		match($0, /e: [0-9.]+/); e = substr($0, RSTART + 3, RLENGTH - 3)
+		T = 40 + (i++ * 7 + seed * 3) % 31
+		sub(/e: [0-9.]+/, sprintf("e: %.6f, temp: %d", e + t * 0.5 * v * (T - 55), T))
+	} { print }' "$f" >"$T/temp/$b"
+done
+out=$("$SLEUTH" calibrate -m "$SK" -o "$T/tm.yaml" "$T"/temp/*.yaml 2>&1) && ok || fail "temp: $out"
+k=$(sed -n 's/^temperature: static power + \([0-9.]*\) W per volt per C above 55 C.*/\1/p' <<<"$out")
+awk -v k="$k" 'BEGIN { exit !(k > 0.45 && k < 0.55) }' && ok || fail "temp coefficient '$k': $out"
+grep -q '^  temp_ref_c: 55$' "$T/tm.yaml" && grep -q '^  temp_coeff: 0\.[45]' "$T/tm.yaml" && ok ||
+	fail "temperature term not in the model"
+"$SLEUTH" machine show "$T/tm.yaml" | grep -q "static power at 55 C; +0\.[45]" && ok ||
+	fail "show: no temperature term"
+grep -q "^temperature: not in the inputs" <<<"$("$SLEUTH" calibrate -m "$SK" -o "$T/t0.yaml" \
+	"${TR[@]}" 2>&1)" && ok || fail "no-temperature inputs not reported"
+sed 's/temp: 48/temp: 999/' "$T/temp/gcc-1.60.yaml" >"$T/hot.yaml"
+calib_fails "hot.yaml:9: key 'temp': 999 is not a die temperature" -m "$SK" "$T/hot.yaml"
 finish

@@ -120,4 +120,19 @@ expect_ok -- "$SLEUTH" predict bare.prof --freq 2 --machine "$NHM"
 expect_exit 1 "missing.prof" -- "$SLEUTH" predict missing.prof --freq 2
 expect_exit 1 "none.yaml" -- "$SLEUTH" predict app.prof --freq 2 --machine "$T/none.yaml"
 
+# --temp: static power + temp_coeff * V * (T - temp_ref); V(1.6) = 1.018
+sed 's/^  constant: 0$/  constant: 0\n  temp_ref_c: 50\n  temp_coeff: 0.5/' "$NHM" >"$T/nhm-t.yaml"
+grep -q temp_coeff "$T/nhm-t.yaml" || fail "could not make the temperature model"
+p50=$("$SLEUTH" predict app.prof --machine "$T/nhm-t.yaml" --freq 1.6 --format csv --temp 50 |
+	awk -F, 'NR > 1 { e += $NF; t += $(NF-2) } END { printf "%.6f", e / t }')
+p70=$("$SLEUTH" predict app.prof --machine "$T/nhm-t.yaml" --freq 1.6 --format csv --temp 70 |
+	awk -F, 'NR > 1 { e += $NF; t += $(NF-2) } END { printf "%.6f", e / t }')
+pno=$("$SLEUTH" predict app.prof --machine "$T/nhm-t.yaml" --freq 1.6 --format csv |
+	awk -F, 'NR > 1 { e += $NF; t += $(NF-2) } END { printf "%.6f", e / t }')
+awk -v a="$p50" -v b="$p70" 'BEGIN { d = b - a; exit !(d > 10.18 - 0.3 && d < 10.18 + 0.3) }' &&
+	ok || fail "--temp 70 vs 50: $p70 - $p50 W, wanted about 10.18"
+[ "$pno" = "$p50" ] && ok || fail "without --temp the reference temperature: $pno vs $p50"
+expect_exit 2 "--temp 'hot'" -- "$SLEUTH" predict app.prof --freq 1.6 --temp hot
+"$SLEUTH" predict app.prof --freq 1.6 --temp 70 2>&1 >/dev/null | grep -q "no temperature term" &&
+	ok || fail "--temp on a machine without a temperature term: no warning"
 finish
