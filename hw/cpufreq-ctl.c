@@ -49,10 +49,20 @@ static void write_all_recs(void)
 	}
 }
 
+/* Restore, then hand the signal on: to the handler that was there before
+ * (e.g. the one removing half-written output files), or the default. */
 static void on_signal(int sig)
 {
 	write_all_recs();
 	n_recs = 0;
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		if (sigs[i] == sig && !(old_act[i].sa_flags & SA_SIGINFO) &&
+		    old_act[i].sa_handler != SIG_DFL && old_act[i].sa_handler != SIG_IGN &&
+		    old_act[i].sa_handler != on_signal) {
+			sigaction(sig, &old_act[i], NULL);
+			old_act[i].sa_handler(sig);
+			return;
+		}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -182,8 +192,11 @@ int sl_cpufreq_ctl_open(sl_cpufreq_ctl *c, const char *root)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < SL_ARRAY_LEN(sigs); i++)
+	for (size_t i = 0; i < SL_ARRAY_LEN(sigs); i++) {
 		sigaction(sigs[i], &sa, &old_act[i]);
+		if (old_act[i].sa_handler == SIG_IGN) /* nohup: stays ignored */
+			sigaction(sigs[i], &old_act[i], NULL);
+	}
 	c->active = 1;
 	return 0;
 }
