@@ -633,6 +633,12 @@ static int calibrate_sweep(cal_opts *o, cal_state *st)
 	sl_sweep sw;
 	memset(&sw, 0, sizeof sw);
 	int rc = sl_machine_load(o->machine, &skel);
+	if (rc == 0 && !o->select && !skel.n_terms) { /* know it before a long sweep */
+		sl_error_set("%s lists no power terms; list the events to fit under power: "
+			     "{terms: [{event: ...}]}, or let --select K choose", o->machine);
+		sl_machine_free(&skel);
+		rc = -1;
+	}
 	if (rc == 0) {
 		sl_sweep_opts so = {.sysfs_root = o->sysfs, .sim_machine = o->sim,
 				    .workdir = dir, .intervals = (size_t)o->intervals, .seed = 1,

@@ -85,10 +85,14 @@ rmdir "$T/sys/devices/system/cpu/cpu1/cpufreq/scaling_setspeed"
 echo "<unsupported>" >"$T/sys/devices/system/cpu/cpu1/cpufreq/scaling_setspeed"
 
 # Ctrl-C in the middle: the handler restores, then the signal ends sleuth
+# (job control on, so that the background sweep does not start with SIGINT
+# ignored, as a non-interactive shell's background jobs do)
 before=$(state "$T/sys")
-"$SLEUTH" calibrate --sweep --sim "$SIM" -m "$T/skel.yaml" --intervals 4000 --sysfs "$T/sys" \
-	-o "$T/int.yaml" -q 2>/dev/null &
+set -m
+"$SLEUTH" calibrate --sweep --sim "$SIM" -m "$T/skel.yaml" --select 3 --intervals 4000 \
+	--sysfs "$T/sys" -o "$T/int.yaml" -q 2>/dev/null &
 pid=$!
+set +m
 for _ in $(seq 200); do
 	grep -q userspace "$T/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor" && break
 	sleep 0.05
@@ -102,6 +106,11 @@ rc=$?
 [ "$(state "$T/sys")" = "$before" ] && ok || fail "cpufreq not restored after SIGINT"
 expect_absent "$T/int.yaml"
 
+# a skeleton without power terms and no --select: refused before sweeping
+expect_exit 1 "lists no power terms" -- "$SLEUTH" calibrate --sweep --sim "$SIM" \
+	-m "$T/skel.yaml" --sysfs "$T/sys" -o "$T/bad.yaml"
+[ "$(cat "$T/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")" = ondemand ] && ok ||
+	fail "a refused sweep touched cpufreq"
 # usage
 expect_exit 2 "go with --sweep" -- "$SLEUTH" calibrate -m "$T/skel.yaml" -o x --sim "$SIM" a
 expect_exit 2 "drop the inputs" -- sweep --sysfs "$T/sys" -o x extra.yaml
@@ -110,7 +119,7 @@ expect_exit 2 "drop the inputs" -- sweep --sysfs "$T/sys" -o x extra.yaml
 # comes back
 before=$(state "$T/sys")
 out=$("$SLEUTH" calibrate --sweep -m "$T/skel.yaml" -o "$T/bad.yaml" --sysfs "$T/sys" \
-	--seconds 0.1 2>&1)
+	--select 3 --seconds 0.1 2>&1)
 rc=$?
 if "$SLEUTH" doctor 2>/dev/null | grep -q '^hardware events: *no'; then
 	[ $rc = 1 ] && grep -q "^sleuth: int at 2.66 GHz: .*PMU" <<<"$out" && ok ||
