@@ -10,6 +10,7 @@
 #include "sleuth/hw.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,4 +263,51 @@ int sl_machine_init_loaded(sl_machine *m, const sl_machine_init_opts *o)
 	free(comment);
 	sl_machine_free(&raw);
 	return rc;
+}
+
+char *sl_user_machines_dir(void)
+{
+	const char *x = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	if (x && *x)
+		return sl_xasprintf("%s/sleuth/machines", x);
+	if (home && *home)
+		return sl_xasprintf("%s/.local/share/sleuth/machines", home);
+	return NULL;
+}
+
+char *sl_user_machine_find(const char *pmu)
+{
+	sl_pmumap map;
+	char *dir = sl_user_machines_dir(), *best = NULL;
+	char *err = sl_xstrdup(sl_error()); /* a lookup that finds nothing is no error */
+	if (!dir || sl_pmumap_load(NULL, &map) < 0) {
+		free(dir);
+		sl_error_set("%s", err);
+		free(err);
+		return NULL;
+	}
+	const sl_pmu_entry *e = sl_pmumap_find(&map, pmu);
+	DIR *d = e ? opendir(dir) : NULL;
+	struct dirent *de;
+	size_t fl = e ? strlen(e->family) : 0;
+	while (d && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		if (n < 5 || strcmp(de->d_name + n - 5, ".yaml") || strncmp(de->d_name, e->family, fl) ||
+		    (de->d_name[fl] != '-' && de->d_name[fl] != '.'))
+			continue;
+		char *p = sl_xasprintf("%s/%s", dir, de->d_name);
+		if (!best || strcmp(p, best) < 0) {
+			free(best);
+			best = p;
+		} else {
+			free(p);
+		}
+	}
+	if (d)
+		closedir(d);
+	sl_pmumap_free(&map);
+	free(dir);
+	sl_error_set("%s", err);
+	free(err);
+	return best;
 }

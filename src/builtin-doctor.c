@@ -201,7 +201,9 @@ static void check_model(const char *pmu)
 	sl_run_opts ro = {.backend = "perf"};
 	char *path = NULL;
 	sl_machine m;
-	if (sl_run_default_machine(&ro, &path) < 0 || !path) {
+	if (sl_run_default_machine(&ro, &path) < 0 || !path)
+		path = sl_user_machine_find(pmu); /* 'sleuth machine init' wrote it */
+	if (!path) {
 		line("machine model:", "none for this CPU",
 		     "run 'sleuth machine init -o m.yaml', then run --machine m.yaml");
 	} else if (sl_machine_load(path, &m) < 0) {

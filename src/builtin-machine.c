@@ -3,11 +3,13 @@
  * a machine file says and what it can predict (show).  The knowledge is in
  * libsleuth (hw/, include/sleuth/hw.h); this file is the command line.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "builtin.h"
 #include "sleuth/collect.h"
@@ -16,6 +18,26 @@
 #include "sleuth/machine.h"
 
 #define CMD "machine"
+
+/* mkdir -p */
+static int mkdir_p(const char *dir)
+{
+	char *p = sl_xstrdup(dir);
+	int rc = 0;
+	for (char *s = p + 1; rc == 0; s++) {
+		if (*s && *s != '/')
+			continue;
+		char c = *s;
+		*s = 0;
+		if (mkdir(p, 0777) < 0 && errno != EEXIST)
+			rc = -1;
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return rc;
+}
 
 static int cmd_init(int argc, char **argv)
 {
@@ -61,11 +83,22 @@ static int cmd_init(int argc, char **argv)
 		sl_pfm_terminate();
 		return sl_fail();
 	}
-	char *path = out ? sl_xstrdup(out) : sl_xasprintf("%s.yaml", m.name);
+	char *dir = out ? NULL : sl_user_machines_dir();
+	if (!out && dir && mkdir_p(dir) < 0) {
+		sl_error_set("cannot create %s: %s; give -o FILE", dir, strerror(errno));
+		free(dir);
+		free(comment);
+		sl_machine_free(&m);
+		return sl_fail();
+	}
+	char *path = out ? sl_xstrdup(out) : dir ? sl_xasprintf("%s/%s.yaml", dir, m.name)
+						 : sl_xasprintf("%s.yaml", m.name);
+	free(dir);
 	int rc = sl_machine_write(path, &m, comment);
 	if (rc == 0 && strcmp(path, "-"))
 		sl_info("wrote %s (a skeleton: time predictions now; run 'sleuth calibrate' "
-			"for power); use it with 'sleuth run --machine %s'", path, path);
+			"for power); %s", path, out ? "use it with 'sleuth run --machine FILE'"
+						    : "'sleuth run' finds it there");
 	free(path);
 	free(comment);
 	sl_machine_free(&m);
@@ -181,7 +214,9 @@ const struct sl_cmd sl_cmd_machine = {
 	"where the platform exposes them, and the memory latency measured by a\n"
 	"pointer chase.  The skeleton predicts time; 'sleuth calibrate' adds power.\n"
 	"\n"
-	"  -o, --output FILE  the file to write (default NAME.yaml; - for stdout)\n"
+	"  -o, --output FILE  the file to write (- for stdout); default\n"
+	"                     ~/.local/share/sleuth/machines/NAME.yaml (or under\n"
+	"                     $XDG_DATA_HOME), where 'sleuth run' and 'doctor' look\n"
 	"  --sysfs ROOT       read cpufreq from ROOT instead of /sys (a copy)\n"
 	"  --pmu NAME         write for this libpfm4 PMU (e.g. skl, amd64_fam19h_zen4)\n"
 	"                     instead of the detected one (LIBPFM_FORCE_PMU also works)\n"

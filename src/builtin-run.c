@@ -14,6 +14,7 @@
 
 #include "builtin.h"
 #include "run.h"
+#include "sleuth/collect.h"
 #include "sleuth/collector.h"
 #include "sleuth/common.h"
 #include "sleuth/hw.h"
@@ -285,6 +286,16 @@ static int no_model(sl_run_opts *o, sl_machine *m, char **path, int auto_backend
 	char *why = sl_xstrdup(sl_error());
 	sl_machine_init_opts mo = {0};
 	int rc = -1;
+	const char *pmu, *desc;
+	char *user = sl_pfm_host_pmu(&pmu, &desc) == 0 ? sl_user_machine_find(pmu) : NULL;
+	if (user) { /* written by 'sleuth machine init' */
+		*path = user;
+		free(why);
+		if (sl_machine_load(user, m) < 0)
+			return -1;
+		sl_info("machine model %s", user);
+		return 1;
+	}
 	if (sl_machine_init_loaded(m, &mo) == 0) {
 		sl_info("no machine model for this CPU: recording with %s from sleuth's "
 			"event map (time predictions; no power until calibrated); keep one "

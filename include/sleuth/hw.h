@@ -153,4 +153,11 @@ int sl_machine_init(sl_machine *m, char **comment, const sl_machine_init_opts *o
 /* The same, loaded as if read from the file it would write (m->text set). */
 int sl_machine_init_loaded(sl_machine *m, const sl_machine_init_opts *o);
 
+/* Where `machine init` keeps the user's models: $XDG_DATA_HOME/sleuth/machines,
+ * else ~/.local/share/sleuth/machines (malloc'd; NULL without HOME). */
+char *sl_user_machines_dir(void);
+/* The user's model for PMU `pmu`: the first (by name) FAMILY-*.yaml there,
+ * FAMILY from the event map; NULL when none (no error set). */
+char *sl_user_machine_find(const char *pmu);
+
 #endif

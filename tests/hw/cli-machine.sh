@@ -5,6 +5,7 @@
 . "$SRCDIR/tests/hw/fakesys.sh"
 export LSAN_OPTIONS="suppressions=$SRCDIR/tests/collect/lsan-papi.supp:print_suppressions=0"
 export LIBPFM_FORCE_PMU=skl
+export XDG_DATA_HOME=$T/xdg # where machine init writes by default
 
 # voltages from the OPP table in debugfs, all or nothing
 fake_acpi "$T/opp"
@@ -92,4 +93,14 @@ printf '%s\n' "$out" | grep -q "no machine model for this CPU: recording with sk
 	ok || fail "run without a model: $out"
 printf '%s\n' "$out" | grep -q "give --machine" && fail "run still asks for --machine: $out" || ok
 expect_absent "$T/r.prof"
+# without -o, machine init writes to the user's model directory, where
+# doctor and run find it (before making one from the event map)
+expect_ok -- "$SLEUTH" machine init -q --sysfs "$T/opp" --chase-mb 4 --cpu-name "Test CPU 1"
+ls "$T"/xdg/sleuth/machines/skylake-test-1.yaml >/dev/null && ok || fail "no model in the user dir"
+out=$("$SLEUTH" doctor 2>&1)
+printf '%s\n' "$out" | grep -q '^machine model: *skylake-test-1.yaml' && ok || fail "doctor: $out"
+out=$("$SLEUTH" run --backend perf -o "$T/r.prof" -- true 2>&1)
+printf '%s\n' "$out" | grep -q "machine model $T/xdg/sleuth/machines/skylake-test-1.yaml" && ok ||
+	fail "run did not use the user's model: $out"
+printf '%s\n' "$out" | grep -q "event map" && fail "run made a model anyway: $out" || ok
 finish
