@@ -119,7 +119,7 @@ static int native_run(const sl_machine *skel, const sl_sweep_opts *o, const char
 	sl_collect_opts co;
 	sl_collect_opts_init(&co);
 	sl_collect_stats cs;
-	double before = NAN, after = NAN;
+	double before = NAN, after = NAN, t0 = sl_hwmon_temp_c(o->sysfs_root, NULL);
 	sl_energy_read(rapl, &before);
 	int rc = sl_collect(b, &co, &p, &cs);
 	int status = b->finish(b);
@@ -144,7 +144,8 @@ static int native_run(const sl_machine *skel, const sl_sweep_opts *o, const char
 				r->energy_j += p.iv[i].energy_j;
 		}
 		r->rapl_j = after - before;
-		r->temp_c = sl_hwmon_temp_c(o->sysfs_root, NULL);
+		/* the run's die temperature: the mean of its ends */
+		r->temp_c = (t0 + sl_hwmon_temp_c(o->sysfs_root, NULL)) / 2;
 		rc = sl_profile_write(r->trace, &p);
 	}
 	sl_profile_free(&p);
@@ -174,7 +175,7 @@ static int sim_run(const sl_sweep_opts *o, const sl_sim_machine *sm, const char 
 		return -1;
 	r->workload = sl_xstrdup(w.name);
 	r->trace = sl_xasprintf("%s/%s-%.3f.trace.yaml", o->workdir, w.name, ghz);
-	double before = NAN, after = NAN;
+	double before = NAN, after = NAN, t0 = sl_hwmon_temp_c(o->sysfs_root, NULL);
 	if (rapl && sl_energy_read(rapl, &before) < 0)
 		before = NAN;
 	sl_sim s;
@@ -197,7 +198,7 @@ static int sim_run(const sl_sweep_opts *o, const sl_sim_machine *sm, const char 
 			     r->energy_j);
 		return -1;
 	}
-	r->temp_c = sl_hwmon_temp_c(o->sysfs_root, NULL);
+	r->temp_c = (t0 + sl_hwmon_temp_c(o->sysfs_root, NULL)) / 2;
 	return 0;
 }
 

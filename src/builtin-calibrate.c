@@ -56,6 +56,7 @@ typedef struct cal_state {
 	char cv_why[512];
 	int novolts, volt_iters; /* the machine gave no volts: fitted */
 	double temp_lo, temp_hi; /* range of the training temperatures */
+	double *run_temp;        /* --sweep: each input's temperature, or NULL */
 	int temp_known;          /* every interval had one */
 	FILE *rep;             /* the report: stdout, or stderr when the model is */
 } cal_state;
@@ -156,6 +157,11 @@ static int load_input(const cal_opts *o, cal_state *st, const char *input)
 	int rc = sl_calib_run_load(r, path);
 	if (rc == 0)
 		st->n_runs++;
+	/* a sweep knows each run's die temperature (hwmon): every interval
+	 * gets it, so that static power can be fitted against temperature */
+	if (rc == 0 && st->run_temp && isfinite(st->run_temp[st->n_runs - 1]))
+		for (size_t i = 0; i < r->n; i++)
+			r->temp_c[i] = st->run_temp[st->n_runs - 1];
 	if (rc == 0 && log) {
 		sl_powerlog pl;
 		sl_calib_align al;
@@ -654,6 +660,9 @@ static int calibrate_sweep(cal_opts *o, cal_state *st)
 			inputs[i] = sw.runs[i].trace;
 		o->inputs = inputs;
 		o->n_inputs = sw.n;
+		st->run_temp = sl_xcalloc(sw.n + 1, sizeof *st->run_temp);
+		for (size_t i = 0; i < sw.n; i++)
+			st->run_temp[i] = sw.runs[i].temp_c;
 		if (!o->idle)
 			o->idle = sw.idle_log;
 		rc = calibrate(o, st);
@@ -695,6 +704,7 @@ static int cmd_calibrate(int argc, char **argv)
 	free(st.idle_measured);
 	free(st.terms);
 	free(st.select_cv);
+	free(st.run_temp);
 	sl_machine_free(&st.m);
 	return rc;
 }

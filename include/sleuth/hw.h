@@ -112,7 +112,8 @@ typedef struct sl_sweep_run {
 	char *trace;              /* the run, with e per interval */
 	double time_s, energy_j;  /* measured over the run */
 	double rapl_j;            /* RAPL's count over the run, NAN without RAPL */
-	double temp_c;            /* die temperature after it, NAN without hwmon */
+	double temp_c;            /* die temperature over it (mean of its ends),
+				   * NAN without hwmon */
 	int is_profile;           /* `trace` is a profile (native runs) */
 } sl_sweep_run;
 

@@ -61,10 +61,28 @@ for govs in "performance powersave userspace ondemand" "performance powersave"; 
 		fail "no time-model check: $out"
 	"$SLEUTH" machine show "$T/m.yaml" | grep -q "power and energy *yes" && ok ||
 		fail "the swept model cannot predict power"
+	grep -q "^temperature: 51.0 to 51.0 C in training, too narrow a spread" <<<"$out" && ok ||
+		fail "constant temperature not reported: $out"
 	ls "$T/runs"/train-alu-1.600.trace.yaml >/dev/null && ok || fail "--keep kept no runs"
 	rm -rf "$T/runs"
 done
 ls "$T"/sleuth-sweep-* >/dev/null 2>&1 && fail "runs left in TMPDIR" || ok
+
+# a die that warms and cools during the sweep (a writer stands in for the
+# sensor): the runs' temperatures reach calibrate, which fits the term
+rm -rf "$T/sys" && tree "$T/sys" "userspace ondemand"
+( for i in $(seq 3000); do
+	echo $((40000 + (i * 1000) % 40000)) >"$T/sys/class/hwmon/hwmon3/temp1_input.new"
+	mv "$T/sys/class/hwmon/hwmon3/temp1_input.new" "$T/sys/class/hwmon/hwmon3/temp1_input"
+	sleep 0.01
+done ) &
+writer=$!
+out=$(sweep --sysfs "$T/sys" -o "$T/mt.yaml" 2>&1) && ok || fail "sweep with temperatures: $out"
+kill $writer 2>/dev/null
+wait $writer 2>/dev/null
+grep -q "^temperature: static power [+-] .* W per volt per C above" <<<"$out" && ok ||
+	fail "no temperature term from the sweep: $out"
+grep -q "^  temp_coeff: " "$T/mt.yaml" && ok || fail "no temp_coeff in the swept model"
 
 # a frequency that does not stick: error, and the settings back
 rm -rf "$T/sys" && tree "$T/sys" "userspace ondemand"
