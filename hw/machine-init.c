@@ -81,6 +81,10 @@ static int pick_pmu(const sl_machine_init_opts *o, const char **pmu, const char 
 		if (o->pmu)
 			sl_error_set("libpfm4 knows no PMU '%s' (see 'sleuth doctor' for the "
 				     "one it detects)", o->pmu);
+		else
+			sl_error_set("libpfm4 detects no PMU on this CPU (a VM?), so there are "
+				     "no events to model; the timer backend needs no model, or "
+				     "give --pmu NAME to write one for another CPU");
 		return -1;
 	}
 	if (o->pmu && strcmp(*pmu, o->pmu)) {
