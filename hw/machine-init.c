@@ -279,25 +279,16 @@ char *sl_user_machines_dir(void)
 	return NULL;
 }
 
-char *sl_user_machine_find(const char *pmu)
+char *sl_machine_find_in(const char *dir, const char *family)
 {
-	sl_pmumap map;
-	char *dir = sl_user_machines_dir(), *best = NULL;
-	char *err = sl_xstrdup(sl_error()); /* a lookup that finds nothing is no error */
-	if (!dir || sl_pmumap_load(NULL, &map) < 0) {
-		free(dir);
-		sl_error_set("%s", err);
-		free(err);
-		return NULL;
-	}
-	const sl_pmu_entry *e = sl_pmumap_find(&map, pmu);
-	DIR *d = e ? opendir(dir) : NULL;
+	char *best = NULL;
+	size_t fl = strlen(family);
+	DIR *d = opendir(dir);
 	struct dirent *de;
-	size_t fl = e ? strlen(e->family) : 0;
 	while (d && (de = readdir(d))) {
 		size_t n = strlen(de->d_name);
-		if (n < 5 || strcmp(de->d_name + n - 5, ".yaml") || strncmp(de->d_name, e->family, fl) ||
-		    (de->d_name[fl] != '-' && de->d_name[fl] != '.'))
+		if (n < 5 || strcmp(de->d_name + n - 5, ".yaml") ||
+		    strncasecmp(de->d_name, family, fl))
 			continue;
 		char *p = sl_xasprintf("%s/%s", dir, de->d_name);
 		if (!best || strcmp(p, best) < 0) {
@@ -309,7 +300,20 @@ char *sl_user_machine_find(const char *pmu)
 	}
 	if (d)
 		closedir(d);
-	sl_pmumap_free(&map);
+	return best;
+}
+
+char *sl_user_machine_find(const char *pmu)
+{
+	sl_pmumap map;
+	char *dir = sl_user_machines_dir(), *best = NULL;
+	char *err = sl_xstrdup(sl_error()); /* a lookup that finds nothing is no error */
+	if (dir && sl_pmumap_load(NULL, &map) == 0) {
+		const sl_pmu_entry *e = sl_pmumap_find(&map, pmu);
+		if (e)
+			best = sl_machine_find_in(dir, e->family);
+		sl_pmumap_free(&map);
+	}
 	free(dir);
 	sl_error_set("%s", err);
 	free(err);

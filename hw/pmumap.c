@@ -116,11 +116,32 @@ static int read_map(sl_yparser *yp, const sl_ynode *root, sl_pmumap *map)
 	return 0;
 }
 
+/* Read the document yp was opened on; closes yp.  map->path is set. */
+static int load(sl_yparser *yp, sl_pmumap *map)
+{
+	sl_ynode *root;
+	int rc = sl_yp_load_document(yp, &root) == 0 && read_map(yp, root, map) == 0 ? 0 : -1;
+	sl_yp_close(yp);
+	if (rc < 0)
+		sl_pmumap_free(map);
+	return rc;
+}
+
+int sl_pmumap_load_mem(const char *name, const char *text, size_t len, sl_pmumap *map)
+{
+	sl_yparser yp;
+	memset(map, 0, sizeof *map);
+	map->path = sl_xstrdup(name);
+	if (sl_yp_open_mem(&yp, name, text, len) < 0) {
+		sl_pmumap_free(map);
+		return -1;
+	}
+	return load(&yp, map);
+}
+
 int sl_pmumap_load(const char *path, sl_pmumap *map)
 {
 	sl_yparser yp;
-	sl_ynode *root;
-	int rc = -1;
 	memset(map, 0, sizeof *map);
 	map->path = path ? sl_xstrdup(path) : sl_data_path("data/pmus/pmus.yaml");
 	if (!map->path) {
@@ -128,15 +149,11 @@ int sl_pmumap_load(const char *path, sl_pmumap *map)
 			     "directory holding sleuth's data/");
 		return -1;
 	}
-	if (sl_yp_open(&yp, map->path) < 0)
-		goto out;
-	if (sl_yp_load_document(&yp, &root) == 0 && read_map(&yp, root, map) == 0)
-		rc = 0;
-	sl_yp_close(&yp);
-out:
-	if (rc < 0)
+	if (sl_yp_open(&yp, map->path) < 0) {
 		sl_pmumap_free(map);
-	return rc;
+		return -1;
+	}
+	return load(&yp, map);
 }
 
 const sl_pmu_entry *sl_pmumap_find(const sl_pmumap *map, const char *pmu)

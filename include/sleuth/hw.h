@@ -38,6 +38,8 @@ typedef struct sl_pmumap {
 
 /* path NULL: the shipped data/pmus/pmus.yaml. */
 int sl_pmumap_load(const char *path, sl_pmumap *map);
+/* The same from a buffer (`name` for messages): for fuzzing and tests. */
+int sl_pmumap_load_mem(const char *name, const char *text, size_t len, sl_pmumap *map);
 /* The entry listing `pmu`, or NULL (with sl_error() naming the PMUs known). */
 const sl_pmu_entry *sl_pmumap_find(const sl_pmumap *map, const char *pmu);
 void sl_pmumap_free(sl_pmumap *map);
@@ -157,6 +159,9 @@ int sl_machine_init_loaded(sl_machine *m, const sl_machine_init_opts *o);
 /* Where `machine init` keeps the user's models: $XDG_DATA_HOME/sleuth/machines,
  * else ~/.local/share/sleuth/machines (malloc'd; NULL without HOME). */
 char *sl_user_machines_dir(void);
+/* The first (by name) FAMILY*.yaml in dir (case-blind prefix), malloc'd,
+ * or NULL. */
+char *sl_machine_find_in(const char *dir, const char *family);
 /* The user's model for PMU `pmu`: the first (by name) FAMILY-*.yaml there,
  * FAMILY from the event map; NULL when none (no error set). */
 char *sl_user_machine_find(const char *pmu);

@@ -110,6 +110,13 @@ static void test_map_rejections(void **state)
 	assert_int_equal(map.n, 1);
 	assert_int_equal(map.e[0].n_roles, 2);
 	sl_pmumap_free(&map);
+	/* from memory: the same reader */
+	static const char text[] = "format: sleuth-pmus/1\npmus:\n" ENTRY;
+	assert_int_equal(sl_pmumap_load_mem("mem.yaml", text, strlen(text), &map), 0);
+	assert_non_null(sl_pmumap_find(&map, "x1"));
+	sl_pmumap_free(&map);
+	assert_int_equal(sl_pmumap_load_mem("mem.yaml", "pmus: [", 7, &map), -1);
+	assert_non_null(strstr(sl_error(), "mem.yaml"));
 	free(path);
 }
 
