@@ -160,6 +160,9 @@ static int cmd_show(int argc, char **argv)
 	}
 	if (!sl_machine_has_volts(&m))
 		printf("  (no voltages: the platform exposes none)\n");
+	else if (m.text && strstr(m.text, "# volts: RELATIVE"))
+		printf("  (volts relative to the fastest trained P-state, fitted by calibrate: "
+		       "the platform exposes none)\n");
 	printf("events:\n");
 	for (size_t i = 0; i < m.n_roles; i++)
 		printf("  %-20s %s\n", m.roles[i].role, m.roles[i].event);

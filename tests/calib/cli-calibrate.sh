@@ -166,6 +166,8 @@ cv=$(sed -n 's/^  all (interval-weighted) .* \([0-9.]*\)%$/\1/p' <<<"$out")
 awk -v c="$cv" 'BEGIN { exit !(c > 0 && c < 5) }' && ok || fail "no-volts CV error '$cv'"
 "$SLEUTH" machine show "$T/nv-model.yaml" | grep -q "power and energy *yes" && ok ||
 	fail "the no-volts model cannot predict power"
+"$SLEUTH" machine show "$T/nv-model.yaml" | grep -q "volts relative to the fastest" && ok ||
+	fail "show does not say the volts are relative"
 expect_exit 1 "gives no volts.*two or more P-states" -- "$SLEUTH" calibrate -m "$T/nv.yaml" \
 	-o "$T/g.yaml" "$M"/traces/*-1.60.yaml
 expect_absent "$T/g.yaml"
