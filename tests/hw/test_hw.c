@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sleuth/collect.h"
 #include "sleuth/common.h"
 #include "sleuth/hw.h"
 
@@ -219,6 +220,25 @@ static void test_chase(void **state)
 	assert_true(sl_chase_default_bytes("/nonexistent") == (size_t)64 << 20);
 }
 
+/* PAPI (behind sl_energy_open) stops the libpfm4 it shares with sleuth;
+ * sleuth's PMU queries must survive that (the sweep opens RAPL before the
+ * perf backend encodes its events). */
+static void test_pfm_after_papi(void **state)
+{
+	(void)state;
+	setenv("LIBPFM_FORCE_PMU", "skl", 1);
+	sl_pfm_terminate();
+	const char *pmu, *desc;
+	assert_int_equal(sl_pfm_host_pmu(&pmu, &desc), 0);
+	sl_energy *e = sl_energy_open();
+	if (e)
+		sl_energy_close(e);
+	assert_int_equal(sl_pfm_host_pmu(&pmu, &desc), 0);
+	assert_string_equal(pmu, "skl");
+	sl_pfm_terminate();
+	unsetenv("LIBPFM_FORCE_PMU");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -230,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_hwmon),
 		cmocka_unit_test(test_ctl),
 		cmocka_unit_test(test_chase),
+		cmocka_unit_test(test_pfm_after_papi),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char *cmd = sl_xasprintf("rm -rf '%s'", dir);
