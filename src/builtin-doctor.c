@@ -168,7 +168,9 @@ static void check_cpufreq(void)
 static void check_calibration(const sl_machine *m)
 {
 	if (sl_machine_complete(m))
-		line("calibration:", "power model fitted", "time, power and energy predictions");
+		line("calibration:", m->has_temp ? "power model fitted, with temperature"
+						 : "power model fitted",
+		     "time, power and energy predictions");
 	else if (!sl_machine_has_volts(m))
 		line("calibration:", "no P-state voltages",
 		     "time only; add volts: per P-state, then calibrate");
