@@ -151,3 +151,107 @@ int sl_calib_relative_volts(sl_calib_data *d, sl_machine *m, const size_t *terms
 	free(trained);
 	return rc;
 }
+
+/* The rows of d outside workload `excl`, in arrays of their own (event and
+ * workload names shared with d). */
+static void subset(const sl_calib_data *d, size_t excl, sl_calib_data *s)
+{
+	size_t ne = d->n_events ? d->n_events : 1, n = 0;
+	*s = *d;
+	s->wl = sl_xmalloc((d->n ? d->n : 1) * sizeof *s->wl);
+	s->ps = sl_xmalloc((d->n ? d->n : 1) * sizeof *s->ps);
+	s->f = sl_xmalloc((d->n ? d->n : 1) * sizeof *s->f);
+	s->v = sl_xmalloc((d->n ? d->n : 1) * sizeof *s->v);
+	s->power = sl_xmalloc((d->n ? d->n : 1) * sizeof *s->power);
+	s->temp = sl_xmalloc((d->n ? d->n : 1) * sizeof *s->temp);
+	s->rate = sl_xmalloc((d->n ? d->n : 1) * ne * sizeof *s->rate);
+	s->filled = sl_xmalloc((d->n ? d->n : 1) * ne * sizeof *s->filled);
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->wl[i] == excl)
+			continue;
+		s->wl[n] = d->wl[i];
+		s->ps[n] = d->ps[i];
+		s->f[n] = d->f[i];
+		s->v[n] = d->v[i];
+		s->power[n] = d->power[i];
+		s->temp[n] = d->temp[i];
+		memcpy(s->rate + n * ne, d->rate + i * ne, ne * sizeof *s->rate);
+		memcpy(s->filled + n * ne, d->filled + i * ne, ne * sizeof *s->filled);
+		n++;
+	}
+	s->n = n;
+}
+
+static void subset_free(sl_calib_data *s)
+{
+	free(s->wl);
+	free(s->ps);
+	free(s->f);
+	free(s->v);
+	free(s->power);
+	free(s->temp);
+	free(s->rate);
+	free(s->filled);
+}
+
+int sl_calib_cv_novolts(sl_calib_fit *fit, const sl_calib_data *d, const sl_machine *m,
+			const sl_calib_opts *o)
+{
+	if (d->n_workloads < 2) {
+		sl_error_set("cross-validation leaves one workload out and needs at "
+			     "least two; the training data has %zu", d->n_workloads);
+		return -1;
+	}
+	double sum = 0;
+	size_t n = 0;
+	int rc = 0;
+	for (size_t w = 0; w < d->n_workloads && rc == 0; w++) {
+		sl_calib_data s;
+		subset(d, w, &s);
+		sl_machine m2 = *m;
+		m2.pstates = sl_xmalloc(m->n_pstates * sizeof *m2.pstates);
+		memcpy(m2.pstates, m->pstates, m->n_pstates * sizeof *m2.pstates);
+		sl_calib_fit ff;
+		int iters;
+		memset(&ff, 0, sizeof ff);
+		if (s.n == d->n) { /* no row of this workload */
+			free(m2.pstates);
+			subset_free(&s);
+			continue;
+		}
+		rc = sl_calib_relative_volts(&s, &m2, fit->term, fit->n_terms, o, &iters);
+		if (rc == 0)
+			rc = sl_calib_fit_run(&ff, &s, &m2, fit->term, fit->n_terms, o);
+		double wsum = 0;
+		size_t wn = 0;
+		for (size_t i = 0; rc == 0 && i < d->n; i++) {
+			if (d->wl[i] != w)
+				continue;
+			size_t k = 0;
+			while (k < ff.n_terms && isfinite(d->rate[i * d->n_events + ff.term[k]]))
+				k++;
+			if (k < ff.n_terms)
+				continue;
+			double v = m2.pstates[d->ps[i]].volts;
+			double p = ff.static_w[d->ps[i]] +
+				   (ff.has_temp ? ff.temp_coeff * v * (d->temp[i] - ff.temp_ref) : 0) +
+				   d->f[i] * v * v * sl_calib_ceff(&ff, d, i);
+			wsum += fabs(p - d->power[i]) / fabs(d->power[i]);
+			wn++;
+		}
+		if (rc < 0)
+			sl_error_prefix("leaving out workload '%s': ", d->workloads[w]);
+		fit->wl_cv_mape[w] = wn ? wsum / (double)wn : NAN;
+		sum += wsum;
+		n += wn;
+		if (ff.term)
+			sl_calib_fit_free(&ff);
+		free(m2.pstates);
+		subset_free(&s);
+	}
+	if (rc == 0) {
+		fit->has_cv = 1;
+		fit->cv_mape = n ? sum / (double)n : NAN;
+	}
+	return rc;
+}

@@ -551,7 +551,8 @@ static int calibrate(const cal_opts *o, cal_state *st)
 			return -1;
 	if (sl_calib_fit_run(&st->fit, &st->d, &st->m, st->terms, st->n_terms, &co) < 0)
 		return -1;
-	st->cv_ok = sl_calib_cv(&st->fit, &st->d, &st->m, &co) == 0;
+	st->cv_ok = (st->novolts ? sl_calib_cv_novolts(&st->fit, &st->d, &st->m, &co)
+				 : sl_calib_cv(&st->fit, &st->d, &st->m, &co)) == 0;
 	if (!st->cv_ok)
 		snprintf(st->cv_why, sizeof st->cv_why, "%s", sl_error());
 	st->rep = strcmp(o->out, "-") ? stdout : stderr;

@@ -180,6 +180,10 @@ double sl_calib_predict(const sl_calib_fit *fit, const sl_calib_data *d, size_t 
  */
 int sl_calib_relative_volts(sl_calib_data *d, sl_machine *m, const size_t *terms,
 			    size_t n_terms, const sl_calib_opts *o, int *iters);
+/* sl_calib_cv for such a machine: each fold fits the relative voltages
+ * again without its workload, as well as the model. */
+int sl_calib_cv_novolts(sl_calib_fit *fit, const sl_calib_data *d, const sl_machine *m,
+			const sl_calib_opts *o);
 
 /*
  * Greedy forward selection of `k` events by leave-one-workload-out error,

@@ -163,7 +163,7 @@ awk -v v="$v16" 'BEGIN { exit !(v > 0.76 && v < 0.83) }' && ok || fail "relative
 grep -q "^- {ghz: 2.66, volts: 1," "$T/nv-model.yaml" && ok || fail "fastest not 1"
 grep -q "volts: RELATIVE" "$T/nv-model.yaml" && ok || fail "model comment"
 cv=$(sed -n 's/^  all (interval-weighted) .* \([0-9.]*\)%$/\1/p' <<<"$out")
-awk -v c="$cv" 'BEGIN { exit !(c > 0 && c < 5) }' && ok || fail "no-volts CV error '$cv'"
+awk -v c="$cv" 'BEGIN { exit !(c > 0 && c < 6) }' && ok || fail "no-volts CV error '$cv'"
 "$SLEUTH" machine show "$T/nv-model.yaml" | grep -q "power and energy *yes" && ok ||
 	fail "the no-volts model cannot predict power"
 "$SLEUTH" machine show "$T/nv-model.yaml" | grep -q "volts relative to the fastest" && ok ||
