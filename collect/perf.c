@@ -45,12 +45,15 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 {
 	if (!sl_hw_available())
 		return NULL;
-	int precise;
-	const char *branch = sl_pfm_branch_event(&precise);
+	/* The model knows this CPU's event better (e.g. BR_RETIRED on Arm, which
+	 * the guess does not know); the guess still says whether to try precise
+	 * sampling (not on AMD), and where it knows nothing it is tried and
+	 * stepped down if refused. */
+	int precise = 1;
+	const char *guess = sl_pfm_branch_event(&precise);
+	const char *branch = o->branch_event ? o->branch_event : guess;
 	if (!branch)
 		return NULL;
-	if (o->branch_event)
-		branch = o->branch_event; /* the model knows this CPU better */
 	const char *const *events = o->events;
 	size_t n = o->n_events;
 	sl_session_cfg cfg;
