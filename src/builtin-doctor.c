@@ -207,7 +207,7 @@ static void check_model(const char *pmu)
 		path = sl_user_machine_find(pmu); /* 'sleuth machine init' wrote it */
 	if (!path) {
 		line("machine model:", "none for this CPU",
-		     "run 'sleuth machine init -o m.yaml', then run --machine m.yaml");
+		     "run 'sleuth machine init' ('sleuth run' then finds it)");
 	} else if (sl_machine_load(path, &m) < 0) {
 		line("machine model:", "unreadable", "fix it or write one: 'sleuth machine init'");
 	} else {
