@@ -75,6 +75,7 @@ short "$out" '^(event map|machine model|calibration):' && ok || fail "doctor: li
 out=$(LIBPFM_FORCE_PMU=skl "$SLEUTH" doctor 2>&1)
 printf '%s\n' "$out" | grep -q "^machine model: *none for this CPU — run 'sleuth machine init" && ok ||
 	fail "doctor without a model: $out"
+short "$out" '^(event map|machine model|calibration):' && ok || fail "doctor: lines > 100 columns"
 # a skeleton (what machine init writes) is found and its missing calibration named
 mkdir -p "$T/data/machines" && cp -r "$SRCDIR/data/pmus" "$T/data/"
 cp "$T/v.yaml" "$T/data/machines/skylake-test.yaml"
