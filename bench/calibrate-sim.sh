@@ -39,9 +39,12 @@ die() { echo "calibrate-sim: $*" >&2; exit 1; }
 [ -f "$SKEL" ] || die "no skeleton $SKEL"
 
 # The model's P-states must be the simulated machine's, voltages included,
-# or f*V^2 is wrong for every interval.
-pstates() { grep -Eo '\{ *ghz: *[0-9.]+, *volts: *[0-9.]+' "$1" |
-	awk -F'[:,]' '{printf "%.3f %.4f\n", $2, $4}'; }
+# or f*V^2 is wrong for every interval.  A skeleton without voltages (as
+# 'sleuth machine init' writes on most machines) is compared by frequency
+# only: calibrate fits its relative voltages.
+pstates() { grep -Eo '\{ *ghz: *[0-9.]+(, *volts: *[0-9.]+)?' "$1" |
+	awk -F'[:,]' -v v="$(grep -q 'volts:' "$SKEL" && echo 1)" \
+		'{ if (v) printf "%.3f %.4f\n", $2, $4; else printf "%.3f\n", $2 }'; }
 if ! diff <(pstates "$SIMMACHINE") <(pstates "$SKEL") >/dev/null; then
 	die "the P-states of $SKEL differ from the simulated machine's ($SIMMACHINE):
 $(diff <(pstates "$SIMMACHINE") <(pstates "$SKEL") | grep '^[<>]')"

@@ -23,6 +23,14 @@ static const char *const known_roles[] = {
 	"memory_stall_cycles", NULL,
 };
 
+int sl_machine_known_role(const char *role)
+{
+	for (size_t i = 0; known_roles[i]; i++)
+		if (!strcmp(known_roles[i], role))
+			return 1;
+	return 0;
+}
+
 /* A required number that must be > 0. */
 static int get_positive(sl_yparser *yp, const sl_ynode *map, const char *key,
 			const char *where, double *out)
@@ -44,7 +52,7 @@ static int cmp_pstate_desc(const void *a, const void *b)
 static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 {
 	static const char *const known[] = {"ghz", "volts", "static_w", NULL};
-	size_t with_static = 0;
+	size_t with_static = 0, with_volts = 0;
 	if (sl_yexpect(yp, v, SL_YSEQ, "pstates") < 0)
 		return -1;
 	if (!v->n)
@@ -58,9 +66,15 @@ static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		if (sl_yexpect(yp, p, SL_YMAP, "pstates") < 0)
 			return -1;
 		sl_ywarn_unknown(yp, p, known);
-		if (get_positive(yp, p, "ghz", where, &ps->ghz) < 0 ||
-		    get_positive(yp, p, "volts", where, &ps->volts) < 0)
+		if (get_positive(yp, p, "ghz", where, &ps->ghz) < 0)
 			return -1;
+		/* Most platforms do not expose voltages: then none is given and
+		 * f*V^2 is folded into per-P-state terms (sl_machine_has_volts). */
+		if (sl_ymap_get(p, "volts")) {
+			if (get_positive(yp, p, "volts", where, &ps->volts) < 0)
+				return -1;
+			with_volts++;
+		}
 		const sl_ynode *s = sl_ymap_get(p, "static_w");
 		if (s) {
 			if (sl_yget_double(yp, s, "static_w", &ps->static_w) < 0)
@@ -78,6 +92,11 @@ static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 					       "(listed twice)", ps->ghz, m->pstates[j].ghz);
 		m->n_pstates++;
 	}
+	for (size_t i = 0; with_volts && i < m->n_pstates; i++)
+		if (!(m->pstates[i].volts > 0))
+			return sl_yerr(yp, v->kid[i]->line, "volts",
+				       "missing here but given for %zu of %zu P-states; "
+				       "give it for all or for none", with_volts, m->n_pstates);
 	for (size_t i = 0; with_static && i < m->n_pstates; i++)
 		if (!m->pstates[i].has_static)
 			return sl_yerr(yp, v->kid[i]->line, "static_w",
@@ -112,7 +131,8 @@ static int read_roles(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
  */
 static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 {
-	static const char *const known[] = {"constant", "terms", NULL};
+	static const char *const known[] = {"constant", "terms", "temp_ref_c", "temp_coeff",
+					    NULL};
 	static const char *const known_term[] = {"event", "coeff", NULL};
 	size_t with_coeff = 0;
 	const sl_ynode *c, *t;
@@ -125,6 +145,15 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 			return -1;
 		m->has_constant = 1;
 	}
+	const sl_ynode *tr = sl_ymap_get(v, "temp_ref_c"), *tc = sl_ymap_get(v, "temp_coeff");
+	if (!tr != !tc)
+		return sl_yerr(yp, (tr ? tr : tc)->line, tr ? "temp_coeff" : "temp_ref_c",
+			       "missing while %s is given; the temperature term needs both",
+			       tr ? "temp_ref_c" : "temp_coeff");
+	if (tr && (sl_yget_double(yp, tr, "temp_ref_c", &m->temp_ref_c) < 0 ||
+		   sl_yget_double(yp, tc, "temp_coeff", &m->temp_coeff) < 0))
+		return -1;
+	m->has_temp = tr != NULL;
 	if (!(t = sl_yreq(yp, v, "terms", "power")) || sl_yexpect(yp, t, SL_YSEQ, "terms") < 0)
 		return -1;
 	m->terms = sl_xcalloc(t->n + 1, sizeof *m->terms);
@@ -258,6 +287,8 @@ int sl_machine_load(const char *path, sl_machine *m)
 int sl_machine_complete(const sl_machine *m)
 {
 	const char *missing = NULL;
+	if (!sl_machine_has_volts(m))
+		missing = "the P-states have no volts, which the power model needs";
 	for (size_t i = 0; i < m->n_pstates && !missing; i++)
 		if (!m->pstates[i].has_static)
 			missing = "the P-states have no static_w";
@@ -295,7 +326,8 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 		const sl_pstate *p = &m->pstates[i];
 		sl_yw_map(&w, 1);
 		sl_yw_kdouble(&w, "ghz", p->ghz);
-		sl_yw_kdouble(&w, "volts", p->volts);
+		if (p->volts > 0)
+			sl_yw_kdouble(&w, "volts", p->volts);
 		if (p->has_static)
 			sl_yw_kdouble(&w, "static_w", p->static_w);
 		sl_yw_end_map(&w);
@@ -311,6 +343,10 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 		sl_yw_map(&w, 0);
 		if (m->has_constant)
 			sl_yw_kdouble(&w, "constant", m->constant);
+		if (m->has_temp) {
+			sl_yw_kdouble(&w, "temp_ref_c", m->temp_ref_c);
+			sl_yw_kdouble(&w, "temp_coeff", m->temp_coeff);
+		}
 		sl_yw_plain(&w, "terms");
 		sl_yw_seq(&w, 0);
 		for (size_t i = 0; i < m->n_terms; i++) {
@@ -341,6 +377,11 @@ void sl_machine_free(sl_machine *m)
 	free(m->name);
 	free(m->text);
 	memset(m, 0, sizeof *m);
+}
+
+int sl_machine_has_volts(const sl_machine *m)
+{
+	return m->n_pstates && m->pstates[0].volts > 0;
 }
 
 const char *sl_machine_role(const sl_machine *m, const char *role)

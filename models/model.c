@@ -104,6 +104,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		  sl_time_model t, int flags)
 {
 	memset(md, 0, sizeof *md);
+	md->temp_c = NAN;
 	md->k_stall = md->k_llc = md->k_memstall = -1;
 	if (check_inputs(p, m, t, flags) < 0)
 		return -1;
@@ -180,9 +181,21 @@ void sl_model_free(sl_model *md)
 	memset(md, 0, sizeof *md);
 }
 
+void sl_model_set_temp(sl_model *md, double temp_c)
+{
+	md->temp_c = temp_c;
+}
+
 int sl_model_opoint(const sl_model *md, double ghz, sl_opoint *op)
 {
-	return sl_machine_opoint(md->mach, ghz, md->flags & SL_MODEL_EXTRAPOLATE, op);
+	const sl_machine *m = md->mach;
+	if (sl_machine_opoint(m, ghz, md->flags & SL_MODEL_EXTRAPOLATE, op) < 0)
+		return -1;
+	/* leakage at another die temperature than calibrated */
+	if (m->has_temp && isfinite(md->temp_c) && isfinite(op->static_w))
+		op->static_w = SL_MAX(0, op->static_w + m->temp_coeff * op->volts *
+						       (md->temp_c - m->temp_ref_c));
+	return 0;
 }
 
 /* Off-chip stall cycles of interval i at the profiled frequency: the

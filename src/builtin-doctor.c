@@ -14,8 +14,11 @@
 #include "collect/live.h"
 #include "collect/perf-sys.h"
 #include "collect/plan.h"
+#include "run.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
+#include "sleuth/hw.h"
+#include "sleuth/machine.h"
 #include "util/term.h"
 
 /* Doctor's lines fit 100 columns: long reasons wrap under the value. */
@@ -33,15 +36,7 @@ static void line(const char *what, const char *state, const char *follows)
 
 static char *read_line(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	char buf[1024];
-	char *s = fgets(buf, sizeof buf, f) ? sl_xstrdup(buf) : NULL;
-	fclose(f);
-	if (s)
-		s[strcspn(s, "\n")] = 0;
-	return s;
+	return sl_sysfs_line("/", path);
 }
 
 static int check_pmu(const char **pmu)
@@ -206,6 +201,61 @@ static void check_cpufreq(void)
 	free(govs);
 }
 
+/* What calibration a model still lacks, as "state — what to do". */
+static void check_calibration(const sl_machine *m)
+{
+	if (sl_machine_complete(m))
+		line("calibration:", m->has_temp ? "power model fitted, with temperature"
+						 : "power model fitted",
+		     "time, power and energy predictions");
+	else if (!sl_machine_has_volts(m))
+		line("calibration:", "no P-state voltages",
+		     "time only; add volts: per P-state, then calibrate");
+	else
+		line("calibration:", "skeleton (no power fit)",
+		     "time only; 'sleuth calibrate' fits power");
+}
+
+/* The event map and machine model for this PMU: what 'sleuth run' will use.
+ * Short lines (<= 100 columns): the fix is a command to run. */
+static void check_model(const char *pmu)
+{
+	if (!pmu) {
+		line("machine model:", "not needed", "no PMU: the timer backend needs none");
+		return;
+	}
+	sl_pmumap map;
+	const sl_pmu_entry *e = NULL;
+	if (sl_pmumap_load(NULL, &map) == 0) {
+		e = sl_pmumap_find(&map, pmu);
+		char *s = e ? sl_xasprintf("%s (family %s)", pmu, e->family)
+			    : sl_xasprintf("none for %s", pmu);
+		line("event map:", s, e ? "'sleuth machine init' can write a model"
+					: "add the PMU to data/pmus/pmus.yaml");
+		free(s);
+		sl_pmumap_free(&map);
+	} else {
+		line("event map:", "unreadable", "reinstall sleuth (data/pmus/pmus.yaml)");
+	}
+	sl_run_opts ro = {.backend = "perf"};
+	char *path = NULL;
+	sl_machine m;
+	if (sl_run_default_machine(&ro, &path) < 0 || !path)
+		path = sl_user_machine_find(pmu); /* 'sleuth machine init' wrote it */
+	if (!path) {
+		line("machine model:", "none for this CPU",
+		     "run 'sleuth machine init' ('sleuth run' then finds it)");
+	} else if (sl_machine_load(path, &m) < 0) {
+		line("machine model:", "unreadable", "fix it or write one: 'sleuth machine init'");
+	} else {
+		const char *base = strrchr(path, '/');
+		line("machine model:", base ? base + 1 : path, "'sleuth run' uses it");
+		check_calibration(&m);
+		sl_machine_free(&m);
+	}
+	free(path);
+}
+
 /* Parse the command line (no options); SL_EXIT_OK or SL_EXIT_USAGE. */
 static int parse(int argc, char **argv)
 {
@@ -227,6 +277,8 @@ static void run(void)
 	free(cpu);
 	const char *pmu;
 	int have_pmu = check_pmu(&pmu);
+	/* before check_rapl: PAPI terminates the libpfm4 it shares with us */
+	check_model(have_pmu ? pmu : NULL);
 	int hw = sl_hw_available();
 	if (hw) {
 		line("hardware events:", "yes", "cycles opens: the perf backend works");

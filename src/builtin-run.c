@@ -14,8 +14,10 @@
 
 #include "builtin.h"
 #include "run.h"
+#include "sleuth/collect.h"
 #include "sleuth/collector.h"
 #include "sleuth/common.h"
+#include "sleuth/hw.h"
 #include "sleuth/machine.h"
 #include "sleuth/profile.h"
 #include "sleuth/replay.h"
@@ -278,6 +280,44 @@ static void check_phase_noise(sl_profile *p, const char *backend)
 	sl_warn("%s", p->notes[p->n_notes - 1]);
 }
 
+/*
+ * No dead end without a machine model: the perf backend records with a
+ * skeleton made from the event map for this PMU (what 'sleuth machine
+ * init' writes: time predictions, no power); a PMU the map lacks records
+ * with the timer backend when the backend was left to sleuth.
+ */
+static int no_model(sl_run_opts *o, sl_machine *m, char **path)
+{
+	char *why = sl_xstrdup(sl_error());
+	sl_machine_init_opts mo = {0};
+	int rc = -1;
+	const char *pmu, *desc;
+	char *user = sl_pfm_host_pmu(&pmu, &desc) == 0 ? sl_user_machine_find(pmu) : NULL;
+	if (user) { /* written by 'sleuth machine init' */
+		*path = user;
+		free(why);
+		if (sl_machine_load(user, m) < 0)
+			return -1;
+		sl_info("machine model %s", user);
+		return 1;
+	}
+	if (sl_machine_init_loaded(m, &mo) == 0) {
+		sl_info("no machine model for this CPU: recording with %s from sleuth's "
+			"event map (time predictions; no power until calibrated); keep one "
+			"with 'sleuth machine init -o m.yaml' (docs/hardware.md)", m->name);
+		*path = sl_xasprintf("(sleuth machine init: %s)", m->name);
+		rc = 1;
+	} else {
+		char *map = sl_xstrdup(sl_error());
+		sl_error_set("%s; %s", why, map);
+		if (sl_run_fallback(o)) /* the backend was sleuth's choice */
+			rc = 0;
+		free(map);
+	}
+	free(why);
+	return rc;
+}
+
 static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
 {
 	*path = NULL;
@@ -291,7 +331,7 @@ static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
 			return -1;
 		}
 	} else if (sl_run_default_machine(o, path) < 0) {
-		return -1;
+		return no_model(o, m, path);
 	}
 	if (!*path)
 		return 0; /* the timer backend needs no model */

@@ -3,16 +3,15 @@
  * model for the host's PMU, parse --interval for the backend chosen, and
  * build the backend (collect/ does the measuring).
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "run.h"
 #include "collect/plan.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
+#include "sleuth/hw.h"
 #include "sleuth/phases.h"
 
 void sl_run_pick_backend(sl_run_opts *o)
@@ -56,24 +55,7 @@ static const struct {
 static char *find_model(const char *family)
 {
 	char *dir = sl_data_path("data/machines");
-	char *best = NULL;
-	DIR *d = dir ? opendir(dir) : NULL;
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		if (strncasecmp(e->d_name, family, strlen(family)) || n < 5 ||
-		    strcmp(e->d_name + n - 5, ".yaml"))
-			continue;
-		char *p = sl_xasprintf("%s/%s", dir, e->d_name);
-		if (!best || strcmp(p, best) < 0) {
-			free(best);
-			best = p;
-		} else {
-			free(p);
-		}
-	}
-	if (d)
-		closedir(d);
+	char *best = dir ? sl_machine_find_in(dir, family) : NULL;
 	free(dir);
 	return best;
 }

@@ -10,7 +10,7 @@
 
 typedef struct sl_pstate {
 	double ghz;
-	double volts;
+	double volts;      /* 0: not given (then none of the P-states has it) */
 	int has_static;
 	double static_w;
 } sl_pstate;
@@ -40,6 +40,11 @@ typedef struct sl_machine {
 	sl_power_term *terms;
 	size_t n_terms;
 	char *text;                /* the file's text as loaded (for embedding) */
+	/* Static power's temperature dependence (power: temp_ref_c, temp_coeff):
+	 * static_w holds at temp_ref_c; at T it is static_w + temp_coeff * V *
+	 * (T - temp_ref_c), temp_coeff in W per volt per deg C. */
+	int has_temp;
+	double temp_ref_c, temp_coeff;
 } sl_machine;
 
 int sl_machine_load(const char *path, sl_machine *m);
@@ -51,6 +56,10 @@ int sl_machine_complete(const sl_machine *m); /* 1 or 0 with sl_error() */
 int sl_machine_write(const char *path, const sl_machine *m, const char *comment);
 void sl_machine_free(sl_machine *m);
 
+/* 1 if the P-states carry voltages (all do or none does). */
+int sl_machine_has_volts(const sl_machine *m);
+/* 1 if `role` is a model role of sleuth-machine/1 events:. */
+int sl_machine_known_role(const char *role);
 /* The event playing `role`, or NULL. */
 const char *sl_machine_role(const sl_machine *m, const char *role);
 /* Every distinct event the models need (roles except branch_sample, then
