@@ -28,6 +28,7 @@ sleuth=$build/sleuth
 # (percent).  The trace writes one interval per line, `t` first.
 score() {
 	awk -v f="$3" '
+	BEGIN { n = 0 }  # unset, n would index t[""] (not t[0]) for interval 0
 	FNR == NR {
 		if (match($0, /^- \{t: [0-9.e+-]+/)) {
 			t[n] = substr($0, 7, RLENGTH - 6) + 0
