@@ -2,6 +2,9 @@
 # Fit the shipped power model of the simulated Nehalem i7-920
 # (data/machines/sim-nehalem-i7-920.yaml) the way a user fits their own machine:
 #
+#   0. measure the memory latency with a pointer chase (bench/memlat-sim.sh)
+#      and put it in a copy of the skeleton: the stall model's latency is
+#      measured, never read from the simulator's parameters;
 #   1. simulate the training suite (data/workloads/train/) at several
 #      P-states with the power meter's log, plus one idle log;
 #   2. choose the power events: greedy leave-one-workload-out selection on
@@ -15,6 +18,7 @@
 # Environment: FREQS (default "2.66 2.13 1.60"), SELECT (default 5),
 #   SKEL (default data/machines/sim-nehalem-i7-920.skeleton.yaml), OUT (default
 #   data/machines/sim-nehalem-i7-920.yaml),
+#   SIM (default data/sim/nehalem-i7-920.yaml, the simulated machine),
 #   KEEP=DIR keeps the intermediate files there.
 set -euo pipefail
 
@@ -23,7 +27,7 @@ BUILD=${1:-$SRC/build}
 SLEUTH=$BUILD/sleuth
 SKEL=${SKEL:-$SRC/data/machines/sim-nehalem-i7-920.skeleton.yaml}
 OUT=${OUT:-$SRC/data/machines/sim-nehalem-i7-920.yaml}
-SIMMACHINE=$SRC/data/sim/nehalem-i7-920.yaml
+SIMMACHINE=${SIM:-$SRC/data/sim/nehalem-i7-920.yaml}
 FREQS=${FREQS:-2.66 2.13 1.60}
 SELECT=${SELECT:-5}
 if [ -n "${KEEP:-}" ]; then
@@ -46,6 +50,14 @@ if ! diff <(pstates "$SIMMACHINE") <(pstates "$SKEL") >/dev/null; then
 	die "the P-states of $SKEL differ from the simulated machine's ($SIMMACHINE):
 $(diff <(pstates "$SIMMACHINE") <(pstates "$SKEL") | grep '^[<>]')"
 fi
+
+echo "0. measuring the memory latency (pointer chase)" >&2
+lat=$("$SRC/bench/memlat-sim.sh" "$SLEUTH" "$SIMMACHINE")
+echo "   memory_latency_ns: $lat" >&2
+sed "s/^memory_latency_ns:.*/memory_latency_ns: $lat   # measured: bench\/memlat-sim.sh/" \
+	"$SKEL" >"$W/skeleton.yaml"
+grep -q "^memory_latency_ns: $lat " "$W/skeleton.yaml" || die "no memory_latency_ns line in $SKEL"
+SKEL0=$SKEL SKEL=$W/skeleton.yaml
 
 echo "1. simulating the training suite at $FREQS GHz" >&2
 pairs=()
@@ -83,7 +95,7 @@ echo "4. calibrating on the replayed profiles" >&2
 # Say how the model was made; the scratch directory's name means nothing.
 {
 	echo "# made by bench/calibrate-sim.sh (FREQS=\"$FREQS\" SELECT=$SELECT) from"
-	echo "# $(basename "$SKEL"): simulate -> [calibrate --select] -> run --replay -> calibrate"
+	echo "# $(basename "$SKEL0"): memlat-sim -> simulate -> [calibrate --select] -> run --replay -> calibrate"
 	sed "s|$W/||g" "$W/model.yaml"
 } >"$OUT.tmp.$$"
 mv "$OUT.tmp.$$" "$OUT"
