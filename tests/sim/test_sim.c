@@ -190,7 +190,8 @@ static void same_interval(const sl_sim_interval *a, const sl_sim_interval *b, in
 	assert_memory_equal(a->br, b->br, a->n_br * sizeof *a->br);
 	for (int q = 0; q < SL_Q_N; q++) {
 		if (!all && (q == SL_Q_CYCLES || q == SL_Q_STALL_CYCLES ||
-			     q == SL_Q_RESOURCE_STALLS))
+			     q == SL_Q_RESOURCE_STALLS || q == SL_Q_OFFCORE_CYCLES ||
+			     q == SL_Q_OFFCORE_OCCUPANCY))
 			continue;
 		assert_int_equal(a->q[q], b->q[q]);
 	}
