@@ -10,6 +10,9 @@
 #   accuracy-workload.sh SLEUTH WORKLOAD.yaml WORKDIR INTERVALS COUNTERS FREQ...
 # INTERVALS 0 = the workload's sequence once; COUNTERS e.g. "4 0" (0 =
 # unlimited).  The machine is data/machines/sim-nehalem-i7-920.yaml (calibrated).
+# Environment: MACHINE (sleuth's model), SIM (the simulated machine, default
+# data/sim/nehalem-i7-920.yaml), MODELS (default "stall linear"), SEED
+# (default 1), PIN (run --pin, default time).
 # Prints one line per counters, frequency and model:
 #   workload counters ghz model instances avg_err worst_err run_err energy_err
 # errors in %: avg_err is the paper's metric (relative error of each phase
@@ -21,10 +24,12 @@ set -euo pipefail
 sleuth=$1 wl=$2 dir=$3 nint=$4 counters=$5
 shift 5
 src=$(cd "$(dirname "$0")/.." && pwd)
-machine=$src/data/machines/sim-nehalem-i7-920.yaml
+machine=${MACHINE:-$src/data/machines/sim-nehalem-i7-920.yaml}
+sim=${SIM:-$src/data/sim/nehalem-i7-920.yaml}
+models=${MODELS:-stall linear}
 w=$(basename "$wl" .yaml)
-len=()
-[ "$nint" = 0 ] || len=(--intervals "$nint")
+len=(-m "$sim" --seed "${SEED:-1}")
+[ "$nint" = 0 ] || len+=(--intervals "$nint")
 
 # The truth: per-interval time and exact energy, one "t,e" line per
 # interval, from a --truth trace at each target frequency.
@@ -38,8 +43,8 @@ freqs=()
 for f in "$@"; do freqs+=(--freq "$f"); done
 for k in $counters; do
 	"$sleuth" run -q --replay "$dir/$w-max.yaml" --machine "$machine" \
-		--counters "$k" -o "$dir/$w-$k.prof"
-	for model in stall linear; do
+		--counters "$k" --pin "${PIN:-time}" --seed "${SEED:-1}" -o "$dir/$w-$k.prof"
+	for model in $models; do
 		"$sleuth" predict "$dir/$w-$k.prof" "${freqs[@]}" --model "$model" \
 			--per instance --format csv -o "$dir/$w-$k-$model.csv"
 		for f in "$@"; do

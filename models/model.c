@@ -13,7 +13,7 @@
 
 const char *sl_time_model_name(sl_time_model t)
 {
-	return t == SL_TIME_LINEAR ? "linear" : "stall";
+	return t == SL_TIME_LINEAR ? "linear" : t == SL_TIME_MLP ? "mlp" : "stall";
 }
 
 int sl_time_model_parse(const char *s, sl_time_model *t)
@@ -22,12 +22,21 @@ int sl_time_model_parse(const char *s, sl_time_model *t)
 		*t = SL_TIME_STALL;
 	else if (!strcmp(s, "linear"))
 		*t = SL_TIME_LINEAR;
+	else if (!strcmp(s, "mlp"))
+		*t = SL_TIME_MLP;
 	else {
-		sl_error_set("unknown time model '%s'; use 'stall' or 'linear'", s);
+		sl_error_set("unknown time model '%s'; use 'stall', 'mlp' or 'linear'", s);
 		return -1;
 	}
 	return 0;
 }
+
+/* The mlp model treats an interval as bandwidth-bound at f0 when the
+ * traffic's transfer time is at least this share of its time (docs/models.md;
+ * tuned on the tuning split, docs/benchmarks.md). */
+#define SL_MLP_BOUND_SHARE 0.9
+/* bytes a miss or a prefetch moves */
+#define SL_LINE_BYTES 64.0
 
 /* Append `ev` to the list unless present; its index. */
 static int add_event(const char ***list, size_t *n, size_t *cap, const char *ev)
@@ -90,6 +99,12 @@ static int check_inputs(const sl_profile *p, const sl_machine *m, sl_time_model 
 			     "add it or use --model linear", m->name);
 		return -1;
 	}
+	if (t == SL_TIME_MLP &&
+	    (!sl_machine_role(m, "offcore_cycles") || !sl_machine_role(m, "llc_misses"))) {
+		sl_error_set("machine %s names no offcore_cycles and llc_misses events "
+			     "for the mlp model; add them or use --model stall", m->name);
+		return -1;
+	}
 	if (!(flags & SL_MODEL_TIME_ONLY) && !sl_machine_complete(m)) {
 		char *why = sl_xstrdup(sl_error());
 		sl_error_set("%s, or predict time only with --time-only", why);
@@ -104,6 +119,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 {
 	memset(md, 0, sizeof *md);
 	md->k_stall = md->k_llc = md->k_memstall = -1;
+	md->k_ocyc = md->k_occ = md->k_pf = md->k_llcref = -1;
 	if (check_inputs(p, m, t, flags) < 0)
 		return -1;
 	md->prof = p;
@@ -124,6 +140,19 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	else if (t == SL_TIME_STALL) {
 		md->k_stall = add_event(&evs, &n, &cap, sl_machine_role(m, "stall_cycles"));
 		md->k_llc = add_event(&evs, &n, &cap, sl_machine_role(m, "llc_misses"));
+	} else if (t == SL_TIME_MLP) {
+		const char *ev;
+		md->k_ocyc = add_event(&evs, &n, &cap, sl_machine_role(m, "offcore_cycles"));
+		md->k_llc = add_event(&evs, &n, &cap, sl_machine_role(m, "llc_misses"));
+		if ((ev = sl_machine_role(m, "offcore_occupancy")))
+			md->k_occ = add_event(&evs, &n, &cap, ev);
+		if ((ev = sl_machine_role(m, "prefetches")))
+			md->k_pf = add_event(&evs, &n, &cap, ev);
+		if ((ev = sl_machine_role(m, "llc_references")) &&
+		    sl_machine_llc_hit(m, sl_machine_fmax(m)) > 0)
+			md->k_llcref = add_event(&evs, &n, &cap, ev);
+		md->bw_gbps = m->mem_bandwidth_gbps;
+		md->bound_share = SL_MLP_BOUND_SHARE;
 	}
 	if (md->power) {
 		static const char *const cycle_roles[] = {
@@ -160,6 +189,17 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 			rc = -1;
 		if (rc < 0)
 			goto fail;
+	}
+	if (t == SL_TIME_MLP) {
+		/* the optional ones only matter when measured somewhere */
+		if (need_measured(md, md->k_ocyc, "offcore_cycles") < 0 ||
+		    need_measured(md, md->k_llc, "llc_misses") < 0)
+			goto fail;
+		int *opt[] = {&md->k_occ, &md->k_pf, &md->k_llcref};
+		for (size_t j = 0; j < SL_ARRAY_LEN(opt); j++)
+			if (*opt[j] >= 0 &&
+			    md->view.ev_cells[(size_t)*opt[j] * SL_SRC_N + SL_SRC_NONE])
+				*opt[j] = -1;
 	}
 	for (size_t j = 0; md->power && j < md->n_terms; j++)
 		if (need_measured(md, md->k_term[j], "a power-model term") < 0)
@@ -200,6 +240,59 @@ static double offchip_stalls(const sl_model *md, size_t i, double c)
 	return st < 0 ? 0 : st > c ? c : st;
 }
 
+static double count_or0(const sl_model *md, size_t i, int k)
+{
+	if (k < 0)
+		return 0;
+	double x = sl_interp_count(&md->view, i, (size_t)k);
+	return isfinite(x) && x > 0 ? x : 0;
+}
+
+/*
+ * The mlp model (docs/models.md): of the cycles at f0, the offcore cycles O
+ * (at least one demand miss outstanding: the misses' latency, overlapped
+ * misses counted once) and the LLC hits' fixed time are time, the rest is
+ * work in cycles; the time scales with the measured latency L(f) of the
+ * machine's memory: latency table; and the interval can never be shorter
+ * than its traffic (misses + prefetches, 64 B each) over the measured
+ * bandwidth.  Returns the cycles at f1; *st and *scale as for the stall
+ * model (the fixed-time cycles at f0 and their factor to f1).
+ */
+static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, double *st,
+			 double *scale)
+{
+	const sl_machine *m = md->mach;
+	double f0 = md->f0_ghz;
+	double o = SL_MIN(count_or0(md, i, md->k_ocyc), c);
+	double x = count_or0(md, i, md->k_llc);
+	double lr = sl_machine_mem_latency(m, f1) / sl_machine_mem_latency(m, f0);
+	double hits = SL_MAX(0.0, count_or0(md, i, md->k_llcref) - x);
+	double fh = SL_MIN(hits * sl_machine_llc_hit(m, f0) * f0, c - o);
+	double fh1 = fh > 0 ? fh * sl_machine_llc_hit(m, f1) * f1 /
+				      (sl_machine_llc_hit(m, f0) * f0)
+			    : 0;
+	double t0 = c / (f0 * 1e9);
+	double t_bw = 0, o_lat = o;
+	if (md->bw_gbps > 0) {
+		t_bw = (x + count_or0(md, i, md->k_pf)) * SL_LINE_BYTES / (md->bw_gbps * 1e9);
+		if (t_bw >= md->bound_share * t0 && x > 0) {
+			/* bandwidth-bound at f0: O holds the wait for the
+			 * transfer too; the latency part is K clusters of the
+			 * unloaded latency, K = misses / (occupancy / O) */
+			double occ = count_or0(md, i, md->k_occ);
+			double mlp = occ > 0 && o > 0 ? SL_MAX(1.0, occ / o) : 1.0;
+			o_lat = SL_MIN(o, x / mlp * sl_machine_mem_latency(m, f0) * f0);
+		}
+	}
+	double w = c - o - fh;
+	double c1 = w + o_lat * lr * f1 / f0 + fh1;
+	if (t_bw * f1 * 1e9 > c1)
+		c1 = t_bw * f1 * 1e9;
+	*st = o + fh;
+	*scale = *st > 0 ? (c1 - w) / *st : 1;
+	return c1;
+}
+
 /* Predicted cycles of interval i at f1, with the off-chip stall cycles
  * `st` at f0 and the factor `scale` (f1/f0) they scale by. */
 static double target_cycles(const sl_model *md, size_t i, double f1, double *st,
@@ -208,6 +301,8 @@ static double target_cycles(const sl_model *md, size_t i, double f1, double *st,
 	double c = (double)md->prof->iv[i].cycles;
 	*st = 0;
 	*scale = 1;
+	if (md->time == SL_TIME_MLP)
+		return mlp_cycles(md, i, c, f1, st, scale);
 	if (md->time == SL_TIME_STALL) {
 		*st = offchip_stalls(md, i, c);
 		*scale = f1 / md->f0_ghz;

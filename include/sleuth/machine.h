@@ -40,6 +40,14 @@ typedef struct sl_machine {
 	sl_power_term *terms;
 	size_t n_terms;
 	char *text;                /* the file's text as loaded (for embedding) */
+	/* memory: (optional) what probes measured of the memory system, for
+	 * the mlp time model (docs/models.md): sustained bandwidth, and at
+	 * some P-states (ascending ghz) the DRAM latency a pointer chase sees
+	 * and the time an LLC hit costs; 0 / none when absent */
+	int has_memory;
+	double mem_bandwidth_gbps;
+	size_t n_mem_latency;
+	double *mem_latency_ghz, *mem_latency_ns, *mem_llc_ns;
 } sl_machine;
 
 int sl_machine_load(const char *path, sl_machine *m);
@@ -61,5 +69,10 @@ size_t sl_machine_model_events(const sl_machine *m, const char ***out);
 int sl_machine_pstate(const sl_machine *m, double ghz);
 double sl_machine_fmax(const sl_machine *m);
 double sl_machine_fmin(const sl_machine *m);
+/* The DRAM latency (ns) at `ghz` from memory: latency: (linear between
+ * the measured points, constant beyond them), else memory_latency_ns. */
+double sl_machine_mem_latency(const sl_machine *m, double ghz);
+/* The time (ns) an LLC hit costs at `ghz`, the same way; 0 when unknown. */
+double sl_machine_llc_hit(const sl_machine *m, double ghz);
 
 #endif

@@ -542,7 +542,7 @@ static void test_shipped_machines(void **state)
 	}
 	assert_int_equal(m.programmable, sim.programmable);
 	sl_machine_free(&m);
-	/* the calibrated model's latency was measured (bench/memlat-sim.sh, a
+	/* the calibrated model's latency was measured (bench/memprobe-sim.sh, a
 	 * pointer chase at two P-states), not copied: close to the truth, not
 	 * necessarily equal to it */
 	assert_int_equal(sl_machine_load(TEST_SRCDIR "/data/machines/sim-nehalem-i7-920.yaml", &m), 0);
