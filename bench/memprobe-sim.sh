@@ -24,7 +24,11 @@
 #       far more traffic than DRAM carries) at fmax and fmin: if its time
 #       moves by under 5% while the clock drops to fmin, it is
 #       bandwidth-bound, and B = (LLC misses + prefetches) * 64 B / time
-#       at fmax (where the PMU counts prefetches); else B is left out.
+#       at fmax (where the PMU counts prefetches); else B is left out;
+#     loaded: [{gbps, ns}]  (with B and offcore occupancy) the latency demand
+#       misses see under load: data/workloads/probe/loaded.yaml at fmax,
+#       one phase per load level (its first, mixed, interval left out),
+#       after the chase's own point (the lightest load).
 #
 #   bench/memprobe-sim.sh SLEUTH SIM_MACHINE.yaml
 set -euo pipefail
@@ -64,6 +68,7 @@ run() { # WORKLOAD GHZ -> sums
 chase=$src/data/workloads/train/train-chase.yaml
 read -r t1 c1 x1 l21 p1 q1 < <(run "$chase" "$fmax")
 read -r t2 c2 x2 l22 p2 q2 < <(run "$chase" "$fmin")
+ch_t=$t1 ch_x=$x1 ch_q=$q1
 [ "$x1" = "$x2" ] && [ "$x1" -gt 0 ] ||
 	{ echo "memprobe-sim: the chase's LLC misses differ between P-states or are zero" >&2; exit 1; }
 awk -v c1="$c1" -v c2="$c2" -v x="$x1" -v f1="$fmax" -v f2="$fmin" \
@@ -76,6 +81,31 @@ read -r t2 c2 x2 l22 p2 q2 < <(run "$stream" "$fmin")
 awk -v t1="$t1" -v t2="$t2" -v x="$x1" -v p="$p1" 'BEGIN {
 	if (t2 / t1 - 1 < 0.05) printf "  bandwidth_gbps: %.3f\n", (x + (p > 0 ? p : 0)) * 64 / t1 / 1e9
 }'
+
+if [ "$q1" -ge 0 ] && awk -v t1="$t1" -v t2="$t2" 'BEGIN { exit !(t2 / t1 - 1 < 0.05) }'; then
+	echo "  loaded:"
+	# the lightest load: the chase itself
+	awk -v t="$ch_t" -v x="$ch_x" -v q="$ch_q" -v f="$fmax" \
+		'BEGIN { printf "    - {gbps: %.3f, ns: %.2f}\n", x * 64 / t / 1e9, q / (x * f) }'
+	"$sleuth" simulate -q "$src/data/workloads/probe/loaded.yaml" -m "$sim" -f "$fmax" \
+		-o "$tmp/loaded.yaml"
+	awk -v f="$fmax" '
+	/^events:/ { ev = 1; next }
+	ev && /^- / { k++; if ($2 == "LLC_MISSES") cx = k; if ($2 == "L2_RQSTS:PREFETCH_MISS") cp = k
+		      if ($2 == "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_READ_DATA") cq = k; next }
+	ev && !/^- / { ev = 0 }
+	/^- \{t: / {
+		lb = $0; sub(/.*label: /, "", lb); sub(/[,}].*/, "", lb)
+		if (lb != last) { last = lb; next } # the mixed first interval
+		if (!(lb in t)) order[++n] = lb
+		s = $0; sub(/^- \{t: /, "", s); sub(/,.*/, "", s); t[lb] += s
+		s = $0; sub(/.* n: \[/, "", s); sub(/\].*/, "", s); split(s, v, ", ")
+		x[lb] += v[cx]; p[lb] += v[cp]; q[lb] += v[cq]
+	}
+	END { for (i = 1; i <= n; i++) { l = order[i]
+		printf "    - {gbps: %.3f, ns: %.2f}\n", (x[l] + p[l]) * 64 / t[l] / 1e9, q[l] / (x[l] * f) } }' \
+		"$tmp/loaded.yaml"
+fi
 
 lat2=$(sed -n 's/^memory_latency_ns: //p' "$tmp/lat")
 echo "  latency:"

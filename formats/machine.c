@@ -21,7 +21,7 @@
 static const char *const known_roles[] = {
 	"branch_sample", "stall_cycles", "llc_misses", "resource_stalls",
 	"memory_stall_cycles", "offcore_cycles", "offcore_occupancy", "prefetches",
-	"llc_references", NULL,
+	"llc_references", "miss_stall_cycles", NULL,
 };
 
 /* A required number that must be > 0. */
@@ -170,7 +170,8 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
  * every key optional but ghz and ns; latency points sorted by ghz. */
 static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 {
-	static const char *const known[] = {"bandwidth_gbps", "latency", NULL};
+	static const char *const known[] = {"bandwidth_gbps", "latency", "loaded", NULL};
+	static const char *const known_ld[] = {"gbps", "ns", NULL};
 	static const char *const known_pt[] = {"ghz", "ns", "llc_ns", NULL};
 	const sl_ynode *x;
 	if (sl_yexpect(yp, v, SL_YMAP, "memory") < 0)
@@ -180,6 +181,29 @@ static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	if (sl_ymap_get(v, "bandwidth_gbps") &&
 	    get_positive(yp, v, "bandwidth_gbps", NULL, &m->mem_bandwidth_gbps) < 0)
 		return -1;
+	if ((x = sl_ymap_get(v, "loaded"))) {
+		if (sl_yexpect(yp, x, SL_YSEQ, "loaded") < 0)
+			return -1;
+		m->mem_loaded_gbps = sl_xcalloc(x->n + 1, sizeof *m->mem_loaded_gbps);
+		m->mem_loaded_ns = sl_xcalloc(x->n + 1, sizeof *m->mem_loaded_ns);
+		for (size_t i = 0; i < x->n; i++) {
+			const sl_ynode *p = x->kid[i];
+			double g, ns;
+			if (sl_yexpect(yp, p, SL_YMAP, "loaded") < 0)
+				return -1;
+			sl_ywarn_unknown(yp, p, known_ld);
+			if (get_positive(yp, p, "gbps", "a loaded-latency point", &g) < 0 ||
+			    get_positive(yp, p, "ns", "a loaded-latency point", &ns) < 0)
+				return -1;
+			size_t n = m->n_mem_loaded;
+			if (n && !(g > m->mem_loaded_gbps[n - 1]))
+				return sl_yerr(yp, p->line, "gbps",
+					       "loaded-latency points must be in ascending gbps");
+			m->mem_loaded_gbps[n] = g;
+			m->mem_loaded_ns[n] = ns;
+			m->n_mem_loaded++;
+		}
+	}
 	if (!(x = sl_ymap_get(v, "latency")))
 		return 0;
 	if (sl_yexpect(yp, x, SL_YSEQ, "latency") < 0)
@@ -387,6 +411,17 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 		sl_yw_map(&w, 0);
 		if (m->mem_bandwidth_gbps > 0)
 			sl_yw_kdouble(&w, "bandwidth_gbps", m->mem_bandwidth_gbps);
+		if (m->n_mem_loaded) {
+			sl_yw_plain(&w, "loaded");
+			sl_yw_seq(&w, 0);
+			for (size_t i = 0; i < m->n_mem_loaded; i++) {
+				sl_yw_map(&w, 1);
+				sl_yw_kdouble(&w, "gbps", m->mem_loaded_gbps[i]);
+				sl_yw_kdouble(&w, "ns", m->mem_loaded_ns[i]);
+				sl_yw_end_map(&w);
+			}
+			sl_yw_end_seq(&w);
+		}
 		if (m->n_mem_latency) {
 			sl_yw_plain(&w, "latency");
 			sl_yw_seq(&w, 0);
@@ -421,6 +456,8 @@ void sl_machine_free(sl_machine *m)
 	free(m->mem_latency_ghz);
 	free(m->mem_latency_ns);
 	free(m->mem_llc_ns);
+	free(m->mem_loaded_gbps);
+	free(m->mem_loaded_ns);
 	memset(m, 0, sizeof *m);
 }
 
@@ -473,11 +510,9 @@ double sl_machine_fmin(const sl_machine *m)
 	return m->n_pstates ? m->pstates[m->n_pstates - 1].ghz : 0;
 }
 
-/* Linear interpolation in the memory table's column y, constant beyond. */
-static double mem_table(const sl_machine *m, const double *y, double ghz)
+/* Linear interpolation of y over ascending g, constant beyond. */
+static double interp(const double *g, const double *y, size_t n, double ghz)
 {
-	size_t n = m->n_mem_latency;
-	const double *g = m->mem_latency_ghz;
 	if (ghz <= g[0])
 		return y[0];
 	if (ghz >= g[n - 1])
@@ -490,10 +525,22 @@ static double mem_table(const sl_machine *m, const double *y, double ghz)
 
 double sl_machine_mem_latency(const sl_machine *m, double ghz)
 {
-	return m->n_mem_latency ? mem_table(m, m->mem_latency_ns, ghz) : m->memory_latency_ns;
+	return m->n_mem_latency
+		       ? interp(m->mem_latency_ghz, m->mem_latency_ns, m->n_mem_latency, ghz)
+		       : m->memory_latency_ns;
 }
 
 double sl_machine_llc_hit(const sl_machine *m, double ghz)
 {
-	return m->n_mem_latency ? mem_table(m, m->mem_llc_ns, ghz) : 0;
+	return m->n_mem_latency
+		       ? interp(m->mem_latency_ghz, m->mem_llc_ns, m->n_mem_latency, ghz)
+		       : 0;
+}
+
+double sl_machine_mem_queueing(const sl_machine *m, double gbps)
+{
+	if (!m->n_mem_loaded)
+		return 1;
+	return interp(m->mem_loaded_gbps, m->mem_loaded_ns, m->n_mem_loaded, gbps) /
+	       m->mem_loaded_ns[0];
 }

@@ -31,10 +31,6 @@ int sl_time_model_parse(const char *s, sl_time_model *t)
 	return 0;
 }
 
-/* The mlp model treats an interval as bandwidth-bound at f0 when the
- * traffic's transfer time is at least this share of its time (docs/models.md;
- * tuned on the tuning split, docs/benchmarks.md). */
-#define SL_MLP_BOUND_SHARE 0.9
 /* bytes a miss or a prefetch moves */
 #define SL_LINE_BYTES 64.0
 
@@ -119,7 +115,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 {
 	memset(md, 0, sizeof *md);
 	md->k_stall = md->k_llc = md->k_memstall = -1;
-	md->k_ocyc = md->k_occ = md->k_pf = md->k_llcref = -1;
+	md->k_ocyc = md->k_occ = md->k_pf = md->k_llcref = md->k_mst = -1;
 	if (check_inputs(p, m, t, flags) < 0)
 		return -1;
 	md->prof = p;
@@ -151,8 +147,12 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		if ((ev = sl_machine_role(m, "llc_references")) &&
 		    sl_machine_llc_hit(m, sl_machine_fmax(m)) > 0)
 			md->k_llcref = add_event(&evs, &n, &cap, ev);
+		if ((ev = sl_machine_role(m, "miss_stall_cycles")))
+			md->k_mst = add_event(&evs, &n, &cap, ev);
+		/* the most traffic any probe achieved */
 		md->bw_gbps = m->mem_bandwidth_gbps;
-		md->bound_share = SL_MLP_BOUND_SHARE;
+		if (m->n_mem_loaded)
+			md->bw_gbps = SL_MAX(md->bw_gbps, m->mem_loaded_gbps[m->n_mem_loaded - 1]);
 	}
 	if (md->power) {
 		static const char *const cycle_roles[] = {
@@ -195,7 +195,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		if (need_measured(md, md->k_ocyc, "offcore_cycles") < 0 ||
 		    need_measured(md, md->k_llc, "llc_misses") < 0)
 			goto fail;
-		int *opt[] = {&md->k_occ, &md->k_pf, &md->k_llcref};
+		int *opt[] = {&md->k_occ, &md->k_pf, &md->k_llcref, &md->k_mst};
 		for (size_t j = 0; j < SL_ARRAY_LEN(opt); j++)
 			if (*opt[j] >= 0 &&
 			    md->view.ev_cells[(size_t)*opt[j] * SL_SRC_N + SL_SRC_NONE])
@@ -249,14 +249,21 @@ static double count_or0(const sl_model *md, size_t i, int k)
 }
 
 /*
- * The mlp model (docs/models.md): of the cycles at f0, the offcore cycles O
- * (at least one demand miss outstanding: the misses' latency, overlapped
- * misses counted once) and the LLC hits' fixed time are time, the rest is
- * work in cycles; the time scales with the measured latency L(f) of the
- * machine's memory: latency table; and the interval can never be shorter
- * than its traffic (misses + prefetches, 64 B each) over the measured
- * bandwidth.  Returns the cycles at f1; *st and *scale as for the stall
- * model (the fixed-time cycles at f0 and their factor to f1).
+ * The mlp model (docs/models.md).  Of the cycles c at f0:
+ *   - the LLC hits' cost fh = hits * llc_ns(f0) * f0 is time, measured per
+ *     P-state (memory: latency:);
+ *   - the offcore cycles O (at least one demand miss outstanding) are the
+ *     misses' latency, overlapped misses counted once: time, at the
+ *     latency L(f) * q(B) a chase measured at f and the loaded-latency
+ *     probe at the traffic B = (misses + prefetches) * 64 B / time;
+ *   - the rest, c - O - fh, is work in cycles, less the work the ROB did
+ *     under the misses: with a count of the cycles stalled on misses M,
+ *     that hidden work is O - M, and at f1 a miss's latency hides at most
+ *     that much (mem1 = max(0, O1 - (O - M)));
+ * and the interval can never be shorter than its traffic over the most
+ * bandwidth a probe achieved.  t1 solves t = cycles1(B(t)) / f1 (the
+ * queueing depends on the traffic per second, which depends on t).
+ * Returns the cycles at f1; *st and *scale as for the stall model.
  */
 static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, double *st,
 			 double *scale)
@@ -271,24 +278,41 @@ static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, doub
 	double fh1 = fh > 0 ? fh * sl_machine_llc_hit(m, f1) * f1 /
 				      (sl_machine_llc_hit(m, f0) * f0)
 			    : 0;
+	double bytes = (x + count_or0(md, i, md->k_pf)) * SL_LINE_BYTES;
 	double t0 = c / (f0 * 1e9);
-	double t_bw = 0, o_lat = o;
-	if (md->bw_gbps > 0) {
-		t_bw = (x + count_or0(md, i, md->k_pf)) * SL_LINE_BYTES / (md->bw_gbps * 1e9);
-		if (t_bw >= md->bound_share * t0 && x > 0) {
-			/* bandwidth-bound at f0: O holds the wait for the
-			 * transfer too; the latency part is K clusters of the
-			 * unloaded latency, K = misses / (occupancy / O) */
-			double occ = count_or0(md, i, md->k_occ);
-			double mlp = occ > 0 && o > 0 ? SL_MAX(1.0, occ / o) : 1.0;
-			o_lat = SL_MIN(o, x / mlp * sl_machine_mem_latency(m, f0) * f0);
+	/* the hidden work: O - M when M is counted (0..O), else taken as
+	 * never clipped (the cycles less O are all work) */
+	/* M and O must come from the same interval: O - M from a measured O
+	 * and a phase-mean M is noise */
+	double mst = NAN;
+	if (md->k_mst >= 0 &&
+	    sl_interp_src(&md->view, i, (size_t)md->k_mst) ==
+		    sl_interp_src(&md->view, i, (size_t)md->k_ocyc))
+		mst = SL_MIN(count_or0(md, i, md->k_mst), o);
+	double hidden = isnan(mst) ? 0 : o - mst;
+	double w = isnan(mst) ? c - o - fh : c - mst - fh;
+	/* the offcore cycles at f1 without queueing */
+	double ou = o / sl_machine_mem_queueing(m, bytes / t0 / 1e9) * lr * f1 / f0;
+	double t_bw = md->bw_gbps > 0 ? bytes / (md->bw_gbps * 1e9) : 0;
+#define CYC1(t) (w + SL_MAX(0.0, ou * sl_machine_mem_queueing(m, bytes / (t) / 1e9) - hidden) + fh1)
+	double hz = f1 * 1e9;
+	double lo = SL_MAX(t_bw, CYC1(HUGE_VAL) / hz), hi = lo;
+	if (bytes > 0 && m->n_mem_loaded) {
+		/* cycles1(t) / f1 falls as t grows (less traffic per second,
+		 * less queueing): bisect for the fixed point */
+		while (CYC1(hi) / hz > hi)
+			hi *= 2;
+		for (int it = 0; it < 60 && hi - lo > 1e-9 * hi; it++) {
+			double mid = 0.5 * (lo + hi);
+			if (CYC1(mid) / hz > mid)
+				lo = mid;
+			else
+				hi = mid;
 		}
 	}
-	double w = c - o - fh;
-	double c1 = w + o_lat * lr * f1 / f0 + fh1;
-	if (t_bw * f1 * 1e9 > c1)
-		c1 = t_bw * f1 * 1e9;
-	*st = o + fh;
+#undef CYC1
+	double c1 = SL_MAX(t_bw, hi) * hz;
+	*st = c - w;
 	*scale = *st > 0 ? (c1 - w) / *st : 1;
 	return c1;
 }

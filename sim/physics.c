@@ -245,6 +245,11 @@ static void cost_part(const sl_sim *s, const drawn *d, double ghz, double volts,
 				   t->resource_llc_hit_share * pt->llc_hit_cycles +
 				   t->resource_dep_share * dep + res;
 	q[SL_Q_PREFETCHES] += d->prefetches;
+	/* stalled with a miss outstanding, whatever the cause: the memory
+	 * stall, and the dependency and resource stalls that fall while a
+	 * miss is out (in proportion to the time one is) */
+	double out = clusters > 0 ? SL_MIN(1.0, (clusters * lat * ghz + extra) / cycles) : 0;
+	q[SL_Q_MISS_STALLS] += pt->memory_cycles + (dep + res) * out;
 	if (clusters > 0) {
 		/* the offcore queue: a cluster keeps >= 1 demand miss out for the
 		 * whole latency (the hidden work runs under it), mlp of them at a

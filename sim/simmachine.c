@@ -69,6 +69,7 @@ static const char *const qty_names[SL_Q_N] = {
 	[SL_Q_PREFETCHES] = "prefetches",
 	[SL_Q_OFFCORE_CYCLES] = "offcore_cycles",
 	[SL_Q_OFFCORE_OCCUPANCY] = "offcore_occupancy",
+	[SL_Q_MISS_STALLS] = "miss_stall_cycles",
 };
 
 const char *sl_sim_qty_name(int q)

@@ -48,6 +48,10 @@ typedef struct sl_machine {
 	double mem_bandwidth_gbps;
 	size_t n_mem_latency;
 	double *mem_latency_ghz, *mem_latency_ns, *mem_llc_ns;
+	/* loaded latency at fmax: the latency demand misses see at a DRAM
+	 * traffic (GB/s), ascending traffic */
+	size_t n_mem_loaded;
+	double *mem_loaded_gbps, *mem_loaded_ns;
 } sl_machine;
 
 int sl_machine_load(const char *path, sl_machine *m);
@@ -74,5 +78,9 @@ double sl_machine_fmin(const sl_machine *m);
 double sl_machine_mem_latency(const sl_machine *m, double ghz);
 /* The time (ns) an LLC hit costs at `ghz`, the same way; 0 when unknown. */
 double sl_machine_llc_hit(const sl_machine *m, double ghz);
+/* How much longer the DRAM latency is at `gbps` of traffic than at the
+ * lightest load measured (memory: loaded:, linear between points,
+ * constant beyond): 1 when unknown. */
+double sl_machine_mem_queueing(const sl_machine *m, double gbps);
 
 #endif

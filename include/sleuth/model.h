@@ -143,8 +143,8 @@ typedef struct sl_model {
 	int k_stall, k_llc, k_memstall;
 	/* the mlp model's: offcore cycles and occupancy, prefetches, LLC
 	 * references (-1 when unused), and the machine's measured memory */
-	int k_ocyc, k_occ, k_pf, k_llcref;
-	double bw_gbps, bound_share;
+	int k_ocyc, k_occ, k_pf, k_llcref, k_mst;
+	double bw_gbps;
 	int power;                /* the power model is evaluated */
 	size_t n_terms;
 	int *k_term;              /* view index of each power term */

@@ -40,6 +40,7 @@ enum sl_sim_qty {
 	SL_Q_PREFETCHES,      /* hardware prefetches sent to DRAM (not LLC misses) */
 	SL_Q_OFFCORE_CYCLES,  /* cycles with at least one demand miss outstanding */
 	SL_Q_OFFCORE_OCCUPANCY, /* demand misses outstanding, summed over cycles */
+	SL_Q_MISS_STALLS,     /* cycles stalled with a demand miss outstanding */
 	SL_Q_N
 };
 
