@@ -29,10 +29,6 @@ SIM="$SRCDIR/data/sim/nehalem-i7-920-offcore.yaml" MODELS=mlp \
 # fields: 1 workload 2 counters 3 ghz 4 model 5 instances 6 avg% 7 worst%
 #         8 run% 9 energy% 10 true avg% 11 true worst%
 get() { awk -v w="$1" -v m="$2" -v f="$3" '$1 == w && $4 == m { print $f }' "$T/acc.txt"; }
-below() {  # below WHAT VALUE BOUND
-	if [ -n "$2" ] && awk -v v="$2" -v b="$3" 'BEGIN { exit !(v < b) }'; then ok
-	else fail "$1 = ${2:-missing}, bound $3"; fi
-}
 # measured (avg / worst instance): stream-bw 0.49 / 1.25, llc-uncore 0.35 /
 # 1.43, dep-mix 2.40 / 6.16 (the ROB clip it cannot see), mcf-like 0.21 / 0.51
 below "stream-bw mlp error %" "$(get stream-bw mlp 6)" 1.5
