@@ -308,7 +308,7 @@ static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
 /*
  * The events --pin names, from the machine model: "time" is what the mlp
  * time model reads where the machine names offcore_cycles (with
- * miss_stall_cycles and llc_misses), else what the stall time model reads
+ * miss_stall_cycles and llc_references), else what the stall time model reads
  * (memory_stall_cycles where the machine has it, else
  * whichever of stall_cycles and llc_misses it names; none of them: no
  * pinning, as the default must work with any model), otherwise a comma
@@ -322,7 +322,7 @@ static int resolve_pin(sl_run_opts *o, const sl_machine *m)
 	if (!strcmp(spec, "none"))
 		return 0;
 	if (time && sl_machine_role(m, "offcore_cycles"))
-		spec = "offcore_cycles,miss_stall_cycles,llc_misses"; /* the mlp model's */
+		spec = "offcore_cycles,miss_stall_cycles,llc_references"; /* the mlp model's */
 	else if (time)
 		spec = sl_machine_role(m, "memory_stall_cycles") ? "memory_stall_cycles"
 								 : "stall_cycles,llc_misses";
