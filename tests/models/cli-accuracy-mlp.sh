@@ -29,8 +29,10 @@ SIM="$SRCDIR/data/sim/nehalem-i7-920-offcore.yaml" MODELS=mlp \
 # fields: 1 workload 2 counters 3 ghz 4 model 5 instances 6 avg% 7 worst%
 #         8 run% 9 energy% 10 true avg% 11 true worst%
 get() { awk -v w="$1" -v m="$2" -v f="$3" '$1 == w && $4 == m { print $f }' "$T/acc.txt"; }
-# measured (avg / worst instance): stream-bw 0.49 / 1.25, llc-uncore 0.35 /
-# 1.43, dep-mix 2.40 / 6.16 (the ROB clip it cannot see), mcf-like 0.21 / 0.51
+# measured (avg / worst instance): stream-bw 0.34 / 2.00, llc-uncore 0.07 /
+# 0.19, dep-mix 2.37 / 6.17 (the ROB clip it cannot see), mcf-like 0.24 /
+# 0.85 (worst true instance); before behaviour phases and pinning
+# llc_references: 0.49 / 1.25, 0.35 / 1.43, 2.40 / 6.16, 0.21 / 0.51
 below "stream-bw mlp error %" "$(get stream-bw mlp 6)" 1.5
 below "stream-bw mlp worst instance %" "$(get stream-bw mlp 7)" 3.0
 below "llc-uncore mlp error %" "$(get llc-uncore mlp 6)" 1.2
