@@ -12,12 +12,23 @@
 
 #include "builtin.h"
 #include "collect/live.h"
+#include "collect/perf-sys.h"
+#include "collect/plan.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
+#include "util/term.h"
+
+/* Doctor's lines fit 100 columns: long reasons wrap under the value. */
+#define WIDTH 100
+
+#define CMD "doctor"
 
 static void line(const char *what, const char *state, const char *follows)
 {
-	printf("%-20s %s — %s\n", what, state, follows);
+	char lead[32], *text = sl_xasprintf("%s — %s", state, follows);
+	snprintf(lead, sizeof lead, "%-20s ", what);
+	sl_term_wrap(stdout, lead, text, 21, WIDTH);
+	free(text);
 }
 
 static char *read_line(const char *path)
@@ -86,7 +97,7 @@ static void check_pebs(void)
 		int fd = sl_perf_open(&a, 0, -1, -1, ev);
 		if (fd < 0)
 			continue;
-		close(fd);
+		sl_perf_sys_get()->close(fd);
 		char *s = sl_xasprintf("%s with precise_ip=%d", ev, p);
 		line("precise sampling:", s,
 		     p ? "branch samples are precise (PEBS): sharp phase vectors"
@@ -100,9 +111,35 @@ static void check_pebs(void)
 	free(st);
 }
 
+/* How many of a model's events fit beside the leader and the sampler. */
+static void check_plan(void)
+{
+	sl_counter_plan p;
+	if (sl_counter_plan_host(&p) < 0) {
+		char *st = sl_xasprintf("unknown (%s)", sl_error());
+		line("counter plan:", st, "the perf backend cannot size its groups");
+		free(st);
+		return;
+	}
+	char desc[512];
+	sl_counter_plan_describe(&p, desc, sizeof desc);
+	char *f = p.programmable < 1
+			  ? sl_xstrdup("no counter left for a model's events: the perf "
+				       "backend refuses to run; free one with 'sudo sysctl "
+				       "kernel.nmi_watchdog=0'")
+			  : sl_xasprintf("the perf backend counts up to %d model events per "
+					 "interval and rotates the rest by phase%s",
+					 p.programmable,
+					 p.watchdog ? " ('sudo sysctl kernel.nmi_watchdog=0' "
+						      "frees a counter)" : "");
+	line("counter plan:", desc, f);
+	free(f);
+}
+
 static void check_paranoid(void)
 {
-	char *v = read_line("/proc/sys/kernel/perf_event_paranoid");
+	long pv = sl_perf_sys_get()->knob(SL_KNOB_PARANOID, -99);
+	char *v = pv == -99 ? NULL : sl_xasprintf("%ld", pv);
 	if (!v) {
 		line("perf_event_paranoid:", "unreadable", "perf events may not exist in "
 		     "this kernel; only --replay and simulate work");
@@ -169,15 +206,22 @@ static void check_cpufreq(void)
 	free(govs);
 }
 
-static int cmd_doctor(int argc, char **argv)
+/* Parse the command line (no options); SL_EXIT_OK or SL_EXIT_USAGE. */
+static int parse(int argc, char **argv)
 {
 	static const struct option opts[] = {{0, 0, 0, 0}};
 	int c;
+	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1)
-		return sl_bad_option("doctor", c, argv);
+		return sl_bad_option(CMD, c, argv);
 	if (optind < argc)
-		return sl_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
+		return sl_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+	return SL_EXIT_OK;
+}
 
+/* Check and print; what fails is reported, not an error. */
+static void run(void)
+{
 	char *cpu = sl_host_cpu_name();
 	line("cpu:", cpu, "from /proc/cpuinfo");
 	free(cpu);
@@ -192,6 +236,10 @@ static int cmd_doctor(int argc, char **argv)
 		     "counts, so no predictions from runs on this machine");
 		free(st);
 	}
+	if (sl_pmu_hybrid())
+		line("hybrid cpu:", "yes", sl_error());
+	if (have_pmu)
+		check_plan();
 	if (hw && have_pmu)
 		check_pebs();
 	else
@@ -203,24 +251,36 @@ static int cmd_doctor(int argc, char **argv)
 	check_cpufreq();
 	printf("\n");
 	if (hw && have_pmu)
-		printf("sleuth can: record profiles with the perf backend (phases, event "
-		       "counts, predictions), plus everything below.\n");
+		sl_term_wrap(stdout, "sleuth can: ", "record profiles with the perf backend "
+			     "(phases, event counts, predictions), plus everything below.", 12,
+			     WIDTH);
 	else if (!hw)
-		printf("sleuth cannot: measure hardware events on this machine (no PMU), "
-		       "so 'sleuth run' cannot count events for predictions here.\n");
+		sl_term_wrap(stdout, "sleuth cannot: ", "measure hardware events on this machine "
+			     "(no PMU), so 'sleuth run' cannot count events for predictions "
+			     "here.", 15, WIDTH);
 	else
-		printf("sleuth cannot: encode this CPU's events (libpfm4 does not know "
-		       "its PMU), so the perf backend cannot run; a newer libpfm4 may.\n");
-	printf("sleuth can: %s'sleuth run --replay TRACE', 'sleuth simulate', and "
-	       "predict/schedule from profiles or traces recorded elsewhere.\n",
-	       sw ? "find phases of a real program with 'sleuth run --backend timer', "
-		  : "");
+		sl_term_wrap(stdout, "sleuth cannot: ", "encode this CPU's events (libpfm4 does "
+			     "not know its PMU), so the perf backend cannot run; a newer "
+			     "libpfm4 may.", 15, WIDTH);
+	char *can = sl_xasprintf("%s'sleuth run --replay TRACE', 'sleuth simulate', and "
+				 "predict/schedule from profiles or traces recorded elsewhere.",
+				 sw ? "find phases of a real program with 'sleuth run --backend "
+				      "timer', " : "");
+	sl_term_wrap(stdout, "sleuth can: ", can, 12, WIDTH);
+	free(can);
 	sl_pfm_terminate();
-	return SL_EXIT_OK;
+}
+
+static int cmd_doctor(int argc, char **argv)
+{
+	int rc = parse(argc, argv);
+	if (rc == SL_EXIT_OK)
+		run();
+	return rc;
 }
 
 const struct sl_cmd sl_cmd_doctor = {
-	.name = "doctor",
+	.name = CMD,
 	.fn = cmd_doctor,
 	.summary = "Tell what this machine offers sleuth (PMU, PEBS, RAPL, cpufreq)",
 	.usage = "usage: sleuth doctor\n\n"

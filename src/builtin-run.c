@@ -35,7 +35,7 @@ static void on_sigint(int sig)
 		b->interrupt(b);
 }
 
-static int parse_opts(int argc, char **argv, sl_run_opts *o)
+static int parse(int argc, char **argv, sl_run_opts *o)
 {
 	enum { O_REPLAY = 256, O_BACKEND, O_MACHINE, O_INTERVAL, O_COUNTERS,
 	       O_PERIOD, O_SEED, O_DIMS, O_THRESHOLD, O_PREDICTOR, O_POWER,
@@ -251,8 +251,10 @@ static void score(const sl_backend *b, const sl_profile *p)
 static void summary(const sl_profile *p, const sl_run_opts *o)
 {
 	char pred[96];
-	sl_info("%s: %zu intervals, %zu phases, %llu samples (%llu lost), %s%s",
-		o->output, p->n_intervals, p->n_phases, (unsigned long long)p->samples,
+	/* two lines: each fits 100 columns */
+	sl_info("%s: %zu intervals, %zu phases (%zu cover 90%% of the time)", o->output,
+		p->n_intervals, p->n_phases, sl_profile_phases_covering(p, 0.9));
+	sl_info("%llu samples (%llu lost), %s%s", (unsigned long long)p->samples,
 		(unsigned long long)p->lost_samples,
 		sl_profile_predictor_text(p, pred, sizeof pred),
 		p->has_counts ? "" : "; no event counts (timer backend)");
@@ -271,10 +273,13 @@ static void summary(const sl_profile *p, const sl_run_opts *o)
  */
 static void check_phase_noise(sl_profile *p, const char *backend)
 {
-	if (p->n_intervals < 20 || 2 * p->n_phases <= p->n_intervals)
+	if (!sl_profile_phases_noisy(p))
 		return;
+	char timer_fix[64];
+	snprintf(timer_fix, sizeof timer_fix, "a longer --interval (e.g. %.0fms)",
+		 SL_MAX(3e3 * p->interval_s, 100.0));
 	const char *fix = !strcmp(backend, "timer")
-				  ? "a longer --interval (e.g. 100ms)"
+				  ? timer_fix
 				  : "a longer --interval or a shorter --sample-period";
 	sl_profile_add_note(p, "%zu phases in %zu intervals: too few samples per "
 			    "interval (%.0f on average) to tell this program's phases; "
@@ -375,6 +380,10 @@ static int run(sl_run_opts *o)
 	if (!o->replay)
 		sl_run_pick_backend(o);
 	have = load_machine(o, &m, &mpath);
+	if (have < 0 && !o->machine && sl_run_fallback(o)) {
+		free(mpath);
+		have = load_machine(o, &m, &mpath);
+	}
 	if (have < 0)
 		goto fail;
 	if (have > 0 && resolve_pin(o, &m) < 0)
@@ -386,6 +395,18 @@ static int run(sl_run_opts *o)
 		b = sl_replay_backend_new(&ro);
 	} else {
 		b = sl_run_live_backend(o, have ? &m : NULL, &live_events);
+		if (!b && sl_run_fallback(o)) {
+			free(live_events);
+			live_events = NULL;
+			if (have > 0) { /* the timer backend takes no model */
+				free((void *)o->copts.pin);
+				o->copts.pin = NULL;
+				o->copts.n_pin = 0;
+				sl_machine_free(&m);
+				have = 0;
+			}
+			b = sl_run_live_backend(o, NULL, &live_events);
+		}
 	}
 	if (!b)
 		goto fail;
@@ -408,14 +429,25 @@ static int run(sl_run_opts *o)
 		p.machine_path = sl_xstrdup(mpath);
 	}
 	if (!p.has_counts)
-		sl_profile_add_note(&p, "%s backend: no event counts; predict will "
-				    "refuse this profile", b->name);
+		sl_profile_add_note(&p, "%s backend: no event counts, so no predictions; "
+				    "record where there is a PMU (--backend perf) or "
+				    "through the virtual PMU (vPMU) for them", b->name);
 	if (st.empty)
 		sl_profile_add_note(&p, "%zu intervals had no samples and took the "
 				    "predicted phase", st.empty);
 	if (p.lost_samples)
 		sl_profile_add_note(&p, "%llu samples lost",
 				    (unsigned long long)p.lost_samples);
+	if (p.throttles)
+		sl_profile_add_note(&p, "the kernel throttled sampling %llu times; "
+				    "those ticks lack samples and counts",
+				    (unsigned long long)p.throttles);
+	if (p.merged_intervals)
+		sl_profile_add_note(&p, "%llu intervals merged into the next (sleuth "
+				    "fell behind)", (unsigned long long)p.merged_intervals);
+	if (p.scaled_intervals)
+		sl_profile_add_note(&p, "%llu intervals' counts scaled: the counter "
+				    "group was multiplexed", (unsigned long long)p.scaled_intervals);
 	check_phase_noise(&p, b->name);
 	if (sl_profile_write(o->output, &p) < 0)
 		goto fail;
@@ -442,7 +474,7 @@ static int cmd_run(int argc, char **argv)
 {
 	sl_run_opts o = {.output = DEFAULT_OUTPUT, .counters = -1, .seed = 1};
 	sl_collect_opts_init(&o.copts);
-	int rc = parse_opts(argc, argv, &o);
+	int rc = parse(argc, argv, &o);
 	if (rc || o.help)
 		return rc;
 	return run(&o);
@@ -463,15 +495,18 @@ const struct sl_cmd sl_cmd_run = {
 	"  -o, --output FILE     profile to write (default sleuth.prof)\n"
 	"  --replay TRACE        replay a sleuth-trace/1 instead of running\n"
 	"  --backend B           auto (default), perf or timer; auto uses perf if\n"
-	"                        hardware events open, else timer\n"
+	"                        it can run here (hardware events, a machine\n"
+	"                        model, counters), else timer, saying why\n"
 	"  --machine FILE        machine model (sleuth-machine/1); default: for\n"
 	"                        replay " REPLAY_MACHINE ", for perf the\n"
 	"                        model under data/machines/ matching the host PMU\n"
 	"  --interval N          instructions per interval (perf, default 100M;\n"
-	"                        K/M/G suffixes) or time per interval (timer,\n"
-	"                        default 10ms; s/ms/us suffixes)\n"
-	"  --counters K          programmable counters (default: the machine's;\n"
-	"                        0 = unlimited)\n"
+	"                        K/M/G suffixes) or CPU time per interval (timer,\n"
+	"                        s/ms/us suffixes; default: long enough for the\n"
+	"                        samples phases need, 145ms at 2000 Hz)\n"
+	"  --counters K          programmable counters (default: the machine's,\n"
+	"                        at most what fits beside the sampler: 'sleuth\n"
+	"                        doctor' prints the plan; 0 = unlimited, replay)\n"
 	"  --sample-period N     sample every Nth conditional branch (replay\n"
 	"                        default 49999, perf default 20011)\n"
 	"  --sample-rate HZ      timer: IP samples per second of CPU time\n"

@@ -1,7 +1,7 @@
 /*
  * The live side of `sleuth run`: choose perf or timer, find the machine
  * model for the host's PMU, parse --interval for the backend chosen, and
- * build the backend (src/collect/ does the measuring).
+ * build the backend (collect/ does the measuring).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -10,28 +10,43 @@
 #include <strings.h>
 
 #include "run.h"
+#include "collect/plan.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
+#include "sleuth/phases.h"
 
 void sl_run_pick_backend(sl_run_opts *o)
 {
 	if (o->backend && strcmp(o->backend, "auto"))
 		return;
-	if (sl_hw_available()) {
+	if (sl_hw_available() && !sl_pmu_hybrid()) {
+		/* tentative: sl_run_fallback() takes timer if perf cannot run */
 		o->backend = "perf";
-		sl_info("backend perf: hardware events are available");
+		o->auto_perf = 1;
 	} else {
 		sl_info("backend timer: %s", sl_error());
 		o->backend = "timer";
 	}
 }
 
-/* libpfm4 PMU short names and the file-name prefix of their models. */
+int sl_run_fallback(sl_run_opts *o)
+{
+	if (!o->auto_perf)
+		return 0;
+	o->auto_perf = 0;
+	o->backend = "timer";
+	sl_info("backend timer: the perf backend cannot run here (%s)", sl_error());
+	return 1;
+}
+
+/* libpfm4 PMU names (matched by prefix: "amd64_fam19h" is also
+ * "amd64_fam19h_zen3", "nhm" also "nhm_ex") and the file-name prefix of
+ * their models. */
 static const struct {
 	const char *pmu, *family;
 } families[] = {
-	{"nhm", "nehalem"},       {"nhm_ex", "nehalem"},   {"wsm", "westmere"},
-	{"wsm_dp", "westmere"},   {"snb", "sandybridge"},  {"ivb", "ivybridge"},
+	{"nhm", "nehalem"},       {"wsm", "westmere"},
+	{"snb", "sandybridge"},   {"ivb", "ivybridge"},
 	{"hsw", "haswell"},       {"bdw", "broadwell"},    {"skl", "skylake"},
 	{"icl", "icelake"},       {"spr", "sapphirerapids"}, {"amd64_fam17h", "zen"},
 	{"amd64_fam19h", "zen"},
@@ -76,7 +91,8 @@ int sl_run_default_machine(const sl_run_opts *o, char **path)
 		return -1;
 	}
 	for (size_t i = 0; i < SL_ARRAY_LEN(families); i++)
-		if (!strcmp(pmu, families[i].pmu) && (*path = find_model(families[i].family)))
+		if (!strncmp(pmu, families[i].pmu, strlen(families[i].pmu)) &&
+		    (*path = find_model(families[i].family)))
 			return 0;
 	sl_error_set("no machine model under data/machines/ for this CPU (PMU %s, %s); give "
 		     "--machine FILE (write one from data/machines/nehalem-i7-920.yaml)", pmu,
@@ -128,6 +144,28 @@ static int parse_count(const char *s, uint64_t *out)
 	return 0;
 }
 
+/*
+ * The timer backend's interval when none is given: long enough for the
+ * samples the noise-aware threshold needs (sl_samples_for: 289 at 256
+ * dimensions), at the sampling rate.  With the old fixed 10 ms (20
+ * samples at 2000 Hz) two intervals of the same code were farther apart
+ * than any threshold that keeps phases apart, and real programs got
+ * hundreds of phases (xz compress + decompress: 402); measured in
+ * docs/benchmarks.md, "Phases of real programs".
+ */
+static double timer_interval(const sl_run_opts *o)
+{
+	unsigned dims = o->copts.dims ? o->copts.dims : SL_RUN_DIMS_DEFAULT;
+	double margin = o->copts.margin > 0 ? o->copts.margin : SL_THRESHOLD_MARGIN;
+	double hz = o->sample_hz > 0 ? o->sample_hz : SL_DEFAULT_TIMER_HZ;
+	size_t n = sl_samples_for(dims, margin, SL_THRESHOLD_CAP);
+	double s = SL_MIN(SL_MAX((double)n / hz, SL_DEFAULT_TIMER_INTERVAL_S), 10.0);
+	sl_info("timer backend: %.0f ms intervals (%.0f samples each at %.0f Hz, what "
+		"phases of %u-dimension vectors need; --interval overrides)", s * 1e3,
+		s * hz, hz, dims);
+	return s;
+}
+
 sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 				const char ***events)
 {
@@ -156,6 +194,8 @@ sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 		if (o->sample_period || o->counters >= 0)
 			sl_warn("--sample-period and --counters do not apply to the timer "
 				"backend (it samples IPs by time and counts no events)");
+		if (!o->interval)
+			lo.interval_s = timer_interval(o);
 		return sl_timer_backend_new(&lo);
 	}
 	if (o->sample_hz)
