@@ -23,7 +23,7 @@
 
 static const char usage[] =
 	"usage: sleuth predict [PROFILE] (--freq F [--freq F2 ...] | --all)\n"
-	"                      [--machine FILE] [--model stall|linear]\n"
+	"                      [--machine FILE] [--model stall|mlp|linear]\n"
 	"                      [--per phase|instance|interval] [--format table|csv|json]\n"
 	"                      [--extrapolate] [--time-only] [--temp C] [-o FILE]\n"
 	"       sleuth predict [PROFILE] --schedule FILE [--machine FILE] [--model M]\n"
@@ -35,7 +35,9 @@ static const char usage[] =
 	"  --all            every P-state of the machine\n"
 	"  -m, --machine FILE  machine model (default: the one in the profile)\n"
 	"  --model M        time model: stall (default; off-chip stalls do not scale\n"
-	"                   with frequency) or linear (time proportional to 1/f)\n"
+	"                   with frequency), mlp (offcore occupancy, bandwidth and\n"
+	"                   queueing; needs a machine naming offcore_cycles) or\n"
+	"                   linear (time proportional to 1/f)\n"
 	"  --per U          rows per phase (default), instance or interval\n"
 	"  --format F       table (default for --per phase), csv (default otherwise)\n"
 	"                   or json; the table shows phases only\n"

@@ -41,7 +41,7 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 {
 	enum { O_REPLAY = 256, O_BACKEND, O_MACHINE, O_INTERVAL, O_COUNTERS,
 	       O_PERIOD, O_SEED, O_DIMS, O_THRESHOLD, O_PREDICTOR, O_POWER,
-	       O_SCORE, O_RATE, O_PIN };
+	       O_SCORE, O_RATE, O_PIN, O_SPLIT };
 	static const struct option lo[] = {
 		{"output", required_argument, 0, 'o'},
 		{"replay", required_argument, 0, O_REPLAY},
@@ -58,6 +58,7 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 		{"power", required_argument, 0, O_POWER},
 		{"score", no_argument, 0, O_SCORE},
 		{"pin", required_argument, 0, O_PIN},
+		{"split", required_argument, 0, O_SPLIT},
 		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
@@ -120,6 +121,15 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 				return sl_usage_error(CMD, "--threshold: '%s' is not a "
 						      "distance in (0, 2]", optarg);
 			o->copts.threshold = d;
+			break;
+		case O_SPLIT:
+			if (!strcmp(optarg, "off"))
+				o->copts.behave = -1;
+			else if (sl_parse_double(optarg, &d) < 0 || d <= 0 || d > 10)
+				return sl_usage_error(CMD, "--split: '%s' is neither off nor a "
+						      "threshold in (0, 10]", optarg);
+			else
+				o->copts.behave = d;
 			break;
 		case O_PREDICTOR:
 			if (sl_pred_parse(optarg, &o->copts.predictor) < 0)
@@ -341,8 +351,10 @@ static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
 }
 
 /*
- * The events --pin names, from the machine model: "time" is what the stall
- * time model reads (memory_stall_cycles where the machine has it, else
+ * The events --pin names, from the machine model: "time" is what the mlp
+ * time model reads where the machine names offcore_cycles (with
+ * miss_stall_cycles and llc_references), else what the stall time model reads
+ * (memory_stall_cycles where the machine has it, else
  * whichever of stall_cycles and llc_misses it names; none of them: no
  * pinning, as the default must work with any model), otherwise a comma
  * list of roles, each of which the machine must name.  Sets o->copts.pin
@@ -354,7 +366,9 @@ static int resolve_pin(sl_run_opts *o, const sl_machine *m)
 	int time = !strcmp(spec, "time");
 	if (!strcmp(spec, "none"))
 		return 0;
-	if (time)
+	if (time && sl_machine_role(m, "offcore_cycles"))
+		spec = "offcore_cycles,miss_stall_cycles,llc_references"; /* the mlp model's */
+	else if (time)
 		spec = sl_machine_role(m, "memory_stall_cycles") ? "memory_stall_cycles"
 								 : "stall_cycles,llc_misses";
 	char *roles = sl_xstrdup(spec), *save = NULL;
@@ -543,6 +557,9 @@ const struct sl_cmd sl_cmd_run = {
 	"  --threshold X         a fixed clustering distance threshold in (0, 2]\n"
 	"                        (default: the sampling noise + 0.25, per interval;\n"
 	"                        see docs/phases.md)\n"
+	"  --split X|off         split a code phase whose pinned event rates\n"
+	"                        differ by more than X in log space (default 1.2;\n"
+	"                        docs/phases.md, \"Behaviour phases\")\n"
 	"  --predictor P         last or markov (default markov)\n"
 	"  --pin WHAT            events programmed in every interval, the other\n"
 	"                        counters rotating: time (the stall model's\n"

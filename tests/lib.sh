@@ -9,6 +9,12 @@ passes=0
 ok()   { passes=$((passes + 1)); }
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
+# below WHAT VALUE BOUND: VALUE (a number) must be < BOUND.
+below() {
+	if [ -n "$2" ] && awk -v v="$2" -v b="$3" 'BEGIN { exit !(v < b) }'; then ok
+	else fail "$1 = ${2:-missing}, bound $3"; fi
+}
+
 # expect_exit CODE REGEX -- CMD...: run CMD, check exit code and that stderr
 # matches REGEX (extended) and is one line (plus an optional "Try" line).
 expect_exit() {

@@ -116,6 +116,7 @@ int sl_machine_opoint(const sl_machine *m, double ghz, int extrapolate,
 typedef enum {
 	SL_TIME_STALL = 0, /* Power-Sleuth: off-chip stalls do not scale with f */
 	SL_TIME_LINEAR,    /* time proportional to 1/f */
+	SL_TIME_MLP,       /* offcore occupancy: overlapped misses, bandwidth bound */
 } sl_time_model;
 
 const char *sl_time_model_name(sl_time_model t);
@@ -150,6 +151,10 @@ typedef struct sl_model {
 	sl_interp view;           /* owned: every event the models use */
 	/* view indices of the time model's roles, -1 when unused */
 	int k_stall, k_llc, k_memstall;
+	/* the mlp model's: offcore cycles and occupancy, prefetches, LLC
+	 * references (-1 when unused), and the machine's measured memory */
+	int k_ocyc, k_occ, k_pf, k_llcref, k_mst;
+	double bw_gbps;
 	int power;                /* the power model is evaluated */
 	size_t n_terms;
 	int *k_term;              /* view index of each power term */
