@@ -39,7 +39,7 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 {
 	enum { O_REPLAY = 256, O_BACKEND, O_MACHINE, O_INTERVAL, O_COUNTERS,
 	       O_PERIOD, O_SEED, O_DIMS, O_THRESHOLD, O_PREDICTOR, O_POWER,
-	       O_SCORE, O_RATE, O_PIN };
+	       O_SCORE, O_RATE, O_PIN, O_FREQ };
 	static const struct option lo[] = {
 		{"output", required_argument, 0, 'o'},
 		{"replay", required_argument, 0, O_REPLAY},
@@ -56,6 +56,7 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 		{"power", required_argument, 0, O_POWER},
 		{"score", no_argument, 0, O_SCORE},
 		{"pin", required_argument, 0, O_PIN},
+		{"freq", required_argument, 0, O_FREQ},
 		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
@@ -78,9 +79,9 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 		case O_MACHINE: o->machine = optarg; break;
 		case O_BACKEND:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "perf") &&
-			    strcmp(optarg, "timer"))
+			    strcmp(optarg, "timer") && strcmp(optarg, "vpmu"))
 				return sl_usage_error(CMD, "unknown backend '%s'; use auto, "
-						      "perf or timer", optarg);
+						      "perf, timer or vpmu", optarg);
 			o->backend = optarg;
 			break;
 		case O_INTERVAL: o->interval = optarg; break;
@@ -131,6 +132,10 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 			o->power = 1;
 			break;
 		case O_SCORE: o->score = 1; break;
+		case O_FREQ:
+			if (sl_parse_freq(optarg, &o->freq_ghz) < 0)
+				return sl_usage_error(CMD, "--freq: %s", sl_error());
+			break;
 		case O_PIN:
 			if (!*optarg)
 				return sl_usage_error(CMD, "--pin: give none, time or "
@@ -142,6 +147,12 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 	}
 	o->argv = argv + optind;
 	o->argc = argc - optind;
+	if (o->freq_ghz > 0 && (!o->backend || strcmp(o->backend, "vpmu")))
+		return sl_usage_error(CMD, "--freq sets the virtual CPU's clock; it needs "
+				      "--backend vpmu");
+	if (o->power && o->backend && !strcmp(o->backend, "vpmu"))
+		return sl_usage_error(CMD, "--power does not apply to --backend vpmu (its "
+				      "own meter records each interval's energy)");
 	if (o->replay) {
 		if (o->argc)
 			return sl_usage_error(CMD, "give either --replay TRACE or a "
@@ -448,12 +459,16 @@ const struct sl_cmd sl_cmd_run = {
 	"writes the profile.\n\n"
 	"  -o, --output FILE     profile to write (default sleuth.prof)\n"
 	"  --replay TRACE        replay a sleuth-trace/1 instead of running\n"
-	"  --backend B           auto (default), perf or timer; auto uses perf if\n"
-	"                        hardware events open, else timer\n"
+	"  --backend B           auto (default), perf, timer or vpmu; auto uses\n"
+	"                        perf if hardware events open, else timer; vpmu\n"
+	"                        runs PROGRAM on the virtual PMU (Valgrind,\n"
+	"                        docs/vpmu.md)\n"
+	"  --freq F              vpmu: the virtual core clock (default its fastest\n"
+	"                        P-state, 2.66GHz)\n"
 	"  --machine FILE        machine model (sleuth-machine/1); default: for\n"
 	"                        replay " REPLAY_MACHINE ", for perf the\n"
 	"                        model under data/machines/ matching the host PMU\n"
-	"  --interval N          instructions per interval (perf, default 100M;\n"
+	"  --interval N          instructions per interval (perf, vpmu: default 100M;\n"
 	"                        K/M/G suffixes) or time per interval (timer,\n"
 	"                        default 10ms; s/ms/us suffixes)\n"
 	"  --counters K          programmable counters (default: the machine's;\n"
