@@ -7,8 +7,8 @@
  * prediction and multiplexing are those of the hardware path.  Energy
  * comes from the vPMU's meter (vpmu-meter.c) at the run's P-state.
  *
- * Valgrind finds the tool through VALGRIND_LIB: a private directory of
- * links to the system's tool support files plus the vPMU tool.
+ * Valgrind finds the tool through VALGRIND_LIB: a directory of links to
+ * the system's tool support files plus the vPMU tool (make_libdir).
  */
 #include "vpmu/vpmu.h"
 
@@ -114,33 +114,44 @@ static int check_tools(char **valgrind, char **tool)
 	return 0;
 }
 
-static void remove_libdir(char *dir)
+/* Link dst -> src, replacing a stale link; 0 or -1 with errno. */
+static int link_to(const char *src, const char *dst)
 {
-	if (!dir)
-		return;
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char *p = sl_xasprintf("%s/%s", dir, e->d_name);
-		unlink(p);
-		free(p);
+	char cur[4096];
+	ssize_t n = readlink(dst, cur, sizeof cur - 1);
+	if (n >= 0) {
+		cur[n] = 0;
+		if (!strcmp(cur, src))
+			return 0;
+		unlink(dst);
 	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-	free(dir);
+	return symlink(src, dst) < 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* A private VALGRIND_LIB: the system's support files and the tool. */
+/*
+ * The VALGRIND_LIB valgrind is pointed at: links to the system's support
+ * files and the tool.  Its name is fixed (user and tool path), not random:
+ * the client sees VALGRIND_LIB in its environment, and a different string
+ * there would change the instructions its startup code runs, so two runs
+ * of a deterministic program would not count alike.  Kept between runs.
+ */
 static char *make_libdir(const char *tool)
 {
 	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char *dir = sl_xasprintf("%s/sleuth-vpmu-XXXXXX", tmp);
-	if (!mkdtemp(dir)) {
-		sl_error_set("cannot create a directory under %s for valgrind: %s", tmp,
-			     strerror(errno));
+	uint64_t h = 1469598103934665603ull;
+	for (const char *c = tool; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ull;
+	char *dir = sl_xasprintf("%s/sleuth-vpmu-%u-%016llx", tmp, (unsigned)getuid(),
+				 (unsigned long long)h);
+	struct stat st;
+	if ((mkdir(dir, 0700) < 0 && errno != EEXIST) || lstat(dir, &st) < 0) {
+		sl_error_set("cannot create %s for valgrind: %s; set TMPDIR to a writable "
+			     "directory", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 022)) {
+		sl_error_set("%s is not a private directory of this user; remove it", dir);
 		free(dir);
 		return NULL;
 	}
@@ -149,7 +160,7 @@ static char *make_libdir(const char *tool)
 	if (!d) {
 		sl_error_set("cannot read valgrind's directory %s: %s; reinstall the "
 			     "package 'valgrind'", VPMU_VG_LIBEXEC, strerror(errno));
-		remove_libdir(dir);
+		free(dir);
 		return NULL;
 	}
 	int ok = 1;
@@ -158,17 +169,17 @@ static char *make_libdir(const char *tool)
 			continue;
 		char *src = sl_xasprintf("%s/%s", VPMU_VG_LIBEXEC, e->d_name);
 		char *dst = sl_xasprintf("%s/%s", dir, e->d_name);
-		ok = !symlink(src, dst);
+		ok = !link_to(src, dst);
 		free(src);
 		free(dst);
 	}
 	closedir(d);
 	char *dst = sl_xasprintf("%s/vpmu-%s", dir, VPMU_PLATFORM);
-	ok = ok && !symlink(tool, dst);
+	ok = ok && !link_to(tool, dst);
 	free(dst);
 	if (!ok) {
 		sl_error_set("cannot link valgrind's files into %s: %s", dir, strerror(errno));
-		remove_libdir(dir);
+		free(dir);
 		return NULL;
 	}
 	return dir;
@@ -429,7 +440,7 @@ static void vp_destroy(sl_backend *b)
 			kill(v->pid, SIGKILL);
 			reap(v);
 		}
-		remove_libdir(v->libdir);
+		free(v->libdir);
 		sl_vpmu_machine_free(&v->m);
 		free(v->map);
 		free(v->on);
