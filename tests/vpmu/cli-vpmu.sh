@@ -8,7 +8,7 @@
 # when valgrind is not installed.
 . "$SRCDIR/tests/lib.sh"
 STAGES="$BUILDDIR/tests/progs/stages"
-THREADS="$BUILDDIR/tests/progs/threads"
+THREADS="$BUILDDIR/tests/progs/threads-plain"
 RUN=(run -q --backend vpmu --interval 5M --sample-period 2003)
 
 # valgrind absent: one line naming the package, no profile
