@@ -14,6 +14,7 @@
 #include "collect/live.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
+#include "vpmu/vpmu.h"
 
 static void line(const char *what, const char *state, const char *follows)
 {
@@ -169,6 +170,29 @@ static void check_cpufreq(void)
 	free(govs);
 }
 
+/* Whether the virtual PMU runs here (a trivial program under the tool). */
+static int check_vpmu(void)
+{
+	if (sl_vpmu_probe() < 0) {
+		char *st = sl_xasprintf("no (%s)", sl_error());
+		line("virtual PMU:", st, "'sleuth run --backend vpmu' cannot run here");
+		free(st);
+		return 0;
+	}
+	const char *const *ev = sl_vpmu_event_names();
+	size_t len = 1;
+	for (size_t i = 0; i < VPMU_N_EVENTS; i++)
+		len += strlen(ev[i]) + 1;
+	char *list = sl_xcalloc(1, len), *e = list;
+	for (size_t i = 0; i < VPMU_N_EVENTS; i++)
+		e += sprintf(e, "%s%s", i ? " " : "", ev[i]);
+	line("virtual PMU:", "yes", "'sleuth run --backend vpmu' runs programs on a "
+	     "virtual CPU with counters, P-states and an energy meter (docs/vpmu.md)");
+	printf("%-20s %s\n", "vPMU events:", list);
+	free(list);
+	return 1;
+}
+
 static int cmd_doctor(int argc, char **argv)
 {
 	static const struct option opts[] = {{0, 0, 0, 0}};
@@ -201,6 +225,7 @@ static int cmd_doctor(int argc, char **argv)
 	check_paranoid();
 	check_rapl();
 	check_cpufreq();
+	int vpmu = check_vpmu();
 	printf("\n");
 	if (hw && have_pmu)
 		printf("sleuth can: record profiles with the perf backend (phases, event "
@@ -215,6 +240,10 @@ static int cmd_doctor(int argc, char **argv)
 	       "predict/schedule from profiles or traces recorded elsewhere.\n",
 	       sw ? "find phases of a real program with 'sleuth run --backend timer', "
 		  : "");
+	if (vpmu)
+		printf("sleuth can: profile real programs on the virtual PMU ('sleuth run "
+		       "--backend vpmu -- PROGRAM'): phases, counts, time, power and energy "
+		       "predictions.\n");
 	sl_pfm_terminate();
 	return SL_EXIT_OK;
 }
@@ -227,6 +256,7 @@ const struct sl_cmd sl_cmd_doctor = {
 		 "Check what this machine offers sleuth: the CPU and the PMU libpfm4\n"
 		 "detects, whether hardware events open, whether precise (PEBS) branch\n"
 		 "sampling is accepted, perf_event_paranoid, RAPL energy (PAPI or\n"
-		 "powercap) and cpufreq.  Each line ends with what works and what does\n"
-		 "not.  Always exits 0.\n",
+		 "powercap), cpufreq and whether the virtual PMU (Valgrind) runs, with\n"
+		 "its event table.  Each line ends with what works and what does not.\n"
+		 "Always exits 0.\n",
 };

@@ -219,9 +219,12 @@ static void epoch_close(vpmu_core *k)
 			k->llc_stall += s;
 	}
 	k->ep_open = False;
+	k->last_ready = 0;
 }
 
-static void epoch_add(vpmu_core *k, ULong idx, double lat, Bool dram, Addr addr, ULong val)
+/* A load missing L1 by instruction idx, needing its address from a value
+ * ready at `dep` (0: at once), with latency lat; its completion time. */
+static double epoch_add(vpmu_core *k, ULong idx, ULong line, double lat, Bool dram, double dep)
 {
 	if (!k->ep_open || idx >= k->ep_start + k->c.rob) {
 		epoch_close(k);
@@ -230,13 +233,11 @@ static void epoch_add(vpmu_core *k, ULong idx, double lat, Bool dram, Addr addr,
 		k->ep_end = 0;
 		k->ep_dram = False;
 		k->ep_n = 0;
-		k->last_val = 0;
-		k->last_done = 0;
+		dep = 0;
 	}
 	double issue = (double)(idx - k->ep_start) / k->c.width;
-	/* the address came from the last miss's data: pointer chasing */
-	if (k->last_val && (ULong)addr - k->last_val < 4096 && issue < k->last_done)
-		issue = k->last_done;
+	if (issue < dep)
+		issue = dep;
 	/* all fill buffers busy: wait for the oldest */
 	if (k->ep_n >= k->c.mshr) {
 		double oldest = k->ep_done[k->ep_n % k->c.mshr];
@@ -245,29 +246,41 @@ static void epoch_add(vpmu_core *k, ULong idx, double lat, Bool dram, Addr addr,
 	}
 	double done = issue + lat;
 	k->ep_done[k->ep_n % k->c.mshr] = done;
+	k->ep_line[k->ep_n % k->c.mshr] = line;
 	k->ep_n++;
 	if (done > k->ep_end)
 		k->ep_end = done;
 	k->ep_dram |= dram;
-	if (val) {
-		k->last_val = val;
-		k->last_done = done;
-	}
+	return done;
 }
 
-static void access_line(vpmu_core *k, ULong line, Bool store, ULong idx, Addr addr, ULong val)
+/* When a line that hit L1 is really there: a line still in flight (a
+ * miss of this epoch) arrives when that miss completes. */
+static double in_flight(const vpmu_core *k, ULong line)
+{
+	if (!k->ep_open)
+		return 0;
+	UInt n = k->ep_n < k->c.mshr ? k->ep_n : k->c.mshr;
+	for (UInt i = 0; i < n; i++)
+		if (k->ep_line[i] == line)
+			return k->ep_done[i];
+	return 0;
+}
+
+/* One line of an access: its latency beyond L1 (0 for an L1 hit). */
+static double access_line(vpmu_core *k, ULong line, Bool store, Bool *dram)
 {
 	ULong v;
 	Bool d;
+	*dram = False;
 	if (cache_access(&k->l1, line, store, &v, &d)) {
 		k->ev[VPMU_EV_L1D_HIT]++;
-		return;
+		return 0;
 	}
 	if (v && d)
 		write_back(k, 0, v);
 	k->ev[VPMU_EV_L1D_MISS]++;
 	double lat;
-	Bool dram = False;
 	Bool in_l2 = cache_probe(&k->l2, line, False);
 	prefetch_train(k, line);
 	if (in_l2) {
@@ -282,7 +295,7 @@ static void access_line(vpmu_core *k, ULong line, Bool store, ULong idx, Addr ad
 			lat = k->c.llc_cycles + k->c.llc_uncore_ps * 1e-3 * k->ghz;
 		} else {
 			k->ev[VPMU_EV_LLC_MISS]++;
-			dram = True;
+			*dram = True;
 			double q = dram_queue_ns(k);
 			k->queue_ns_sum += q;
 			k->queue_n++;
@@ -293,19 +306,40 @@ static void access_line(vpmu_core *k, ULong line, Bool store, ULong idx, Addr ad
 		}
 		fill_l2(k, line);
 	}
-	/* stores retire into the store buffer: traffic, no stall */
-	if (!store)
-		epoch_add(k, idx, lat, dram, addr, val);
+	return lat;
 }
 
+/*
+ * Stores retire into the store buffer: they move lines but never stall.
+ * A load's address may come from the value of the previous 64-bit load
+ * (pointer chasing: addr - value < 4 KiB); then it cannot issue before
+ * that value was ready, and the value it returns is ready when its line
+ * arrives.
+ */
 void vpmu_access(vpmu_core *k, Addr addr, UInt size, Bool store, ULong idx, ULong val)
 {
 	k->ev[store ? VPMU_EV_STORES : VPMU_EV_LOADS]++;
 	UInt sh = k->l1.line_shift;
 	ULong first = addr >> sh, last = (addr + (size ? size - 1 : 0)) >> sh;
-	access_line(k, first, store, idx, addr, val);
-	if (last != first)
-		access_line(k, last, store, idx, addr, 0);
+	if (k->ep_open && idx >= k->ep_start + k->c.rob)
+		epoch_close(k); /* past the window: the next miss starts an epoch */
+	double dep = k->last_val && (ULong)addr - k->last_val < 4096 ? k->last_ready : 0;
+	double ready = 0;
+	for (ULong line = first; line <= last && line <= first + 1; line++) {
+		Bool dram;
+		double lat = access_line(k, line, store, &dram);
+		if (store)
+			continue;
+		double r = lat > 0 ? epoch_add(k, idx, line, lat, dram, dep) : in_flight(k, line);
+		if (r < dep)
+			r = dep;
+		if (r > ready)
+			ready = r;
+	}
+	if (!store && val) {
+		k->last_val = val;
+		k->last_ready = k->ep_open ? ready : 0;
+	}
 }
 
 Bool vpmu_branch_outcome(vpmu_core *k, Addr pc, Bool taken)

@@ -67,9 +67,10 @@ typedef struct {
 	double ep_end;          /* cycles after its start when its last miss returns */
 	Bool ep_dram;
 	double ep_done[VPMU_MAX_MSHR]; /* completion times, a ring */
+	ULong ep_line[VPMU_MAX_MSHR];  /* the lines in flight */
 	UInt ep_n;
-	ULong last_val;         /* value loaded by the last missing load */
-	double last_done;
+	ULong last_val;         /* value the last 64-bit load returned */
+	double last_ready;      /* when it was ready, in the epoch (0: at once) */
 
 	/* the DRAM bandwidth window */
 	double win_start_ns, win_bytes, rho;
@@ -78,7 +79,7 @@ typedef struct {
 	ULong ev[VPMU_N_EVENTS];
 	ULong act[VPMU_N_ACT];
 	double stall_cycles;    /* memory epochs, mispredicts */
-	double mem_stall, llc_stall, rob_full;
+	double llc_stall, rob_full;
 	double queue_ns_sum;
 	ULong queue_n;
 	double core_units;      /* dependency stalls in 1/16 cycles */

@@ -52,7 +52,7 @@ uint64_t stage_chase(unsigned scale)
 {
 	struct node *p = &nodes[0];
 	uint64_t n = 0;
-	for (unsigned i = 0; i < 3000000u * scale; i++) {
+	for (unsigned i = 0; i < 1000000u * scale; i++) {
 		p = p->next;
 		n += p->pad;
 	}

@@ -18,10 +18,16 @@ expect_absent "$T/none.prof"
 lines=$(PATH=/nonexistent "$SLEUTH" "${RUN[@]}" -o "$T/none.prof" -- "$STAGES" 2>&1 | wc -l)
 [ "$lines" = 1 ] && ok || fail "missing valgrind: $lines lines of error"
 
+PATH=/nonexistent "$SLEUTH" doctor 2>&1 | grep -q "^virtual PMU: .*no (.*package 'valgrind'" &&
+	ok || fail "doctor without valgrind does not name the package"
+
 if ! command -v valgrind >/dev/null; then
 	finish
 	exit 77
 fi
+
+"$SLEUTH" doctor 2>&1 | grep -q "^virtual PMU: .*yes" && ok || fail "doctor: vPMU not working"
+"$SLEUTH" doctor 2>&1 | grep -q "^vPMU events: .*STALLS_LLC_MISS" && ok || fail "doctor: no event table"
 
 # usage errors
 expect_exit 2 "needs --backend vpmu" -- "$SLEUTH" run --freq 2GHz -o "$T/x.prof" -- "$STAGES"
