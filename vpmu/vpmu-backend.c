@@ -461,14 +461,15 @@ static void vp_destroy(sl_backend *b)
 	free(b);
 }
 
+/* The program and its arguments, space-separated, for the profile. */
 static char *join_args(char *const *argv)
 {
-	size_t len = 1;
-	for (size_t i = 0; argv[i]; i++)
-		len += strlen(argv[i]) + 1;
-	char *s = sl_xcalloc(1, len), *e = s;
-	for (size_t i = 0; argv[i]; i++)
-		e += sprintf(e, "%s%s", i ? " " : "", argv[i]);
+	char *s = sl_xstrdup(argv[0]);
+	for (size_t i = 1; argv[i]; i++) {
+		char *t = sl_xasprintf("%s %s", s, argv[i]);
+		free(s);
+		s = t;
+	}
 	return s;
 }
 

@@ -139,22 +139,14 @@ static void write_back(vpmu_core *k, int from, ULong line)
 	dram_traffic(k, 64);
 }
 
-static void fill_llc(vpmu_core *k, ULong line, Bool store)
+/* Bring `line` into level 1 (L2) or 2 (LLC), writing back a dirty victim. */
+static void fill(vpmu_core *k, int level, ULong line)
 {
 	ULong v;
 	Bool d;
-	cache_access(&k->llc, line, store, &v, &d);
+	cache_access(level == 1 ? &k->l2 : &k->llc, line, False, &v, &d);
 	if (v && d)
-		write_back(k, 2, v);
-}
-
-static void fill_l2(vpmu_core *k, ULong line)
-{
-	ULong v;
-	Bool d;
-	cache_access(&k->l2, line, False, &v, &d);
-	if (v && d)
-		write_back(k, 1, v);
+		write_back(k, level, v);
 }
 
 /* The L2 streamer: trained on every L2 access; two steps in the same
@@ -199,9 +191,9 @@ static void prefetch_train(vpmu_core *k, ULong line)
 		k->ev[VPMU_EV_PREFETCH]++;
 		if (!cache_probe(&k->llc, pl, False)) {
 			dram_traffic(k, 64);
-			fill_llc(k, pl, False);
+			fill(k, 2, pl);
 		}
-		fill_l2(k, pl);
+		fill(k, 1, pl);
 	}
 }
 
@@ -291,7 +283,7 @@ static double access_line(vpmu_core *k, ULong line, Bool store, Bool *dram)
 		k->ev[VPMU_EV_L2_MISS]++;
 		if (cache_probe(&k->llc, line, False)) {
 			k->ev[VPMU_EV_LLC_HIT]++;
-			fill_llc(k, line, False); /* LRU update */
+			fill(k, 2, line); /* LRU update */
 			lat = k->c.llc_cycles + k->c.llc_uncore_ps * 1e-3 * k->ghz;
 		} else {
 			k->ev[VPMU_EV_LLC_MISS]++;
@@ -300,11 +292,11 @@ static double access_line(vpmu_core *k, ULong line, Bool store, Bool *dram)
 			k->queue_ns_sum += q;
 			k->queue_n++;
 			dram_traffic(k, 64);
-			fill_llc(k, line, False);
+			fill(k, 2, line);
 			lat = k->c.llc_cycles +
 			      ((k->c.llc_uncore_ps + k->c.dram_ps) * 1e-3 + q) * k->ghz;
 		}
-		fill_l2(k, line);
+		fill(k, 1, line);
 	}
 	return lat;
 }

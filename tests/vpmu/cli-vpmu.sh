@@ -3,7 +3,7 @@
 # stage functions): phases name the stages, two runs give the same profile,
 # predict at 1.6 GHz from the 2.66 GHz profile matches the vPMU's own
 # 1.6 GHz run within 3% on the whole program, exit status and crashes are
-# passed on with the profile kept, threads work, and a machine without
+# passed on with the profile kept (Ctrl-C too), threads work, and a machine without
 # valgrind gets a one-line error naming the package.  Skipped (77) only
 # when valgrind is not installed.
 . "$SRCDIR/tests/lib.sh"
@@ -73,6 +73,16 @@ expect_exit 3 "" -- "$SLEUTH" "${RUN[@]}" -o "$T/exit.prof" -- "$STAGES" 1 exit 
 # a crash: 128 + SIGSEGV, the profile of what ran is kept and readable
 expect_exit 139 "" -- "$SLEUTH" "${RUN[@]}" -o "$T/crash.prof" -- "$STAGES" 1 crash
 expect_ok -- "$SLEUTH" phases "$T/crash.prof"
+
+# Ctrl-C: the program stops, sleuth exits 130 and writes the profile of what ran
+"$SLEUTH" "${RUN[@]}" -o "$T/int.prof" -- "$STAGES" 4 >/dev/null 2>&1 &
+pid=$!
+sleep 3
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 130 ] && ok || fail "Ctrl-C: exit $rc, wanted 130"
+expect_ok -- "$SLEUTH" phases "$T/int.prof"
 
 # threads: Valgrind serialises them; the work of the created thread counts
 expect_ok -- env THREADS_SECONDS=0.05 "$SLEUTH" run -q --backend vpmu --interval 2M \
