@@ -35,6 +35,13 @@ expect_exit 1 "outside the vPMU machine's P-states" -- \
 	"$SLEUTH" "${RUN[@]}" --freq 3.5GHz -o "$T/x.prof" -- "$STAGES"
 expect_absent "$T/x.prof"
 
+# a program valgrind cannot run: one line, no profile
+printf '\x7fELF garbage' > "$T/garbage"
+chmod +x "$T/garbage"
+expect_exit 1 "valgrind could not run .*garbage under the vPMU" -- \
+	"$SLEUTH" "${RUN[@]}" -o "$T/g.prof" -- "$T/garbage"
+expect_absent "$T/g.prof"
+
 # fmax: the phases name the three stage functions
 expect_ok -- "$SLEUTH" "${RUN[@]}" -o "$T/hi.prof" -- "$STAGES"
 "$SLEUTH" phases "$T/hi.prof" > "$T/phases.txt" 2>&1
