@@ -36,7 +36,7 @@ expect_exit 1 "outside the vPMU machine's P-states" -- \
 expect_absent "$T/x.prof"
 
 # a program valgrind cannot run: one line, no profile
-printf '\x7fELF garbage' > "$T/garbage"
+printf 'sleuth' | gzip -n > "$T/garbage"   # binary, neither ELF nor script
 chmod +x "$T/garbage"
 expect_exit 1 "valgrind could not run .*garbage under the vPMU" -- \
 	"$SLEUTH" "${RUN[@]}" -o "$T/g.prof" -- "$T/garbage"
