@@ -139,36 +139,29 @@ static void write_back(vpmu_core *k, int from, ULong line)
 	dram_traffic(k, 64);
 }
 
-/* Bring `line` into level 1 (L2) or 2 (LLC), writing back a dirty victim. */
-static void fill(vpmu_core *k, int level, ULong line)
+/* Look `line` up in level 1 (L2) or 2 (LLC), bringing it in on a miss
+ * and writing back a dirty victim; whether it hit. */
+static Bool lookup_fill(vpmu_core *k, int level, ULong line)
 {
 	ULong v;
 	Bool d;
-	cache_access(level == 1 ? &k->l2 : &k->llc, line, False, &v, &d);
-	if (v && d)
+	Bool hit = cache_access(level == 1 ? &k->l2 : &k->llc, line, False, &v, &d);
+	if (!hit && v && d)
 		write_back(k, level, v);
+	return hit;
 }
 
-/* The L2 streamer: trained on every L2 access; two steps in the same
- * direction within a 4 KiB page start prefetching `degree` lines ahead. */
+/* The L2 streamer: 16 streams, one per page hash, trained on every L2
+ * access; two steps of one line in the same direction within a 4 KiB page
+ * start prefetching `degree` lines ahead. */
 static void prefetch_train(vpmu_core *k, ULong line)
 {
 	ULong page = line >> 6;
-	vpmu_stream *s = NULL, *old = &k->streams[0];
-	k->stream_clock++;
-	for (UInt i = 0; i < 16; i++) {
-		if (k->streams[i].page == page + 1) {
-			s = &k->streams[i];
-			break;
-		}
-		if (k->streams[i].lru < old->lru)
-			old = &k->streams[i];
-	}
-	if (!s) {
-		*old = (vpmu_stream){.page = page + 1, .last = line, .lru = k->stream_clock};
+	vpmu_stream *s = &k->streams[(page ^ (page >> 4)) & 15];
+	if (s->page != page + 1) {
+		*s = (vpmu_stream){.page = page + 1, .last = line};
 		return;
 	}
-	s->lru = k->stream_clock;
 	Long d = (Long)(line - s->last);
 	if (d == 0)
 		return;
@@ -189,11 +182,9 @@ static void prefetch_train(vpmu_core *k, ULong line)
 		if ((pl >> 6) != page || cache_probe(&k->l2, pl, False))
 			continue;
 		k->ev[VPMU_EV_PREFETCH]++;
-		if (!cache_probe(&k->llc, pl, False)) {
+		if (!lookup_fill(k, 2, pl))
 			dram_traffic(k, 64);
-			fill(k, 2, pl);
-		}
-		fill(k, 1, pl);
+		lookup_fill(k, 1, pl);
 	}
 }
 
@@ -273,17 +264,15 @@ static double access_line(vpmu_core *k, ULong line, Bool store, Bool *dram)
 		write_back(k, 0, v);
 	k->ev[VPMU_EV_L1D_MISS]++;
 	double lat;
-	Bool in_l2 = cache_probe(&k->l2, line, False);
+	Bool in_l2 = lookup_fill(k, 1, line);
 	prefetch_train(k, line);
 	if (in_l2) {
 		k->ev[VPMU_EV_L2_HIT]++;
-		cache_access(&k->l2, line, False, &v, &d); /* LRU update */
 		lat = k->c.l2_cycles;
 	} else {
 		k->ev[VPMU_EV_L2_MISS]++;
-		if (cache_probe(&k->llc, line, False)) {
+		if (lookup_fill(k, 2, line)) {
 			k->ev[VPMU_EV_LLC_HIT]++;
-			fill(k, 2, line); /* LRU update */
 			lat = k->c.llc_cycles + k->c.llc_uncore_ps * 1e-3 * k->ghz;
 		} else {
 			k->ev[VPMU_EV_LLC_MISS]++;
@@ -292,11 +281,9 @@ static double access_line(vpmu_core *k, ULong line, Bool store, Bool *dram)
 			k->queue_ns_sum += q;
 			k->queue_n++;
 			dram_traffic(k, 64);
-			fill(k, 2, line);
 			lat = k->c.llc_cycles +
 			      ((k->c.llc_uncore_ps + k->c.dram_ps) * 1e-3 + q) * k->ghz;
 		}
-		fill(k, 1, line);
 	}
 	return lat;
 }

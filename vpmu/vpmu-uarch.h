@@ -47,7 +47,6 @@ typedef struct {
 typedef struct {
 	ULong page, last;
 	Int dir, conf;
-	ULong lru;
 } vpmu_stream;
 
 #define VPMU_MAX_MSHR 64
@@ -57,7 +56,6 @@ typedef struct {
 	double ghz;
 	vpmu_cache l1, l2, llc;
 	vpmu_stream streams[16];
-	ULong stream_clock;
 	UChar *pht;
 	ULong ghist, pht_mask;
 
