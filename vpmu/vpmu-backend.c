@@ -236,24 +236,39 @@ static int spawn(vpmu *v, const char *valgrind, const sl_vpmu_opts *o, double gh
 		return -1;
 	}
 	char **a = tool_argv(valgrind, p[1], o, &v->m, ghz);
+	/* the environment, with VALGRIND_LIB, built before fork */
+	extern char **environ;
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = sl_xcalloc(n + 2, sizeof *env);
+	char *lib = sl_xasprintf("VALGRIND_LIB=%s", v->libdir);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "VALGRIND_LIB=", 13))
+			env[m++] = environ[i];
+	env[m] = lib;
 	pid_t pid = fork();
-	if (pid < 0) {
-		sl_error_set("cannot start valgrind: %s", strerror(errno));
-		close(p[0]);
-		close(p[1]);
-		free_argv(a);
-		return -1;
-	}
 	if (pid == 0) {
 		/* the write end survives exec; the read end does not */
 		fcntl(p[1], F_SETFD, 0);
-		setenv("VALGRIND_LIB", v->libdir, 1);
+		/* interrupt() stops the run with SIGINT, even when sleuth was
+		 * started with it ignored (a background job) */
 		signal(SIGINT, SIG_DFL);
-		execv(a[0], a);
+		execve(a[0], a, env);
 		fprintf(stderr, "sleuth: cannot run %s: %s\n", a[0], strerror(errno));
 		_exit(127);
 	}
+	int err = errno;
+	free(env);
+	free(lib);
 	free_argv(a);
+	if (pid < 0) {
+		sl_error_set("cannot start valgrind: %s", strerror(err));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
 	close(p[1]);
 	v->pid = pid;
 	v->fd = p[0];

@@ -5,7 +5,7 @@
 # 1.6 GHz run within 3% on the whole program, exit status and crashes are
 # passed on with the profile kept (Ctrl-C too), threads work, and a machine without
 # valgrind gets a one-line error naming the package.  Skipped (77) only
-# when valgrind is not installed.
+# when valgrind (or its tool API) is not installed.
 . "$SRCDIR/tests/lib.sh"
 STAGES="$BUILDDIR/tests/progs/stages"
 THREADS="$BUILDDIR/tests/progs/threads-plain"
@@ -22,6 +22,14 @@ PATH=/nonexistent "$SLEUTH" doctor 2>&1 | grep -q "^virtual PMU: .*no (.*package
 	ok || fail "doctor without valgrind does not name the package"
 
 if ! command -v valgrind >/dev/null; then
+	finish
+	exit 77
+fi
+# valgrind without its tool API (no static archives on this platform):
+# meson built no tool, and sleuth says so
+if ! ls "$BUILDDIR"/vpmu/vpmu-*-* >/dev/null 2>&1; then
+	expect_exit 1 "built without the vPMU tool.*package 'valgrind'" -- \
+		"$SLEUTH" "${RUN[@]}" -o "$T/none.prof" -- "$STAGES"
 	finish
 	exit 77
 fi
