@@ -39,7 +39,7 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 {
 	enum { O_REPLAY = 256, O_BACKEND, O_MACHINE, O_INTERVAL, O_COUNTERS,
 	       O_PERIOD, O_SEED, O_DIMS, O_THRESHOLD, O_PREDICTOR, O_POWER,
-	       O_SCORE, O_RATE, O_PIN, O_FREQ };
+	       O_SCORE, O_RATE, O_PIN, O_FREQ, O_VPMU_MACHINE };
 	static const struct option lo[] = {
 		{"output", required_argument, 0, 'o'},
 		{"replay", required_argument, 0, O_REPLAY},
@@ -57,6 +57,7 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 		{"score", no_argument, 0, O_SCORE},
 		{"pin", required_argument, 0, O_PIN},
 		{"freq", required_argument, 0, O_FREQ},
+		{"vpmu-machine", required_argument, 0, O_VPMU_MACHINE},
 		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
@@ -132,6 +133,7 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 			o->power = 1;
 			break;
 		case O_SCORE: o->score = 1; break;
+		case O_VPMU_MACHINE: o->vpmu_machine = optarg; break;
 		case O_FREQ:
 			if (sl_parse_freq(optarg, &o->freq_ghz) < 0)
 				return sl_usage_error(CMD, "--freq: %s", sl_error());
@@ -147,9 +149,9 @@ static int parse_opts(int argc, char **argv, sl_run_opts *o)
 	}
 	o->argv = argv + optind;
 	o->argc = argc - optind;
-	if (o->freq_ghz > 0 && (!o->backend || strcmp(o->backend, "vpmu")))
-		return sl_usage_error(CMD, "--freq sets the virtual CPU's clock; it needs "
-				      "--backend vpmu");
+	if ((o->freq_ghz > 0 || o->vpmu_machine) && (!o->backend || strcmp(o->backend, "vpmu")))
+		return sl_usage_error(CMD, "--freq and --vpmu-machine set up the virtual "
+				      "CPU; they need --backend vpmu");
 	if (o->power && o->backend && !strcmp(o->backend, "vpmu"))
 		return sl_usage_error(CMD, "--power does not apply to --backend vpmu (its "
 				      "own meter records each interval's energy)");
@@ -465,6 +467,8 @@ const struct sl_cmd sl_cmd_run = {
 	"                        docs/vpmu.md)\n"
 	"  --freq F              vpmu: the virtual core clock (default its fastest\n"
 	"                        P-state, 2.66GHz)\n"
+	"  --vpmu-machine FILE   vpmu: the virtual machine (sleuth-vpmu-machine/1;\n"
+	"                        default data/sim/vpmu-nehalem-i7-920.yaml)\n"
 	"  --machine FILE        machine model (sleuth-machine/1); default: for\n"
 	"                        replay " REPLAY_MACHINE ", for perf the\n"
 	"                        model under data/machines/ matching the host PMU\n"

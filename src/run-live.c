@@ -195,7 +195,7 @@ sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 		sl_vpmu_opts vo = {.argv = o->argv, .events = lo.events, .n_events = lo.n_events,
 				   .k = lo.k, .freq_ghz = o->freq_ghz,
 				   .interval = lo.interval_instructions,
-				   .period = lo.branch_period};
+				   .period = lo.branch_period, .machine = o->vpmu_machine};
 		return sl_vpmu_backend_new(&vo);
 	}
 	return sl_perf_backend_new(&lo);

@@ -38,7 +38,10 @@ fi
 "$SLEUTH" doctor 2>&1 | grep -q "^vPMU events: .*STALLS_LLC_MISS" && ok || fail "doctor: no event table"
 
 # usage errors
-expect_exit 2 "needs --backend vpmu" -- "$SLEUTH" run --freq 2GHz -o "$T/x.prof" -- "$STAGES"
+expect_exit 2 "need --backend vpmu" -- "$SLEUTH" run --freq 2GHz -o "$T/x.prof" -- "$STAGES"
+printf 'format: sleuth-vpmu-machine/1\nname: x\ncore: {width: 4}\n' > "$T/bad.yaml"
+expect_exit 1 "bad.yaml:3: key 'rob'" -- \
+	"$SLEUTH" "${RUN[@]}" --vpmu-machine "$T/bad.yaml" -o "$T/x.prof" -- "$STAGES"
 expect_exit 1 "outside the vPMU machine's P-states" -- \
 	"$SLEUTH" "${RUN[@]}" --freq 3.5GHz -o "$T/x.prof" -- "$STAGES"
 expect_absent "$T/x.prof"
