@@ -108,4 +108,9 @@ expect_ok -- env THREADS_SECONDS=0.05 "$SLEUTH" run -q --backend vpmu --interval
 "$SLEUTH" phases "$T/thr.prof" 2>&1 | grep -q thread_work && ok ||
 	fail "threads: no phase in thread_work: $("$SLEUTH" phases "$T/thr.prof" 2>&1)"
 
+# demo --real: a real program on the vPMU, prediction against its truth
+"$SLEUTH" demo --real -o "$T/demo" > "$T/demo.txt" 2>&1 &&
+	grep -q "^gzip: predictions from the run at fmax" "$T/demo.txt" && ok ||
+	fail "demo --real: $(tail -5 "$T/demo.txt")"
+
 finish
