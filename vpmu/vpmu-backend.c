@@ -43,6 +43,7 @@ typedef struct vpmu {
 	int fd;                 /* read end of the tool's pipe */
 	int status;             /* wait status once reaped */
 	int reaped, ended, got_end;
+	volatile sig_atomic_t interrupted;
 	size_t intervals;
 	char *libdir;           /* the private VALGRIND_LIB */
 	size_t *map;            /* offered event -> vPMU table index */
@@ -347,6 +348,11 @@ static int stream_broken(vpmu *v, const char *what)
 	v->ended = 1;
 	if (v->intervals)
 		return 0; /* the program died mid-run: keep what ran */
+	if (v->interrupted) {
+		sl_error_set("interrupted before the first interval of %s ended; no "
+			     "profile written", v->prog);
+		return -1;
+	}
 	if (WIFEXITED(v->status) && WEXITSTATUS(v->status) == 127) {
 		sl_error_set("valgrind could not start %s (see its message above)", v->prog);
 		return -1;
@@ -439,6 +445,7 @@ static int vp_finish(sl_backend *b)
 static void vp_interrupt(sl_backend *b)
 {
 	vpmu *v = b->priv;
+	v->interrupted = 1;
 	if (v->pid > 0 && !v->reaped)
 		kill(v->pid, SIGINT);
 }

@@ -93,9 +93,9 @@ expect_exit 139 "" -- "$SLEUTH" "${RUN[@]}" -o "$T/crash.prof" -- "$STAGES" 1 cr
 expect_ok -- "$SLEUTH" phases "$T/crash.prof"
 
 # Ctrl-C: the program stops, sleuth exits 130 and writes the profile of what ran
-"$SLEUTH" "${RUN[@]}" -o "$T/int.prof" -- "$STAGES" 4 >/dev/null 2>&1 &
+"$SLEUTH" "${RUN[@]}" -o "$T/int.prof" -- "$STAGES" 8 >/dev/null 2>&1 &
 pid=$!
-sleep 3
+sleep 6
 kill -INT "$pid"
 wait "$pid"
 rc=$?
