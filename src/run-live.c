@@ -22,7 +22,8 @@ void sl_run_pick_backend(sl_run_opts *o)
 		o->backend = "perf";
 		sl_info("backend perf: hardware events are available");
 	} else {
-		sl_info("backend timer: %s", sl_error());
+		sl_info("backend timer: %s (for counts, time and energy without a PMU: "
+			"--backend vpmu)", sl_error());
 		o->backend = "timer";
 	}
 }
