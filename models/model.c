@@ -66,8 +66,8 @@ int sl_model_check_profile(const sl_profile *p)
 {
 	if (!p->has_counts) {
 		sl_error_set("the profile has no event counts (backend '%s'): the models "
-			     "need cycles and PMU events; profile with the perf or replay "
-			     "backend", p->backend ? p->backend : "?");
+			     "need cycles and PMU events; profile with the perf backend, or "
+			     "--backend vpmu where there is no PMU", p->backend ? p->backend : "?");
 		return -1;
 	}
 	if (!(p->freq_ghz > 0)) {

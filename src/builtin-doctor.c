@@ -20,6 +20,7 @@
 #include "sleuth/hw.h"
 #include "sleuth/machine.h"
 #include "util/term.h"
+#include "vpmu/vpmu.h"
 
 /* Doctor's lines fit 100 columns: long reasons wrap under the value. */
 #define WIDTH 100
@@ -256,6 +257,29 @@ static void check_model(const char *pmu)
 	free(path);
 }
 
+/* Whether the virtual PMU runs here (a trivial program under the tool). */
+static int check_vpmu(void)
+{
+	if (sl_vpmu_probe() < 0) {
+		char *st = sl_xasprintf("no (%s)", sl_error());
+		line("virtual PMU:", st, "'sleuth run --backend vpmu' cannot run here");
+		free(st);
+		return 0;
+	}
+	const char *const *ev = sl_vpmu_event_names();
+	size_t len = 1;
+	for (size_t i = 0; i < VPMU_N_EVENTS; i++)
+		len += strlen(ev[i]) + 1;
+	char *list = sl_xcalloc(1, len), *e = list;
+	for (size_t i = 0; i < VPMU_N_EVENTS; i++)
+		e += sprintf(e, "%s%s", i ? " " : "", ev[i]);
+	line("virtual PMU:", "yes", "'sleuth run --backend vpmu' runs programs on a "
+	     "virtual CPU with counters, P-states and an energy meter (docs/vpmu.md)");
+	sl_term_wrap(stdout, "vPMU events:         ", list, 21, WIDTH);
+	free(list);
+	return 1;
+}
+
 /* Parse the command line (no options); SL_EXIT_OK or SL_EXIT_USAGE. */
 static int parse(int argc, char **argv)
 {
@@ -301,6 +325,7 @@ static void run(void)
 	check_paranoid();
 	check_rapl();
 	check_cpufreq();
+	int vpmu = check_vpmu();
 	printf("\n");
 	if (hw && have_pmu)
 		sl_term_wrap(stdout, "sleuth can: ", "record profiles with the perf backend "
@@ -320,6 +345,10 @@ static void run(void)
 				      "timer', " : "");
 	sl_term_wrap(stdout, "sleuth can: ", can, 12, WIDTH);
 	free(can);
+	if (vpmu)
+		sl_term_wrap(stdout, "sleuth can: ", "profile real programs on the virtual PMU "
+			     "('sleuth run --backend vpmu -- PROGRAM'): phases, counts, time, "
+			     "power and energy predictions.", 12, WIDTH);
 	sl_pfm_terminate();
 }
 
@@ -339,6 +368,7 @@ const struct sl_cmd sl_cmd_doctor = {
 		 "Check what this machine offers sleuth: the CPU and the PMU libpfm4\n"
 		 "detects, whether hardware events open, whether precise (PEBS) branch\n"
 		 "sampling is accepted, perf_event_paranoid, RAPL energy (PAPI or\n"
-		 "powercap) and cpufreq.  Each line ends with what works and what does\n"
-		 "not.  Always exits 0.\n",
+		 "powercap), cpufreq and whether the virtual PMU (Valgrind) runs, with\n"
+		 "its event table.  Each line ends with what works and what does not.\n"
+		 "Always exits 0.\n",
 };

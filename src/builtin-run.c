@@ -41,7 +41,7 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 {
 	enum { O_REPLAY = 256, O_BACKEND, O_MACHINE, O_INTERVAL, O_COUNTERS,
 	       O_PERIOD, O_SEED, O_DIMS, O_THRESHOLD, O_PREDICTOR, O_POWER,
-	       O_SCORE, O_RATE, O_PIN, O_SPLIT };
+	       O_SCORE, O_RATE, O_PIN, O_SPLIT, O_FREQ, O_VPMU_MACHINE };
 	static const struct option lo[] = {
 		{"output", required_argument, 0, 'o'},
 		{"replay", required_argument, 0, O_REPLAY},
@@ -59,6 +59,8 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 		{"score", no_argument, 0, O_SCORE},
 		{"pin", required_argument, 0, O_PIN},
 		{"split", required_argument, 0, O_SPLIT},
+		{"freq", required_argument, 0, O_FREQ},
+		{"vpmu-machine", required_argument, 0, O_VPMU_MACHINE},
 		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
@@ -81,9 +83,9 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 		case O_MACHINE: o->machine = optarg; break;
 		case O_BACKEND:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "perf") &&
-			    strcmp(optarg, "timer"))
+			    strcmp(optarg, "timer") && strcmp(optarg, "vpmu"))
 				return sl_usage_error(CMD, "unknown backend '%s'; use auto, "
-						      "perf or timer", optarg);
+						      "perf, timer or vpmu", optarg);
 			o->backend = optarg;
 			break;
 		case O_INTERVAL: o->interval = optarg; break;
@@ -143,6 +145,11 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 			o->power = 1;
 			break;
 		case O_SCORE: o->score = 1; break;
+		case O_VPMU_MACHINE: o->vpmu_machine = optarg; break;
+		case O_FREQ:
+			if (sl_parse_freq(optarg, &o->freq_ghz) < 0)
+				return sl_usage_error(CMD, "--freq: %s", sl_error());
+			break;
 		case O_PIN:
 			if (!*optarg)
 				return sl_usage_error(CMD, "--pin: give none, time or "
@@ -154,6 +161,12 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 	}
 	o->argv = argv + optind;
 	o->argc = argc - optind;
+	if ((o->freq_ghz > 0 || o->vpmu_machine) && (!o->backend || strcmp(o->backend, "vpmu")))
+		return sl_usage_error(CMD, "--freq and --vpmu-machine set up the virtual "
+				      "CPU; they need --backend vpmu");
+	if (o->power && o->backend && !strcmp(o->backend, "vpmu"))
+		return sl_usage_error(CMD, "--power does not apply to --backend vpmu (its "
+				      "own meter records each interval's energy)");
 	if (o->replay) {
 		if (o->argc)
 			return sl_usage_error(CMD, "give either --replay TRACE or a "
@@ -534,16 +547,22 @@ const struct sl_cmd sl_cmd_run = {
 	"writes the profile.\n\n"
 	"  -o, --output FILE     profile to write (default sleuth.prof)\n"
 	"  --replay TRACE        replay a sleuth-trace/1 instead of running\n"
-	"  --backend B           auto (default), perf or timer; auto uses perf if\n"
-	"                        it can run here (hardware events, a machine\n"
-	"                        model, counters), else timer, saying why\n"
+	"  --backend B           auto (default), perf, timer or vpmu; auto uses\n"
+	"                        perf if it can run here (hardware events, a\n"
+	"                        machine model, counters), else timer, saying why;\n"
+	"                        vpmu runs PROGRAM on the virtual PMU (Valgrind,\n"
+	"                        docs/vpmu.md)\n"
+	"  --freq F              vpmu: the virtual core clock (default its fastest\n"
+	"                        P-state, 2.66GHz)\n"
+	"  --vpmu-machine FILE   vpmu: the virtual machine (sleuth-vpmu-machine/1;\n"
+	"                        default data/sim/vpmu-nehalem-i7-920.yaml)\n"
 	"  --machine FILE        machine model (sleuth-machine/1); default: for\n"
 	"                        replay " REPLAY_MACHINE ", for perf the\n"
 	"                        model under data/machines/ matching the host PMU\n"
-	"  --interval N          instructions per interval (perf, default 100M;\n"
-	"                        K/M/G suffixes) or CPU time per interval (timer,\n"
-	"                        s/ms/us suffixes; default: long enough for the\n"
-	"                        samples phases need, 145ms at 2000 Hz)\n"
+	"  --interval N          instructions per interval (perf, vpmu: default\n"
+	"                        100M; K/M/G suffixes) or CPU time per interval\n"
+	"                        (timer, s/ms/us suffixes; default: long enough for\n"
+	"                        the samples phases need, 145ms at 2000 Hz)\n"
 	"  --counters K          programmable counters (default: the machine's,\n"
 	"                        at most what fits beside the sampler: 'sleuth\n"
 	"                        doctor' prints the plan; 0 = unlimited, replay)\n"

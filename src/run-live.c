@@ -13,6 +13,7 @@
 #include "sleuth/common.h"
 #include "sleuth/hw.h"
 #include "sleuth/phases.h"
+#include "vpmu/vpmu.h"
 
 void sl_run_pick_backend(sl_run_opts *o)
 {
@@ -23,7 +24,8 @@ void sl_run_pick_backend(sl_run_opts *o)
 		o->backend = "perf";
 		o->auto_perf = 1;
 	} else {
-		sl_info("backend timer: %s", sl_error());
+		sl_info("backend timer: %s (for counts, time and energy without a PMU: "
+			"--backend vpmu)", sl_error());
 		o->backend = "timer";
 	}
 }
@@ -60,11 +62,22 @@ static char *find_model(const char *family)
 	return best;
 }
 
+/* sleuth's model of the virtual PMU (calibrated from vPMU runs), or its
+ * skeleton before calibration. */
+#define VPMU_MODEL "data/machines/vpmu-nehalem-i7-920.yaml"
+#define VPMU_SKELETON "data/machines/vpmu-nehalem-i7-920.skeleton.yaml"
+
 int sl_run_default_machine(const sl_run_opts *o, char **path)
 {
 	*path = NULL;
 	if (!strcmp(o->backend, "timer"))
 		return 0;
+	if (!strcmp(o->backend, "vpmu")) {
+		if ((*path = sl_data_path(VPMU_MODEL)) || (*path = sl_data_path(VPMU_SKELETON)))
+			return 0;
+		sl_error_set("cannot find %s; give --machine FILE", VPMU_MODEL);
+		return -1;
+	}
 	const char *pmu, *desc;
 	if (sl_pfm_init() < 0 || sl_pfm_host_pmu(&pmu, &desc) < 0) {
 		char *why = sl_xstrdup(sl_error());
@@ -153,7 +166,7 @@ sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 {
 	sl_live_opts lo = {.argv = o->argv, .energy = o->power,
 			   .branch_period = o->sample_period, .sample_hz = o->sample_hz};
-	int perf = !strcmp(o->backend, "perf");
+	int perf = !strcmp(o->backend, "perf") || !strcmp(o->backend, "vpmu");
 	if (o->interval && perf && parse_count(o->interval, &lo.interval_instructions) < 0) {
 		sl_error_set("--interval '%s' is not a number of instructions (the perf "
 			     "backend cuts intervals by instructions, e.g. 100M)", o->interval);
@@ -201,5 +214,12 @@ sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 	lo.k = (size_t)(o->counters > 0 && o->counters < m->programmable ? o->counters
 									 : m->programmable);
 	lo.branch_event = sl_machine_role(m, "branch_sample");
+	if (!strcmp(o->backend, "vpmu")) {
+		sl_vpmu_opts vo = {.argv = o->argv, .events = lo.events, .n_events = lo.n_events,
+				   .k = lo.k, .freq_ghz = o->freq_ghz,
+				   .interval = lo.interval_instructions,
+				   .period = lo.branch_period, .machine = o->vpmu_machine};
+		return sl_vpmu_backend_new(&vo);
+	}
 	return sl_perf_backend_new(&lo);
 }
