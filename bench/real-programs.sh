@@ -44,7 +44,7 @@ need() {
 need xz xz-utils; need sqlite3 sqlite3; need gcc gcc; need python3 python3; need as binutils
 
 # inputs
-gcc -O2 -g -o "$T/kernels" "$SRC/bench/real/kernels.c"
+gcc -O2 -g -o "$T/kernels" "$SRC/bench/real/numeric-kernels.c"
 seq 1 400000 | awk '{ print $1 * 7919 % 1000003, "line", $1 }' >"$T/data.txt"
 # a C file of 500 functions with loops and branches, for gcc
 awk 'BEGIN { print "#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>"

@@ -20,7 +20,7 @@
 
 #include "live.h"
 #include "perf-sys.h"
-#include "plan.h"
+#include "counter-plan.h"
 #include "sleuth/common.h"
 
 int sl_perf_probe(uint32_t type, uint64_t config, const char *name)

@@ -13,7 +13,7 @@
 #include "builtin.h"
 #include "collect/live.h"
 #include "collect/perf-sys.h"
-#include "collect/plan.h"
+#include "collect/counter-plan.h"
 #include "run.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"

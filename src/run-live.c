@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "run.h"
-#include "collect/plan.h"
+#include "collect/counter-plan.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
 #include "sleuth/hw.h"

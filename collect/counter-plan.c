@@ -1,5 +1,5 @@
 /*
- * The counter plan (collect/plan.h).  Counts come from libpfm4's PMU tables
+ * The counter plan (collect/counter-plan.h).  Counts come from libpfm4's PMU tables
  * (pfm_get_pmu_info: num_cntrs, num_fixed_cntrs) and are corrected for what
  * the kernel says of this machine:
  *  - SMT: from Sandy Bridge on, Intel's 8 general-purpose counters per core
@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "perf-sys.h"
-#include "plan.h"
+#include "counter-plan.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
 #include <perfmon/pfmlib.h>
