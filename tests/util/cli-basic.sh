@@ -49,4 +49,8 @@ for f in "$SRCDIR"/src/builtin-*.c; do
 	   grep -q "^static int cmd_$name(int argc, char \*\*argv)" "$f" &&
 	   grep -q "\.fn = cmd_$name," "$f"; then ok; else fail "$f: not parse/run/cmd_$name"; fi
 done
+# no two source files share a basename (docs/hacking.md)
+dups=$(cd "$SRCDIR" && find . -path './build*' -prune -o -path './.git' -prune -o \
+	\( -name '*.c' -o -name '*.h' -o -name '*.cc' \) -print | sed 's#.*/##' | sort | uniq -d)
+[ -z "$dups" ] && ok || fail "source basenames used twice: $dups"
 finish
