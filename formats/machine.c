@@ -23,12 +23,35 @@ static const char *const known_roles[] = {
 	"memory_stall_cycles", NULL,
 };
 
-/* A required number that must be > 0. */
+/*
+ * Limits on the numbers of a machine, far beyond any real one, so that
+ * every product the models form (coeff x rate x f x V^2) stays finite: a
+ * coeff of 1e308 would otherwise predict an infinite power, printed as an
+ * empty field, silently.
+ */
+#define MAX_GHZ 100.0
+#define MAX_VOLTS 10.0
+#define MAX_WATTS 1e5
+#define MAX_COEFF 1e6
+
+/* A number of node v within [lo, hi]. */
+static int get_bounded(sl_yparser *yp, const sl_ynode *v, const char *key, double lo,
+		       double hi, double *out)
+{
+	if (sl_yget_double(yp, v, key, out) < 0)
+		return -1;
+	if (*out < lo || *out > hi)
+		return sl_yerr(yp, v->line, key, "%s is out of range; give %g to %g",
+			       v->str, lo, hi);
+	return 0;
+}
+
+/* A required number that must be > 0 and at most hi. */
 static int get_positive(sl_yparser *yp, const sl_ynode *map, const char *key,
-			const char *where, double *out)
+			const char *where, double hi, double *out)
 {
 	const sl_ynode *v = sl_yreq(yp, map, key, where);
-	if (!v || sl_yget_double(yp, v, key, out) < 0)
+	if (!v || get_bounded(yp, v, key, -INFINITY, hi, out) < 0)
 		return -1;
 	if (*out <= 0)
 		return sl_yerr(yp, v->line, key, "must be > 0, found %s", v->str);
@@ -58,8 +81,8 @@ static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		if (sl_yexpect(yp, p, SL_YMAP, "pstates") < 0)
 			return -1;
 		sl_ywarn_unknown(yp, p, known);
-		if (get_positive(yp, p, "ghz", where, &ps->ghz) < 0 ||
-		    get_positive(yp, p, "volts", where, &ps->volts) < 0)
+		if (get_positive(yp, p, "ghz", where, MAX_GHZ, &ps->ghz) < 0 ||
+		    get_positive(yp, p, "volts", where, MAX_VOLTS, &ps->volts) < 0)
 			return -1;
 		const sl_ynode *s = sl_ymap_get(p, "static_w");
 		if (s) {
@@ -68,6 +91,8 @@ static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 			if (ps->static_w < 0)
 				return sl_yerr(yp, s->line, "static_w",
 					       "must be >= 0, found %s", s->str);
+			if (get_bounded(yp, s, "static_w", 0, MAX_WATTS, &ps->static_w) < 0)
+				return -1;
 			ps->has_static = 1;
 			with_static++;
 		}
@@ -121,7 +146,7 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	sl_ywarn_unknown(yp, v, known);
 	m->has_power = 1;
 	if ((c = sl_ymap_get(v, "constant"))) {
-		if (sl_yget_double(yp, c, "constant", &m->constant) < 0)
+		if (get_bounded(yp, c, "constant", -MAX_COEFF, MAX_COEFF, &m->constant) < 0)
 			return -1;
 		m->has_constant = 1;
 	}
@@ -145,7 +170,7 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		term->event = sl_xstrdup(ev);
 		m->n_terms++;
 		if ((k = sl_ymap_get(p, "coeff"))) {
-			if (sl_yget_double(yp, k, "coeff", &term->coeff) < 0)
+			if (get_bounded(yp, k, "coeff", -MAX_COEFF, MAX_COEFF, &term->coeff) < 0)
 				return -1;
 			term->has_coeff = 1;
 			with_coeff++;
@@ -172,13 +197,13 @@ static int read_machine(sl_yparser *yp, const sl_ynode *root, sl_machine *m)
 	const sl_ynode *v;
 	const char *s;
 	int64_t k;
-	sl_ywarn_unknown(yp, root, known);
 	if (!(v = sl_yreq(yp, root, "format", NULL)) || sl_yget_str(yp, v, "format", &s) < 0)
 		return -1;
 	if (strcmp(s, MACHINE_FORMAT))
 		return sl_yerr(yp, v->line, "format",
 			       "'%s' is not a sleuth machine format; expected '%s'", s,
 			       MACHINE_FORMAT);
+	sl_ywarn_unknown(yp, root, known); /* after the format, as schedules */
 	if (!(v = sl_yreq(yp, root, "name", NULL)) || sl_yget_str(yp, v, "name", &s) < 0)
 		return -1;
 	m->name = sl_xstrdup(s);
@@ -194,7 +219,7 @@ static int read_machine(sl_yparser *yp, const sl_ynode *root, sl_machine *m)
 		return sl_yerr(yp, v->line, "programmable",
 			       "must be between 1 and 64, found %s", v->str);
 	m->programmable = (int)k;
-	if (get_positive(yp, root, "memory_latency_ns", NULL, &m->memory_latency_ns) < 0)
+	if (get_positive(yp, root, "memory_latency_ns", NULL, 1e6, &m->memory_latency_ns) < 0)
 		return -1;
 	if (!(v = sl_yreq(yp, root, "pstates", NULL)) || read_pstates(yp, v, m) < 0)
 		return -1;
@@ -235,6 +260,7 @@ int sl_machine_load(const char *path, sl_machine *m)
 		sl_error_set("cannot open machine %s: %s", path, strerror(errno));
 		return -1;
 	}
+	sl_input_note(f);
 	do {
 		if (cap - len < 4096) {
 			cap = cap ? 2 * cap : 8192;

@@ -158,6 +158,8 @@ static FILE *open_src(const char *path, const char *text, size_t len)
 	FILE *f = text ? fmemopen((void *)text, len, "r") : fopen(path, "r");
 	if (!f)
 		sl_error_set("cannot open %s: %s", path, strerror(errno));
+	else if (!text)
+		sl_input_note(f);
 	return f;
 }
 
@@ -295,6 +297,10 @@ static int idlelog_load(sl_idlelog *il, const char *path, const char *text,
 		if (!(c.col[0][i] > 0)) {
 			sl_error_set("%s:%d: column 'ghz': %g is not a positive frequency",
 				     path, c.lines[i], c.col[0][i]);
+			rc = -1;
+		} else if (!(c.col[1][i] >= 0)) { /* a power reading is never < 0 */
+			sl_error_set("%s:%d: column '%s': %g W is negative; an idle power "
+				     "reading is >= 0", path, c.lines[i], column, c.col[1][i]);
 			rc = -1;
 		}
 	if (rc < 0) {

@@ -83,6 +83,7 @@ struct sl_trace_reader {
 	sl_yparser yp;        /* parser thread only, once streaming */
 	char *path;
 	sl_trace_header h;
+	size_t cycles;        /* index of `cycles` in h.events */
 	int two_pass;         /* header keys followed intervals: file read twice */
 	int state;            /* 0 streaming, 1 finished, -1 failed */
 	size_t index;         /* next interval to parse, counting from 0 */
@@ -280,6 +281,7 @@ static int read_events(sl_trace_reader *r, const sl_ynode *v)
 	const char *why = events_problem(r->h.events, r->h.n_events);
 	if (why)
 		return sl_yerr(yp, v->line, "events", "%s", why);
+	r->cycles = (size_t)sl_trace_event_index(&r->h, "cycles");
 	return 0;
 }
 
@@ -450,6 +452,12 @@ static int read_counts(sl_trace_reader *r, const sl_ynode *v, slot *s)
 	for (size_t i = 0; i < v->n; i++)
 		if (sl_yget_u64(yp, v->kid[i], "n", &s->n[i]) < 0)
 			return -1;
+	/* Time and power are per cycle: an interval without any would predict
+	 * a time of 0 and a power of NaN, silently. */
+	if (!s->n[r->cycles])
+		return sl_yerr(yp, v->kid[r->cycles]->line, "n",
+			       "interval %zu counts 0 cycles; every interval runs "
+			       "for at least one", r->index);
 	s->iv.n = s->n;
 	return 0;
 }

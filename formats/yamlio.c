@@ -103,6 +103,7 @@ int sl_yp_open(sl_yparser *yp, const char *path)
 		fclose(f);
 		return -1;
 	}
+	sl_input_note(f);
 	yp->f = f;
 	yaml_parser_set_input_file(&yp->p, f);
 	return 0;
@@ -325,7 +326,8 @@ static int load(sl_yparser *yp, sl_ynode **out, int depth)
 		}
 		n->n = yp->sp - base;
 		n->kid = arena_alloc(&yp->arena, n->n * sizeof *n->kid);
-		memcpy(n->kid, yp->stack + base, n->n * sizeof *n->kid);
+		if (n->n) /* an empty {} or [] has no stack to copy from */
+			memcpy(n->kid, yp->stack + base, n->n * sizeof *n->kid);
 		yp->sp = base;
 		if (is_map) {
 			for (size_t i = 0; i < n->n; i += 2) {
@@ -566,9 +568,14 @@ static void emit(sl_ywriter *w, yaml_event_t *ev)
 		return;
 	}
 	if (!yaml_emitter_emit(&w->em, ev)) {
+		/* A failed write (a full disk) leaves its cause in errno; libyaml's
+		 * own problem text says only "write error". */
+		int e = errno;
 		w->err = 1;
-		sl_error_set("cannot write %s: %s", w->af.path ? w->af.path : "output",
-			     w->em.problem ? w->em.problem : strerror(errno));
+		sl_error_set("cannot write %s: %s",
+			     w->af.path ? w->af.path : "standard output",
+			     w->em.error == YAML_WRITER_ERROR || !w->em.problem
+				     ? strerror(e ? e : EIO) : w->em.problem);
 	}
 }
 
@@ -611,8 +618,11 @@ int sl_yw_commit(sl_ywriter *w)
 	yaml_stream_end_event_initialize(&ev);
 	emit(w, &ev);
 	if (!w->err && !yaml_emitter_flush(&w->em)) {
+		int e = errno;
 		w->err = 1;
-		sl_error_set("cannot write %s", w->af.path ? w->af.path : "output");
+		sl_error_set("cannot write %s: %s",
+			     w->af.path ? w->af.path : "standard output",
+			     strerror(e ? e : EIO));
 	}
 	yaml_emitter_delete(&w->em);
 	w->open = 0;
@@ -695,6 +705,8 @@ static int needs_quotes(const char *s)
 
 void sl_yw_str(sl_ywriter *w, const char *s)
 {
+	if (w->err) /* needs_quotes would overwrite the write error's message */
+		return;
 	scalar(w, s ? s : "", needs_quotes(s ? s : "") ? YAML_DOUBLE_QUOTED_SCALAR_STYLE
 						      : YAML_ANY_SCALAR_STYLE);
 }

@@ -179,14 +179,14 @@ static int choose_terms(const cal_opts *o, cal_state *st, const sl_calib_opts *c
 {
 	const sl_machine *m = &st->m;
 	if (o->select) {
-		if (m->n_terms)
-			sl_warn("--select %zu: ignoring the %zu power terms listed in %s",
-				o->select, m->n_terms, o->machine);
 		st->n_terms = o->select;
 		st->terms = sl_xcalloc(o->select, sizeof *st->terms);
 		st->select_cv = sl_xcalloc(o->select, sizeof *st->select_cv);
 		if (sl_calib_select(&st->d, m, o->select, co, st->terms, st->select_cv) < 0)
 			return -1;
+		if (m->n_terms) /* after the checks: an error is one line */
+			sl_warn("--select %zu: ignoring the %zu power terms listed in %s",
+				o->select, m->n_terms, o->machine);
 		return 0;
 	}
 	if (!m->n_terms) {
