@@ -4,7 +4,8 @@
 export LSAN_OPTIONS="suppressions=$SRCDIR/tests/collect/lsan-papi.supp:print_suppressions=0"
 
 expect_ok -- "$SLEUTH" doctor
-out=$("$SLEUTH" doctor 2>&1)
+out=$("$SLEUTH" doctor 2>&1) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 for key in 'cpu:' 'pmu \(libpfm4\):' 'hardware events:' 'precise sampling:' \
 	'software events:' 'perf_event_paranoid:' 'rapl energy:' 'cpufreq:'; do
 	printf '%s\n' "$out" | grep -Eq "^$key .* — .+" && ok || fail "doctor: no '$key' line: $out"

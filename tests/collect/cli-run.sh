@@ -10,15 +10,16 @@ cd "$T" || exit 1
 # --- replay, phases, score ---------------------------------------------------
 expect_ok -- "$SLEUTH" run --replay s.yaml --machine m.yaml
 [ -s sleuth.prof ] && ok || fail "default output sleuth.prof not written"
-out=$("$SLEUTH" run -q --replay s.yaml --machine m.yaml -o k4.prof --score)
+out=$("$SLEUTH" run -q --replay s.yaml --machine m.yaml -o k4.prof --score) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 ari=$(printf '%s\n' "$out" | sed -n 's/^score: ari \([0-9.]*\) .*/\1/p')
 awk -v a="$ari" 'BEGIN { exit !(a >= 0.9) }' && ok || fail "ARI '$ari' < 0.9: $out"
 printf '%s\n' "$out" | grep -q "predictor markov accuracy 0\.[0-9]" && ok ||
 	fail "score line lacks the predictor's accuracy: $out"
 # K=4 and unlimited counters: the same phases
 "$SLEUTH" run -q --replay s.yaml --machine m.yaml --counters 0 -o ku.prof &&
-	"$SLEUTH" phases k4.prof | sed 1d >k4.txt &&
-	"$SLEUTH" phases ku.prof | sed 1d >ku.txt && cmp -s k4.txt ku.txt && ok ||
+	"$SLEUTH" phases k4.prof >k40.txt && sed 1d k40.txt >k4.txt &&
+	"$SLEUTH" phases ku.prof >ku0.txt && sed 1d ku0.txt >ku.txt && cmp -s k4.txt ku.txt && ok ||
 	fail "K=4 and unlimited counters found different phases"
 # the same seed gives the same profile; the predictor can be chosen
 "$SLEUTH" run -q --replay s.yaml --machine m.yaml -o again.prof &&
@@ -26,7 +27,8 @@ printf '%s\n' "$out" | grep -q "predictor markov accuracy 0\.[0-9]" && ok ||
 expect_ok -- "$SLEUTH" run --replay s.yaml --machine m.yaml --predictor last \
 	--dims 16 --threshold 0.7 --sample-period 20011 --seed 9 -o other.prof
 
-out=$("$SLEUTH" phases k4.prof)
+out=$("$SLEUTH" phases k4.prof) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 printf '%s\n' "$out" | grep -Eq '^phase +intervals +instances +time +top code' && ok ||
 	fail "phases header: $out"
 [ "$(printf '%s\n' "$out" | grep -Ec '^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% ')" = 3 ] &&
@@ -43,8 +45,10 @@ printf '%s\n' "$out" | awk 'length > 80 { bad = 1 } END { exit bad }' && ok ||
 # (predict measures 100% of what its time model reads); --pin none rotates
 # them with the rest; a role list pins those events
 measured() {
-	"$SLEUTH" predict "$1" --freq 1.60 --time-only |
-		sed -n 's/^ *counts: \([0-9.]*\)% measured.*/\1/p'
+	local out
+	out=$("$SLEUTH" predict "$1" --freq 1.60 --time-only) ||
+		{ fail "predict $1 exited $?"; return; }
+	sed -n 's/^ *counts: \([0-9.]*\)% measured.*/\1/p' <<<"$out"
 }
 "$SLEUTH" run -q --replay s.yaml --machine m.yaml --pin none -o pn.prof &&
 	"$SLEUTH" run -q --replay s.yaml --machine m.yaml --pin time -o pt.prof &&
@@ -114,7 +118,8 @@ out=$("$SLEUTH" run --backend timer --interval 40ms -o tp.prof -- "$PROGS/twopha
 # straddle a switch between the functions, and startup or teardown (the
 # loader, libc), may found small mixed phases of their own: at 40 ms they
 # are a few of ~45 intervals.
-out=$("$SLEUTH" phases tp.prof)
+out=$("$SLEUTH" phases tp.prof) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 printf '%s\n' "$out" | awk '
 	/^phase intervals/ { t = 1; next }
 	t && /^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% / {
@@ -153,13 +158,13 @@ env --default-signal=INT timeout -s INT 2 "$SLEUTH" run -q --backend timer \
 	-o noise.prof -- sh -c 'while :; do :; done' 2>noise.err
 grep -q "too few samples per interval.*longer --interval" noise.err && ok ||
 	fail "phase noise not reported: $(cat noise.err)"
-"$SLEUTH" phases noise.prof >noise.txt
+"$SLEUTH" phases noise.prof >noise.txt || fail "phases noise.prof exited $?"
 tr '\n' ' ' <noise.txt | grep -q "note: .*too few samples *per *interval" &&
 	ok || fail "phase noise not noted in the profile"
 awk 'length > 80 { bad = 1 } END { exit bad }' noise.txt && ok ||
 	fail "phases notes wider than 80 columns: $(cat noise.txt)"
-"$SLEUTH" phases tp.prof | grep -q "too few samples" &&
-	fail "twophase's two phases called noise" || ok
+out=$("$SLEUTH" phases tp.prof) || fail "phases tp.prof exited $?"
+grep -q "too few samples" <<<"$out" && fail "twophase's two phases called noise" || ok
 
 # the timer's rate: 500 Hz over 40 ms intervals is still ~20 samples each
 "$SLEUTH" run --backend timer --sample-rate 500 --interval 40ms -o rate.prof \
@@ -173,16 +178,18 @@ expect_exit 2 "--sample-rate: '0' is not a rate" -- \
 expect_exit 2 "--sample-rate is the timer backend's" -- \
 	"$SLEUTH" run --replay s.yaml --sample-rate 500 -o live.prof
 # a -h or --help after the program is the program's (the '--' is optional)
-out=$("$SLEUTH" run -q --backend timer -o h.prof sh -c 'exit 0' --help 2>&1)
+out=$("$SLEUTH" run -q --backend timer -o h.prof sh -c 'exit 0' --help 2>&1) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 [ $? = 0 ] && [ -s h.prof ] && ! printf '%s\n' "$out" | grep -q "usage:" && ok ||
 	fail "'sleuth run PROGRAM --help' did not run PROGRAM: $out"
 "$SLEUTH" run --help | grep -q "^usage: sleuth run" && ok || fail "run --help"
-"$SLEUTH" run -o x.prof -h | grep -q "^usage: sleuth run" && ok || fail "run -o x -h"
+out=$("$SLEUTH" run -o x.prof -h) && grep -q "^usage: sleuth run" <<<"$out" && ok ||
+	fail "run -o x -h"
 # one interval: nothing to predict, not "0.0% right"
-"$SLEUTH" run --backend timer -o one.prof -- true 2>one.err
+"$SLEUTH" run --backend timer -o one.prof -- true 2>one.err || fail "one interval: exit $?"
 grep -q "markov predictor: nothing to predict" one.err && ok ||
 	fail "one interval: $(cat one.err)"
-"$SLEUTH" phases one.prof | grep -q "markov predictor: nothing to predict" && ok ||
+out=$("$SLEUTH" phases one.prof) && grep -q "markov predictor: nothing to predict" <<<"$out" && ok ||
 	fail "phases of one interval: $("$SLEUTH" phases one.prof)"
 # an unwritable profile is found before the program runs, not after
 expect_exit 1 "cannot create nodir/x.prof" -- \

@@ -130,13 +130,18 @@ for sig in TERM HUP INT; do
 	env --default-signal=INT "$SLEUTH" run -q -o live.prof -- "$SPIN" 60 2>/dev/null &
 	pid=$!
 	sleep 1.5
+	child=$(pgrep -P $pid)
 	kill -$sig $pid
 	wait $pid; rc=$?
 	want=$((128 + $(kill -l $sig)))
 	[ "$rc" = "$want" ] && ok || fail "SIG$sig to sleuth run: exit $rc, wanted $want"
 	[ -s live.prof ] && ok || fail "SIG$sig to sleuth run: no profile"
-	pgrep -f "$SPIN 60" >/dev/null && { fail "SIG$sig: the program outlived sleuth run";
-		pkill -f "$SPIN 60"; } || ok
+	if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
+		fail "SIG$sig: the program outlived sleuth run"
+		kill -KILL "$child"
+	else
+		ok
+	fi
 done
 
 # --- memory limits: out of memory is one line; no arena retry storm -----------
