@@ -9,3 +9,5 @@ apt-get install -y -qq --no-install-recommends \
 	libcmocka-dev zlib1g-dev valgrind >/dev/null
 # Headless Chromium renders `sleuth report` pages in tests/report/cli-report.sh.
 apt-get install -y -qq --no-install-recommends chromium >/dev/null
+# clang and its libFuzzer runtime build the fuzz harnesses (tests/fuzz).
+apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev >/dev/null
