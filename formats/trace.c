@@ -96,6 +96,12 @@ struct sl_trace_reader {
 	char *end_msg;        /* its error, for the caller's thread */
 	uint64_t size;        /* the file's size in bytes, 0 if unknown */
 	uint64_t pos;         /* input behind the last interval handed out */
+	/* The canonical form's own reader (parser thread): fast_f is open while
+	 * it reads; fast_start is where the intervals begin. */
+	FILE *fast_f;
+	char *line;
+	size_t line_cap;
+	uint64_t fast_start, fast_pos;
 };
 
 struct sl_trace_writer {
@@ -385,6 +391,42 @@ static int walk_top(sl_trace_reader *r, int second)
 
 static void *parse_thread(void *arg);
 
+/*
+ * The intervals of a trace as the writer emits them, one flow mapping a
+ * line ("- {t: T, n: [..], br: [[0xA, C], ..], e: E, label: L, ghz: G}"),
+ * are most of its bytes, and libyaml spends most of a replay's time on
+ * them.  This reader parses exactly that form, by hand.  On the first line
+ * it does not take (anything else YAML allows, and every error), it gives
+ * up for good: the trace is reopened with libyaml, which skips the
+ * intervals read so far and goes on from there, so the results, warnings
+ * and messages are libyaml's own.  SLEUTH_TRACE_FAST=0 turns it off.
+ */
+static void fast_begin(sl_trace_reader *r)
+{
+	sl_yparser *yp = &r->yp;
+	const char *e = getenv("SLEUTH_TRACE_FAST");
+	char head[3];
+	if ((e && !strcmp(e, "0")) || sl_yp_line(yp) <= 0 || !yp->have_ev ||
+	    yp->ev.type != YAML_MAPPING_START_EVENT ||
+	    yp->ev.data.mapping_start.style != YAML_FLOW_MAPPING_STYLE ||
+	    yp->ev.start_mark.column != 2)
+		return;
+	/* libyaml counts characters: the bytes there must be "- {" at the
+	 * start of a line (not so after non-ASCII text in the header). */
+	uint64_t at = yp->ev.start_mark.index - 2;
+	FILE *f = fopen(r->path, "rb");
+	if (!f)
+		return;
+	if (fseeko(f, (off_t)(at ? at - 1 : 0), SEEK_SET) == 0 &&
+	    (at == 0 || getc(f) == '\n') && fread(head, 1, 3, f) == 3 &&
+	    !memcmp(head, "- {", 3) && fseeko(f, (off_t)at, SEEK_SET) == 0) {
+		r->fast_f = f;
+		r->fast_start = r->fast_pos = at;
+		return;
+	}
+	fclose(f);
+}
+
 sl_trace_reader *sl_trace_open(const char *path)
 {
 	sl_trace_reader *r = sl_xcalloc(1, sizeof *r);
@@ -404,6 +446,8 @@ sl_trace_reader *sl_trace_open(const char *path)
 	}
 	if (!r->h.workload)
 		r->h.workload = sl_xstrdup("");
+	if (!r->two_pass)
+		fast_begin(r);
 	struct stat st;
 	if (fstat(fileno(r->yp.f), &st) == 0 && S_ISREG(st.st_mode))
 		r->size = (uint64_t)st.st_size;
@@ -559,9 +603,9 @@ static int finish(sl_trace_reader *r)
 	return sl_yp_end_document(yp);
 }
 
-/* Parse the next interval into s: 1 done, 0 end of the trace, -1 error.
- * Warnings go to r->pend. */
-static int parse_one(sl_trace_reader *r, slot *s)
+/* Parse the next interval into s with libyaml: 1 done, 0 end of the
+ * trace, -1 error.  Warnings go to r->pend. */
+static int yaml_one(sl_trace_reader *r, slot *s)
 {
 	sl_ynode *m;
 	sl_yp_reset(&r->yp);
@@ -574,6 +618,199 @@ static int parse_one(sl_trace_reader *r, slot *s)
 	s->pos = r->yp.p.mark.index;
 	r->index++;
 	return 1;
+}
+
+/* ---- reader: the canonical form (see fast_begin) ------------------------ */
+
+#define LIT(p, s) (!strncmp((p), (s), sizeof(s) - 1) ? ((p) += sizeof(s) - 1, 1) : 0)
+
+/* A number as sl_yget_double reads a plain scalar of these characters. */
+static int fast_double(char **p, double *v)
+{
+	char *s = *p, *e = s;
+	while ((*e >= '0' && *e <= '9') || *e == '.' || *e == '-' || *e == '+' ||
+	       *e == 'e' || *e == 'E')
+		e++;
+	if (e == s)
+		return 0;
+	char c = *e;
+	*e = 0;
+	int ok = sl_parse_double(s, v) == 0;
+	*e = c;
+	*p = e;
+	return ok;
+}
+
+static int fast_dec(char **p, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+	if (*s < '0' || *s > '9')
+		return 0;
+	do {
+		unsigned d = (unsigned)(*s++ - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return 0;
+		x = 10 * x + d;
+	} while (*s >= '0' && *s <= '9');
+	*v = x;
+	*p = (char *)s;
+	return 1;
+}
+
+static int fast_hex(char **p, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+	int n = 0;
+	if (s[0] != '0' || s[1] != 'x')
+		return 0;
+	for (s += 2;; s++, n++) {
+		unsigned d;
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else
+			break;
+		if (n == 16)
+			return 0;
+		x = x << 4 | d;
+	}
+	if (!n)
+		return 0;
+	*v = x;
+	*p = (char *)s;
+	return 1;
+}
+
+/* A label as the writer prints it: plain [A-Za-z_][A-Za-z0-9_.-]* (not a
+ * null word) or double-quoted printable ASCII without escapes. */
+static int fast_label(char **p, slot *s)
+{
+	char *b = *p, *e;
+	int quoted = *b == '"';
+	if (quoted) {
+		for (e = ++b; *e >= ' ' && *e <= '~' && *e != '"' && *e != '\\'; e++)
+			;
+		if (*e != '"')
+			return 0;
+	} else {
+		if (!((*b >= 'A' && *b <= 'Z') || (*b >= 'a' && *b <= 'z') || *b == '_'))
+			return 0;
+		for (e = b; (*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') ||
+			    (*e >= '0' && *e <= '9') || *e == '_' || *e == '.' || *e == '-';
+		     e++)
+			;
+	}
+	char c = *e;
+	*e = 0;
+	int null = !quoted && (!strcmp(b, "null") || !strcmp(b, "Null") ||
+			       !strcmp(b, "NULL"));
+	if (!null)
+		s->iv.label = slot_label(s, b);
+	*e = c;
+	*p = e + quoted;
+	return !null;
+}
+
+/* One interval line (len bytes, from the parser's buffer) into s: 1, or 0
+ * when it is not in the canonical form or not a valid interval. */
+static int fast_line(sl_trace_reader *r, char *p, size_t len, slot *s)
+{
+	char *end = p + len;
+	sl_trace_interval *iv = &s->iv;
+	size_t nb = 0;
+	memset(iv, 0, sizeof *iv);
+	if (!LIT(p, "- {t: ") || !fast_double(&p, &iv->t) || !(iv->t > 0) ||
+	    !LIT(p, ", n: ["))
+		return 0;
+	for (size_t i = 0; i < r->h.n_events; i++)
+		if ((i && !LIT(p, ", ")) || !fast_dec(&p, &s->n[i]))
+			return 0;
+	if (!LIT(p, "], br: [") || !s->n[r->cycles])
+		return 0;
+	while (*p != ']') {
+		if (nb && !LIT(p, ", "))
+			return 0;
+		if (nb == s->br_cap)
+			slot_branches(s, 2 * nb + 64);
+		if (!LIT(p, "[") || !fast_hex(&p, &s->br[nb].addr) || !LIT(p, ", ") ||
+		    !fast_dec(&p, &s->br[nb].count) || !LIT(p, "]"))
+			return 0;
+		nb++;
+	}
+	p++;
+	iv->n = s->n;
+	iv->br = s->br;
+	iv->n_br = nb;
+	if (LIT(p, ", e: ")) {
+		if (!fast_double(&p, &iv->e) || !(iv->e >= 0))
+			return 0;
+		iv->has_e = 1;
+	}
+	if (LIT(p, ", label: ") && !fast_label(&p, s))
+		return 0;
+	double ghz;
+	if (LIT(p, ", ghz: ") && !fast_double(&p, &ghz))
+		return 0;
+	return LIT(p, "}") && (p == end || (*p == '\n' && p + 1 == end));
+}
+
+/* The canonical reader met a line it does not take: read the trace with
+ * libyaml from the start, skip what was handed out, parse the next one. */
+static int fast_fallback(sl_trace_reader *r, slot *s)
+{
+	size_t done = r->index;
+	fclose(r->fast_f);
+	r->fast_f = NULL;
+	sl_yp_close(&r->yp);
+	if (sl_yp_open(&r->yp, r->path) < 0 || walk_top(r, 1) < 0)
+		return -1;
+	r->index = 0;
+	while (r->index < done) {
+		int rc = yaml_one(r, s);
+		if (rc <= 0) {
+			if (rc == 0)
+				sl_error_set("%s: the trace changed while it was read", r->path);
+			return -1;
+		}
+	}
+	return yaml_one(r, s);
+}
+
+static int fast_one(sl_trace_reader *r, slot *s)
+{
+	for (;;) {
+		ssize_t n = getline(&r->line, &r->line_cap, r->fast_f);
+		if (n < 0) {
+			if (ferror(r->fast_f))
+				return fast_fallback(r, s);
+			fclose(r->fast_f);
+			r->fast_f = NULL;
+			return 0;
+		}
+		const char *c = r->line;
+		while (*c == ' ')
+			c++;
+		if (*c == '\n' || *c == '#' || (!*c && c == r->line + n)) {
+			r->fast_pos += (uint64_t)n; /* blank or comment */
+			continue;
+		}
+		if (!fast_line(r, r->line, (size_t)n, s))
+			return fast_fallback(r, s);
+		r->fast_pos += (uint64_t)n;
+		s->pos = r->fast_pos;
+		r->index++;
+		return 1;
+	}
+}
+
+/* Parse the next interval into s: 1 done, 0 end of the trace, -1 error.
+ * Warnings go to r->pend. */
+static int parse_one(sl_trace_reader *r, slot *s)
+{
+	return r->fast_f ? fast_one(r, s) : yaml_one(r, s);
 }
 
 /* Parse ahead until the end, an error, or the caller closes the reader.
@@ -638,6 +875,9 @@ void sl_trace_close(sl_trace_reader *r)
 	if (!r)
 		return;
 	tpipe_free(&r->p); /* stops the parser thread first */
+	if (r->fast_f)
+		fclose(r->fast_f);
+	free(r->line);
 	sl_yp_close(&r->yp);
 	sl_trace_header_free(&r->h);
 	for (size_t i = 0; i < r->n_warned; i++)

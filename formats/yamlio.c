@@ -138,7 +138,9 @@ static int peek(sl_yparser *yp)
 {
 	if (yp->have_ev)
 		return 0;
-	if (!yaml_parser_parse(&yp->p, &yp->ev)) {
+	/* After an error libyaml returns empty events: report the error again
+	 * (a peek may have met it before the reader's own call). */
+	if (yp->p.error != YAML_NO_ERROR || !yaml_parser_parse(&yp->p, &yp->ev)) {
 		const char *prob = yp->p.problem ? yp->p.problem : "malformed YAML";
 		int line = (int)yp->p.problem_mark.line + 1;
 		if (yp->p.error == YAML_READER_ERROR && yp->f && ferror(yp->f))

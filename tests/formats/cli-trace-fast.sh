@@ -1,0 +1,80 @@
+# The trace reader's two paths: the hand-written reader of the canonical
+# one-line-per-interval form and libyaml (SLEUTH_TRACE_FAST=0) must give the
+# same profile, the same warnings and the same errors, also when the fast
+# one gives up half-way (a line in another YAML form, an error, keys after
+# the intervals) and hands over to libyaml.
+. "$SRCDIR/tests/lib.sh"
+cd "$T" || exit 1
+
+"$SLEUTH" simulate -q "$SRCDIR/data/workloads/gcc-like.yaml" --intervals 40 -o t.yaml ||
+	{ fail "simulate"; finish; exit 1; }
+
+# same FILE WHAT: both paths agree on FILE (exit status, profile, stderr)
+same() {
+	local f=$1 what=$2 rf rs
+	"$SLEUTH" run -q --replay "$f" -o fast.prof 2>fast.err; rf=$?
+	SLEUTH_TRACE_FAST=0 "$SLEUTH" run -q --replay "$f" -o slow.prof 2>slow.err; rs=$?
+	if [ "$rf" != "$rs" ]; then
+		fail "$what: fast path exited $rf, libyaml $rs: $(cat fast.err slow.err)"; return
+	fi
+	if ! cmp -s fast.err slow.err; then
+		fail "$what: the paths' messages differ: $(diff fast.err slow.err)"; return
+	fi
+	if [ "$rf" = 0 ] && ! cmp -s fast.prof slow.prof; then
+		fail "$what: the paths' profiles differ"; return
+	fi
+	rm -f fast.prof slow.prof
+	ok
+}
+
+same t.yaml "the writer's trace"
+# the fast path really ran: its profile equals libyaml's, and it is the
+# canonical form, so no hand-over happened (both kinds of line are taken)
+grep -q '^- {t: .*, label: [a-z]*}$' t.yaml && ok || fail "t.yaml is not in the canonical form"
+same "$SRCDIR/data/measurements/traces/gcc-1.60.yaml" "a shipped trace (br: [], e:)"
+
+# labels: double-quoted, and a null label (an error on both paths)
+sed '5,$s/label: \([a-z]*\)/label: "\1 x"/' t.yaml >q.yaml
+same q.yaml "quoted labels"
+sed '30s/label: [a-z]*/label: null/' t.yaml >null.yaml
+same null.yaml "a null label at interval 10"
+# comments and blank lines between intervals, a trailing comment
+sed '25s/^/# a comment\n\n/' t.yaml >c.yaml
+echo "# the end" >>c.yaml
+same c.yaml "comments and blank lines"
+
+# hand-over in the middle: a block-style interval, a wrapped flow mapping,
+# an unknown key, decimal addresses, extra spaces
+sed '33{s/^- {/- /; s/}$//; s/, \(n\|br\|e\|label\): /\n  \1: /g}' t.yaml >block.yaml
+grep -q '^  br: \[\[' block.yaml && ok || fail "no block mapping made"
+same block.yaml "a block mapping at interval 13"
+sed '28s/, n: /,\n   n: /' t.yaml >wrap.yaml
+same wrap.yaml "a flow mapping over two lines"
+sed '40s/}$/, extra: 1}/' t.yaml >unk.yaml
+same unk.yaml "an unknown interval key"
+sed '45s/\[0x4000\([0-9a-f]*\), /[4194304, /' t.yaml >dec.yaml
+same dec.yaml "a decimal address"
+sed '36s/{t: /{t:  /' t.yaml >sp.yaml
+same sp.yaml "two spaces"
+{ cat t.yaml; echo 'extra: 1'; } >t3.yaml
+same t3.yaml "a key after the intervals"
+{ cat t.yaml; echo 'workload: again'; } >dup.yaml
+same dup.yaml "a duplicate header key after the intervals"
+
+# errors on line 40 (interval 21) are the same, line and all
+sed -E '40s/n: \[[0-9]+/n: [0/' t.yaml >c0.yaml
+same c0.yaml "0 cycles on line 40"
+sed -E '40s/\{t: [0-9.e-]+/{t: -1/' t.yaml >neg.yaml
+same neg.yaml "t < 0 on line 40"
+sed -E '40s/, e: [0-9.e-]+/, e: -2/' t.yaml >nege.yaml
+same nege.yaml "e < 0 on line 40"
+sed -E '40s/n: \[([0-9]+), [0-9]+, /n: [\1, 99999999999999999999, /' t.yaml >big.yaml
+same big.yaml "a count beyond 2^64 on line 40"
+sed -E '40s/n: \[[0-9]+, /n: [/' t.yaml >short.yaml
+same short.yaml "too few counts on line 40"
+head -c -200 t.yaml >trunc.yaml
+same trunc.yaml "a trace cut in the middle of a line"
+sed -E '40s/\]\]/]/' t.yaml >bad.yaml
+same bad.yaml "invalid YAML on line 40"
+
+finish
