@@ -6,14 +6,8 @@
 # intervals x 200-400 branches.  Best of R runs each.
 # Usage: bench/trace-fast.sh [BUILDDIR] [INTERVALS] [RUNS]
 set -euo pipefail
-B=$(realpath "${1:-build}")
-N=${2:-20000}
 R=${3:-3}
-T=$(mktemp -d "${TMPDIR:-/tmp}/sleuth-bench.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-repeats=$(( (N - 18 + 7) / 8 ))
-"$B/tests/collect/mktrace" "$T/r.yaml" "$T/m.yaml" "$repeats" 200
-size=$(stat -c %s "$T/r.yaml")
+. "$(dirname "$0")/replay-trace.sh" "${1:-build}" "${2:-}" 20000
 cat "$T/r.yaml" >/dev/null # in the page cache for every run
 
 best() { # LABEL CMD...: the least CPU time (user+sys) of R runs
@@ -31,7 +25,7 @@ best() { # LABEL CMD...: the least CPU time (user+sys) of R runs
 		"$(awk -v s="$size" -v t="$b" 'BEGIN { printf "%.0f", s / t / 1e6 }')" \
 		"$((br / 1024))"
 }
-echo "trace: $(( 18 + 8 * repeats )) intervals, $((size / 1000000)) MB"
+echo "trace: $ivs intervals, $((size / 1000000)) MB"
 echo "| what | CPU (user+sys) | wall | MB/s of CPU | peak RSS |"
 echo "| --- | --- | --- | --- | --- |"
 best "libyaml scanner alone (bench/yaml-scan)" "$B/bench/yaml-scan" "$T/r.yaml"
