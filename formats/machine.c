@@ -33,6 +33,9 @@ static const char *const known_roles[] = {
 #define MAX_VOLTS 10.0
 #define MAX_WATTS 1e5
 #define MAX_COEFF 1e6
+/* and on their number (each list is checked for duplicates pairwise) */
+#define MAX_PSTATES 1024
+#define MAX_TERMS 4096
 
 /* A number of node v within [lo, hi]. */
 static int get_bounded(sl_yparser *yp, const sl_ynode *v, const char *key, double lo,
@@ -72,6 +75,9 @@ static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		return -1;
 	if (!v->n)
 		return sl_yerr(yp, v->line, "pstates", "at least one P-state is needed");
+	if (v->n > MAX_PSTATES)
+		return sl_yerr(yp, v->line, "pstates", "%zu P-states; give at most %d",
+			       v->n, MAX_PSTATES);
 	m->pstates = sl_xcalloc(v->n, sizeof *m->pstates);
 	for (size_t i = 0; i < v->n; i++) {
 		const sl_ynode *p = v->kid[i];
@@ -152,6 +158,9 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	}
 	if (!(t = sl_yreq(yp, v, "terms", "power")) || sl_yexpect(yp, t, SL_YSEQ, "terms") < 0)
 		return -1;
+	if (t->n > MAX_TERMS)
+		return sl_yerr(yp, t->line, "terms", "%zu power terms; give at most %d",
+			       t->n, MAX_TERMS);
 	m->terms = sl_xcalloc(t->n + 1, sizeof *m->terms);
 	for (size_t i = 0; i < t->n; i++) {
 		const sl_ynode *p = t->kid[i], *e, *k;

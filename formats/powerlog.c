@@ -57,6 +57,7 @@ typedef struct csv_cols {
 } csv_cols;
 
 #define CSV_MAX_FIELDS 256
+#define MAX_IDLE_PSTATES 1024
 
 /*
  * Read the wanted numeric columns of a CSV stream.  Errors name the file and
@@ -317,6 +318,14 @@ static int idlelog_load(sl_idlelog *il, const char *path, const char *text,
 		size_t k = 0;
 		while (k < il->n && fabs(il->ghz[k] - c.col[0][i]) >= 0.0005)
 			k++;
+		if (k == il->n && k == MAX_IDLE_PSTATES) { /* grouping is pairwise */
+			sl_error_set("%s:%d: more than %d frequencies; an idle log has a "
+				     "few rows per P-state", path, c.lines[i], MAX_IDLE_PSTATES);
+			free(rows);
+			csv_free(&c);
+			sl_idlelog_free(il);
+			return -1;
+		}
 		if (k == il->n) {
 			il->ghz[k] = c.col[0][i];
 			il->power_w[k] = 0;

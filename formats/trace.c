@@ -30,6 +30,9 @@
 
 #define TRACE_FORMAT "sleuth-trace/1"
 #define QUEUE_DEPTH 256
+/* Events a trace may list: a profile holds at most as many, and the
+ * duplicate check is pairwise. */
+#define MAX_TRACE_EVENTS 4096
 
 /* Top-level keys, as bits so that duplicates and absences are cheap. */
 enum {
@@ -229,6 +232,8 @@ static void tpipe_free(tpipe *p)
 static const char *events_problem(char *const *ev, size_t n)
 {
 	int cycles = 0, instructions = 0;
+	if (n > MAX_TRACE_EVENTS)
+		return "more than 4096 events";
 	for (size_t i = 0; i < n; i++) {
 		if (!ev[i] || !ev[i][0])
 			return "an event name is empty";
@@ -277,6 +282,9 @@ static int read_events(sl_trace_reader *r, const sl_ynode *v)
 	sl_yparser *yp = &r->yp;
 	if (sl_yexpect(yp, v, SL_YSEQ, "events") < 0)
 		return -1;
+	if (v->n > MAX_TRACE_EVENTS)
+		return sl_yerr(yp, v->line, "events", "%zu events; a trace lists at most %d",
+			       v->n, MAX_TRACE_EVENTS);
 	r->h.events = sl_xcalloc(v->n ? v->n : 1, sizeof *r->h.events);
 	for (size_t i = 0; i < v->n; i++) {
 		const char *s;

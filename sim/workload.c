@@ -13,6 +13,7 @@
 
 #define FORMAT "sleuth-workload/1"
 #define MAX_INTERVALS 50000000u
+#define MAX_PHASES 1024 /* looked up by name for every sequence item */
 #define P(k, idx, lo, hi, d, i) {k, (idx) * sizeof(double), lo, hi, d, i}
 #define REQ NAN
 
@@ -191,6 +192,9 @@ static int load(sl_yparser *yp, const sl_ynode *root, void *obj)
 		return -1;
 	if (!phases->n)
 		return sl_yerr(yp, phases->line, "phases", "needs at least one phase");
+	if (phases->n / 2 > MAX_PHASES)
+		return sl_yerr(yp, phases->line, "phases", "%zu phases; give at most %d",
+			       phases->n / 2, MAX_PHASES);
 	w->phases = sl_xcalloc(phases->n / 2, sizeof *w->phases);
 	for (size_t i = 0; i + 1 < phases->n; i += 2) {
 		w->n_phases++;

@@ -55,6 +55,26 @@ sed 's/br: \[\[[^]]*\]\(, \[[^]]*\]\)*\]/br: []/; s/label: [a-z]*/label: {}/' t.
 expect_exit 1 "br0.yaml:[0-9]+: key 'label': expected a scalar, found a mapping" -- \
 	"$SLEUTH" run --replay br0.yaml -o br0.prof
 
+# --- sizes: each list a reader checks pairwise has a stated limit; the
+# duplicate keys of a big mapping are found by sorting (50,000 keys took 8 s)
+{ echo 'format: sleuth-machine/1'; for i in $(seq 40); do echo "k$i: 1"; done
+  echo 'k7: 2'; echo 'k3: 2'; } >dupk.yaml
+expect_exit 1 "dupk.yaml:42: key 'k7': duplicate key" -- \
+	"$SLEUTH" predict p.prof --machine dupk.yaml --freq 1.6
+awk 'BEGIN { printf "format: sleuth-machine/1\nname: {"
+	for (i = 0; i < 60000; i++) printf "k%d: 1, ", i; print "end: 1}" }' >bigmap.yaml
+expect_exit 1 "bigmap.yaml:2: key 'name': expected a scalar, found a mapping" -- \
+	timeout 20 "$SLEUTH" predict p.prof --machine bigmap.yaml --freq 1.6
+{ sed -n '1,/^events:/p' t.yaml | sed '$d'
+  printf 'events: [cycles, instructions'; for i in $(seq 4095); do printf ', e%d' "$i"; done
+  printf ']\nintervals: []\n'; } >manyev.yaml
+expect_exit 1 "manyev.yaml:[0-9]+: key 'events': 4097 events; a trace lists at most 4096" -- \
+	"$SLEUTH" run --replay manyev.yaml -o manyev.prof
+{ echo 'ghz,power_w'; for i in $(seq 1025); do echo "$i.5,30"; done; } >manyidle.csv
+expect_exit 1 "manyidle.csv:1026: more than 1024 frequencies" -- \
+	"$SLEUTH" calibrate -q -m "$M/skeleton.yaml" -o cal.yaml --idle-log manyidle.csv \
+	"$M/traces/gcc-1.60.yaml" "$M/traces/gcc-2.66.yaml"
+
 # --- silent successes -------------------------------------------------------
 # an interval without cycles would predict time 0 and power NaN
 sed -E '0,/n: \[[0-9]+/s//n: [0/' t.yaml >c0.yaml
