@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -345,6 +346,8 @@ static struct {
 } inputs[MAX_INPUTS];
 static size_t n_inputs;
 static int guard_inputs;
+/* a trace reader's thread may reopen its trace (formats/trace.c) */
+static pthread_mutex_t inputs_mu = PTHREAD_MUTEX_INITIALIZER;
 
 void sl_input_guard(void)
 {
@@ -354,30 +357,37 @@ void sl_input_guard(void)
 void sl_input_note(FILE *f)
 {
 	struct stat st;
+	size_t i;
 	if (!guard_inputs || !f || fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode))
 		return;
-	for (size_t i = 0; i < n_inputs; i++)
+	pthread_mutex_lock(&inputs_mu);
+	for (i = 0; i < n_inputs; i++)
 		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
-			return;
-	if (n_inputs < MAX_INPUTS) {
+			break;
+	if (i == n_inputs && n_inputs < MAX_INPUTS) {
 		inputs[n_inputs].dev = st.st_dev;
 		inputs[n_inputs].ino = st.st_ino;
 		n_inputs++;
 	}
+	pthread_mutex_unlock(&inputs_mu);
 }
 
 /* -1 with sl_error() if path is a file this process read as an input. */
 static int refuse_input(const char *path)
 {
 	struct stat st;
+	int found = 0;
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
-	for (size_t i = 0; i < n_inputs; i++)
-		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
-			sl_error_set("cannot write %s: it is also an input of this "
-				     "command; give another output file", path);
-			return -1;
-		}
+	pthread_mutex_lock(&inputs_mu);
+	for (size_t i = 0; i < n_inputs && !found; i++)
+		found = inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino;
+	pthread_mutex_unlock(&inputs_mu);
+	if (found) {
+		sl_error_set("cannot write %s: it is also an input of this command; "
+			     "give another output file", path);
+		return -1;
+	}
 	return 0;
 }
 
