@@ -4,23 +4,27 @@
  * bound) -- the issue's target is under 0.5 s.  Prints one line per
  * objective: seconds, whether the result is proven optimal, and the saving.
  *
- * usage: bench-schedule [PHASES [PSTATES [INSTANCES_PER_PHASE [TRANSITION_US [BOUND]]]]]
+ * usage: bench-schedule [PHASES [PSTATES [INSTANCES_PER_PHASE [TRANSITION_US [BOUND [SEED]]]]]]
+ *
+ * The solver's time depends on the table (how many phases sit near the
+ * bound's trade-off), so SEED (default 1) draws other tables of the same
+ * shape.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "sleuth/common.h"
 #include "sleuth/schedule.h"
 
-static uint64_t rng = 88172645463325252ULL;
+/* GSL's Mersenne Twister, seeded once: the same table on every run. */
+static gsl_rng *rng;
 
 static double urand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (double)(rng >> 11) / 9007199254740992.0;
+	return gsl_rng_uniform(rng);
 }
 
 int main(int argc, char **argv)
@@ -30,12 +34,15 @@ int main(int argc, char **argv)
 	size_t R = argc > 3 ? strtoul(argv[3], NULL, 10) : 1;
 	double tus = argc > 4 ? strtod(argv[4], NULL) : 0;
 	double bound = argc > 5 ? strtod(argv[5], NULL) : 0.10;
+	unsigned long seed = argc > 6 ? strtoul(argv[6], NULL, 10) : 1;
 	if (!K || !P || !R) {
 		fprintf(stderr, "usage: bench-schedule [PHASES [PSTATES [REPEATS [TRANSITION_US "
-				"[BOUND]]]]]\n");
+				"[BOUND [SEED]]]]]]\n");
 		return 2;
 	}
 	size_t N = K * R;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, seed);
 	double *ghz = sl_xmalloc(P * sizeof *ghz);
 	for (size_t p = 0; p < P; p++)
 		ghz[p] = 3.5 - (P > 1 ? 2.3 * (double)p / (double)(P - 1) : 0);
@@ -60,8 +67,8 @@ int main(int argc, char **argv)
 		}
 	}
 	sl_sched_table tab = {P, ghz, 0, K, N, ph, t, e, NULL};
-	printf("# %zu phases x %zu P-states, %zu instances, bound %g%%, switch %g us\n",
-	       K, P, N, 100 * bound, tus);
+	printf("# %zu phases x %zu P-states, %zu instances, bound %g%%, switch %g us, seed %lu\n",
+	       K, P, N, 100 * bound, tus, seed);
 	for (int obj = 0; obj < 3; obj++) {
 		sl_sched_opts o = {.objective = (sl_objective)obj, .max_slowdown = bound,
 				   .transition_s = tus * 1e-6};
@@ -94,5 +101,6 @@ int main(int argc, char **argv)
 	free(e);
 	free(mem);
 	free(cef);
+	gsl_rng_free(rng);
 	return 0;
 }

@@ -56,7 +56,7 @@ typedef struct loop {
  * bin, pull disjoint code into one phase.  The cap costs nothing on the
  * simulated suite (docs/phases.md).
  */
-#define NOISE_THRESHOLD_CAP 1.0
+#define NOISE_THRESHOLD_CAP SL_THRESHOLD_CAP
 
 static double noise_threshold(const loop *L, size_t n)
 {

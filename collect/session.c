@@ -87,6 +87,10 @@ struct sl_session {
 	int delivered_last;
 	sl_mapping *maps;
 	size_t n_maps, cap_maps;
+	uint32_t *map_pid;   /* per mapping: the process that mapped it */
+	uint64_t *map_canon; /* per mapping: where its file sits in canonical
+			      * addresses (see canonical()) */
+	size_t last_map;     /* the mapping of the last sample: a cache */
 	sl_energy *energy;
 	double prev_energy;
 };
@@ -416,15 +420,65 @@ int sl_session_enable(sl_session *s, size_t member, int on)
 
 /* ---- records ----------------------------------------------------------- */
 
-static void add_mapping(sl_session *s, uint64_t start, uint64_t len, uint64_t pgoff,
-			const char *path)
+static void add_mapping(sl_session *s, uint32_t pid, uint64_t start, uint64_t len,
+			uint64_t pgoff, const char *path)
 {
-	for (size_t i = 0; i < s->n_maps; i++)
+	/* the file's place in canonical addresses: where it was first mapped */
+	uint64_t canon = start - pgoff;
+	for (size_t i = 0; i < s->n_maps; i++) {
 		if (s->maps[i].start == start && s->maps[i].end == start + len &&
 		    s->maps[i].pgoff == pgoff && !strcmp(s->maps[i].path, path))
 			return;
+		if (!strcmp(s->maps[i].path, path)) {
+			canon = s->map_canon[i];
+			break;
+		}
+	}
+	size_t cap = s->cap_maps;
 	SL_GROW(s->maps, s->n_maps, s->cap_maps);
+	if (cap != s->cap_maps) {
+		s->map_pid = sl_xreallocarray(s->map_pid, s->cap_maps, sizeof *s->map_pid);
+		s->map_canon = sl_xreallocarray(s->map_canon, s->cap_maps,
+						sizeof *s->map_canon);
+	}
+	s->map_pid[s->n_maps] = pid;
+	s->map_canon[s->n_maps] = canon;
 	s->maps[s->n_maps++] = (sl_mapping){start, start + len, pgoff, sl_xstrdup(path)};
+}
+
+/*
+ * A sampled address of process `pid` in canonical form: an address in a
+ * file's code is moved to where that file was first mapped, so that the
+ * same code run by another process (each with its own address-space
+ * layout: `sh -c 'xz ...; xz -d ...'`, a make of many compilers) has the
+ * same address.  Phases then see the same code as the same, and the
+ * symbolizer, which reports each file at its first mapping, names it.
+ * Addresses in no known mapping stay as they are.
+ */
+static uint64_t canonical(sl_session *s, uint32_t pid, uint64_t ip)
+{
+	size_t n = s->n_maps, hit = n;
+	const sl_mapping *m = s->last_map < n ? &s->maps[s->last_map] : NULL;
+	if (m && ip >= m->start && ip < m->end && s->map_pid[s->last_map] == pid) {
+		hit = s->last_map;
+	} else {
+		/* this process's mapping, else any (the latest) holding ip */
+		for (size_t i = n; i-- > 0;) {
+			if (ip < s->maps[i].start || ip >= s->maps[i].end)
+				continue;
+			if (hit == n)
+				hit = i;
+			if (s->map_pid[i] == pid) {
+				hit = i;
+				break;
+			}
+		}
+	}
+	if (hit == n)
+		return ip;
+	s->last_map = hit;
+	m = &s->maps[hit];
+	return ip - (m->start - m->pgoff) + s->map_canon[hit];
 }
 
 static int is_leader(const sl_session *s, uint64_t id)
@@ -452,7 +506,9 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 			s->bounds[s->n_bounds++] = v[3];
 		} else {
 			SL_GROW(s->pend, s->n_pend, s->cap_pend);
-			s->pend[s->n_pend++] = (pend_sample){v[1], v[3]};
+			/* v[2]: pid in the low half, tid in the high */
+			s->pend[s->n_pend++] =
+				(pend_sample){canonical(s, (uint32_t)v[2], v[1]), v[3]};
 			if (s->sample_ticks) {
 				SL_GROW(s->bounds, s->n_bounds, s->cap_bounds);
 				s->bounds[s->n_bounds++] = v[3];
@@ -489,7 +545,7 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 		memcpy(&m, p, sizeof m);
 		const char *name = (const char *)p + sizeof m;
 		if ((m.prot & PROT_EXEC) && memchr(name, 0, body - sizeof m))
-			add_mapping(s, m.addr, m.len, m.pgoff, name);
+			add_mapping(s, m.pid, m.addr, m.len, m.pgoff, name);
 		break;
 	}
 	case PERF_RECORD_MMAP: {
@@ -502,7 +558,7 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 		memcpy(&m, p, sizeof m);
 		const char *name = (const char *)p + sizeof m;
 		if (memchr(name, 0, body - sizeof m))
-			add_mapping(s, m.addr, m.len, m.pgoff, name);
+			add_mapping(s, m.pid, m.addr, m.len, m.pgoff, name);
 		break;
 	}
 	default: /* COMM, EXIT, FORK, THROTTLE: nothing to keep */
@@ -726,6 +782,8 @@ void sl_session_free(sl_session *s)
 	if (s->energy)
 		sl_energy_close(s->energy);
 	free(s->maps);
+	free(s->map_pid);
+	free(s->map_canon);
 	free(s->cpus);
 	free(s->pend);
 	free(s->bounds);

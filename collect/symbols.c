@@ -7,12 +7,26 @@
  * DEBUGINFOD_URLS is set) and its line tables.  A libdwfl lookup costs
  * ~0.2 ms in a large library (it scans the symbol table), and the same hot
  * addresses turn up in many phases, so answers are kept per address.
+ *
+ * Names are given as perf gives them: every address carries its file, the
+ * program's functions bare ("main"), a library's with the library
+ * ("inflate (libz.so.1)"), an address without a symbol as file+offset
+ * ("libz.so.1+0x1a2b", the offset as objdump and addr2line take it).
+ * C++ and Rust symbols are demangled with libiberty, binutils' demangler
+ * (what c++filt and gdb use: Itanium C++, Rust legacy and v0, D), rather
+ * than __cxa_demangle, which knows only C++ and would pull the C++ runtime
+ * into a C program.  An address in code the compiler inlined is named by
+ * the inlined function, from DWARF's inlined-subroutine scopes, with the
+ * function it was inlined into: "square (inlined into main)".
  */
 #include "collect/symbols.h"
 
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
+#include <libiberty/demangle.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,9 +36,17 @@
 
 /* One address's answer; func NULL: unknown. */
 typedef struct sym_ans {
-	const char *func, *file;
+	char *func;       /* owned */
+	const char *file; /* the Dwfl's */
 	int line;
 } sym_ans;
+
+/* A reported file: a library (named by its soname) or the program. */
+typedef struct sym_mod {
+	Dwfl_Module *mod;
+	char *name; /* soname, else the file's base name */
+	int is_lib;
+} sym_mod;
 
 struct sl_symbolizer {
 	Dwfl *dwfl;
@@ -35,7 +57,69 @@ struct sl_symbolizer {
 	char *debuginfo_path;
 	const char **done; /* paths reported (borrowed from the mappings) */
 	size_t n_done, cap_done;
+	sym_mod *mods;
+	size_t n_mods, cap_mods;
 };
+
+/*
+ * The file's soname (malloc'd) or NULL, and whether it is a library: a
+ * file with a soname, or one that is neither a fixed-address executable
+ * nor a PIE with an interpreter (a dlopen'd plugin without soname).  The
+ * program is an executable without soname (libc.so.6 has an interpreter
+ * too, but also a soname).
+ */
+static char *soname_of(Elf *elf, int *is_lib)
+{
+	GElf_Ehdr eh;
+	size_t nph;
+	int interp = 0;
+	char *so = NULL;
+	*is_lib = 1;
+	if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &nph) != 0)
+		return NULL;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+			interp = 1;
+	}
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
+		    !(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Dyn dyn;
+			if (gelf_getdyn(d, (int)i, &dyn) && dyn.d_tag == DT_SONAME) {
+				const char *n = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val);
+				if (n && *n && !so)
+					so = sl_xstrdup(n);
+			}
+		}
+	}
+	*is_lib = so || !(eh.e_type == ET_EXEC || (eh.e_type == ET_DYN && interp));
+	return so;
+}
+
+static void add_module(sl_symbolizer *s, Dwfl_Module *mod, const char *path)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias); /* the Dwfl's */
+	int is_lib = 1;
+	char *so = elf ? soname_of(elf, &is_lib) : NULL;
+	const char *base = strrchr(path, '/');
+	SL_GROW(s->mods, s->n_mods, s->cap_mods);
+	s->mods[s->n_mods++] = (sym_mod){mod, so ? so : sl_xstrdup(base ? base + 1 : path),
+					 is_lib};
+}
+
+static const sym_mod *find_module(const sl_symbolizer *s, Dwfl_Module *mod)
+{
+	for (size_t i = 0; i < s->n_mods; i++)
+		if (s->mods[i].mod == mod)
+			return &s->mods[i];
+	return NULL;
+}
 
 /*
  * The load bias of the file mapped at `m`: the mapping's file offset lies
@@ -86,11 +170,13 @@ static void report(sl_symbolizer *s, const sl_mapping *m)
 	if (fd < 0)
 		return;
 	GElf_Addr bias;
+	Dwfl_Module *mod;
 	if (load_bias(fd, m, &bias) < 0 ||
-	    !dwfl_report_elf(s->dwfl, m->path, m->path, fd, bias, true)) {
+	    !(mod = dwfl_report_elf(s->dwfl, m->path, m->path, fd, bias, true))) {
 		close(fd);
 		return;
 	}
+	add_module(s, mod, m->path); /* libdwfl owns fd now */
 	SL_GROW(s->done, s->n_done, s->cap_done);
 	s->done[s->n_done++] = m->path;
 }
@@ -102,6 +188,12 @@ sl_symbolizer *sl_sym_new(const sl_mapping *maps, size_t n)
 	s->cb.find_elf = dwfl_build_id_find_elf;
 	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	s->cb.section_address = dwfl_offline_section_address;
+	/* more places for separate debug files, as gdb's debug-file-directory:
+	 * each DIR is searched by build-id (DIR/.build-id/xx/yyyy.debug) and
+	 * by .gnu_debuglink, before the default /usr/lib/debug */
+	const char *more = getenv("SLEUTH_DEBUGINFO_PATH");
+	if (more && *more)
+		s->debuginfo_path = sl_xasprintf(":.debug:%s:/usr/lib/debug", more);
 	s->cb.debuginfo_path = &s->debuginfo_path;
 	s->dwfl = dwfl_begin(&s->cb);
 	if (!s->dwfl) {
@@ -119,12 +211,85 @@ sl_symbolizer *sl_sym_new(const sl_mapping *maps, size_t n)
 	return s;
 }
 
+/* A symbol as people read it: without its symbol version
+ * ("clock_gettime@@GLIBC_2.17"), demangled when it is C++ or Rust
+ * (malloc'd). */
+static char *demangle(const char *sym)
+{
+	char *bare = sl_xstrdup(sym);
+	bare[strcspn(bare, "@")] = 0;
+	char *d = cplus_demangle(bare, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+	if (d) {
+		free(bare);
+		bare = sl_xstrdup(d);
+		free(d);
+	}
+	return bare;
+}
+
+/* The name of a function's DIE (an inlined subroutine's through its
+ * abstract origin): its linkage name demangled, else its plain name. */
+static char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	const char *n = NULL;
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at))
+		n = dwarf_formstring(&at);
+	if (n)
+		return demangle(n);
+	if (dwarf_attr_integrate(die, DW_AT_name, &at) && (n = dwarf_formstring(&at)))
+		return sl_xstrdup(n);
+	return NULL;
+}
+
+/* The innermost function inlined at addr (malloc'd), or NULL: the DWARF
+ * scopes of the address, innermost first, hold an inlined subroutine
+ * when the compiler inlined code there. */
+static char *inlined_at(Dwfl_Module *mod, uint64_t addr)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+	Dwarf_Die *scopes = NULL;
+	char *name = NULL;
+	if (!cu)
+		return NULL;
+	int n = dwarf_getscopes(cu, addr - bias, &scopes);
+	for (int i = 0; i < n && !name; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_subprogram)
+			break; /* reached the function itself: nothing inlined */
+		if (tag == DW_TAG_inlined_subroutine)
+			name = die_name(&scopes[i]);
+	}
+	free(scopes);
+	return name;
+}
+
 static void dwfl_lookup(sl_symbolizer *s, uint64_t addr, sym_ans *a)
 {
 	memset(a, 0, sizeof *a);
 	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
-	if (!mod || !(a->func = dwfl_module_addrname(mod, addr)))
+	if (!mod)
 		return;
+	const sym_mod *sm = find_module(s, mod);
+	const char *lib = sm && sm->is_lib ? sm->name : NULL;
+	const char *sym = dwfl_module_addrname(mod, addr);
+	if (!sym) {
+		/* no symbol: the file and the offset objdump would show */
+		Dwarf_Addr bias = 0;
+		dwfl_module_getelf(mod, &bias);
+		a->func = sl_xasprintf("%s+0x%" PRIx64, sm ? sm->name : "?", addr - bias);
+		return;
+	}
+	char *func = demangle(sym), *in = inlined_at(mod, addr);
+	if (in && strcmp(in, func))
+		a->func = lib ? sl_xasprintf("%s (inlined into %s, %s)", in, func, lib)
+			      : sl_xasprintf("%s (inlined into %s)", in, func);
+	else
+		a->func = lib ? sl_xasprintf("%s (%s)", func, lib) : sl_xstrdup(func);
+	free(func);
+	free(in);
 	Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
 	if (l)
 		a->file = dwfl_lineinfo(l, NULL, &a->line, NULL, NULL, NULL);
@@ -155,6 +320,12 @@ void sl_sym_free(sl_symbolizer *s)
 		return;
 	dwfl_end(s->dwfl);
 	sl_addrhist_free(&s->index);
+	for (size_t i = 0; i < s->n_ans; i++)
+		free(s->ans[i].func);
 	free(s->ans);
+	for (size_t i = 0; i < s->n_mods; i++)
+		free(s->mods[i].name);
+	free(s->mods);
+	free(s->debuginfo_path);
 	free(s);
 }

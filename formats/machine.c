@@ -1,5 +1,5 @@
 /*
- * sleuth-machine/1 reader and writer (shared/spec/formats.md §2).
+ * sleuth-machine/1 reader and writer (docs/formats.md, sleuth-machine/1).
  *
  * A machine file is small, so it is loaded as one tree.  Skeletons (no
  * static_w, power: absent or without coefficients) load fine: calibrate

@@ -1,5 +1,5 @@
 /*
- * Power logs and idle logs (shared/spec/formats.md §3).  Both are small
+ * Power logs and idle logs (docs/formats.md).  Both are small
  * numeric CSV files with '#' comments and a header row naming the columns;
  * one reader serves both, keeping only the columns asked for so that other
  * rails in the file may hold anything.  A power log keeps a running integral
@@ -9,49 +9,23 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "formats/csv.h"
 #include "sleuth/common.h"
 
-/* Strip blanks (and a pair of double quotes, for header names) in place. */
-static char *trim(char *s, int unquote)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' ||
-		     s[n - 1] == '\n'))
-		s[--n] = 0;
-	if (unquote && n >= 2 && s[0] == '"' && s[n - 1] == '"') {
-		s[n - 1] = 0;
-		s++;
-	}
-	return s;
-}
-
-/* Split a line at commas into at most `max` trimmed fields; returns the
- * number of fields (which may exceed max: the rest are not stored). */
-static size_t split(char *line, char **fld, size_t max, int unquote)
-{
-	size_t n = 0;
-	char *p = line, *tok;
-	while ((tok = strsep(&p, ",")) != NULL) {
-		if (n < max)
-			fld[n] = trim(tok, unquote);
-		n++;
-	}
-	return n;
-}
-
 typedef struct csv_cols {
-	const char *want[2];     /* column names to keep */
+	const char *want[3];     /* column names to keep */
 	size_t n_want;
+	size_t n_required;       /* the first n_required of them must be there */
 	const char *hint;        /* appended when a column is missing */
-	double **col;            /* out: n_want arrays of nrows */
+	double **col;            /* out: n_want arrays of nrows (NULL: an optional
+				  * column not in the file) */
 	int *lines;              /* out: line of each row */
 	size_t nrows;
 } csv_cols;
@@ -79,11 +53,11 @@ static int csv_read(FILE *f, const char *name, csv_cols *c)
 		/* A UTF-8 byte-order mark, as spreadsheets write: not data. */
 		if (lineno == 1 && !strncmp(s, "\xef\xbb\xbf", 3))
 			s += 3;
-		s = trim(s, 0);
+		s = sl_csv_trim(s, 0);
 		if (!*s || *s == '#')
 			continue;
 		if (!nhead) {
-			nhead = split(s, fld, CSV_MAX_FIELDS, 1);
+			nhead = sl_csv_split(s, fld, CSV_MAX_FIELDS, 1);
 			if (nhead > CSV_MAX_FIELDS) {
 				sl_error_set("%s:%d: more than %d columns", name, lineno,
 					     CSV_MAX_FIELDS);
@@ -93,6 +67,10 @@ static int csv_read(FILE *f, const char *name, csv_cols *c)
 				size_t k = 0;
 				while (k < nhead && strcmp(fld[k], c->want[w]))
 					k++;
+				if (k == nhead && w >= c->n_required) {
+					idx[w] = SIZE_MAX;
+					continue;
+				}
 				if (k == nhead) {
 					sl_error_set("%s:%d: the header row has no column '%s'%s",
 						     name, lineno, c->want[w], c->hint);
@@ -102,7 +80,7 @@ static int csv_read(FILE *f, const char *name, csv_cols *c)
 			}
 			continue;
 		}
-		size_t nf = split(s, fld, CSV_MAX_FIELDS, 0);
+		size_t nf = sl_csv_split(s, fld, CSV_MAX_FIELDS, 0);
 		if (nf != nhead) {
 			sl_error_set("%s:%d: %zu fields, but the header row has %zu; "
 				     "every row needs one value per column",
@@ -112,11 +90,14 @@ static int csv_read(FILE *f, const char *name, csv_cols *c)
 		if (c->nrows == rcap) {
 			rcap = rcap ? 2 * rcap : 1024;
 			for (size_t w = 0; w < c->n_want; w++)
-				c->col[w] = sl_xreallocarray(c->col[w], rcap, sizeof(double));
+				if (idx[w] != SIZE_MAX)
+					c->col[w] = sl_xreallocarray(c->col[w], rcap,
+								     sizeof(double));
 			c->lines = sl_xreallocarray(c->lines, rcap, sizeof(int));
 		}
 		for (size_t w = 0; w < c->n_want; w++)
-			if (sl_parse_double(fld[idx[w]], &c->col[w][c->nrows]) < 0) {
+			if (idx[w] != SIZE_MAX &&
+			    sl_parse_double(fld[idx[w]], &c->col[w][c->nrows]) < 0) {
 				sl_error_prefix("%s:%d: column '%s': ", name, lineno,
 						c->want[w]);
 				goto out;
@@ -164,14 +145,15 @@ static FILE *open_src(const char *path, const char *text, size_t len)
 	return f;
 }
 
-/* Read a key column and a power column from a file or buffer. */
-static int read_two(const char *path, const char *text, size_t len, const char *key,
-		    const char *column, const char *what, csv_cols *c)
+/* Read a key column, a power column and, when the file has it, the
+ * temperature column from a file or buffer. */
+static int read_cols(const char *path, const char *text, size_t len, const char *key,
+		     const char *column, const char *what, csv_cols *c)
 {
 	char hint[160];
 	snprintf(hint, sizeof hint, "; %s needs %s and the power column (power_w, "
 		 "or the one named with --column)", what, key);
-	*c = (csv_cols){{key, column}, 2, hint, NULL, NULL, 0};
+	*c = (csv_cols){{key, column, SL_POWERLOG_TEMP_COLUMN}, 3, 2, hint, NULL, NULL, 0};
 	FILE *f = open_src(path, text, len);
 	if (!f)
 		return -1;
@@ -187,12 +169,19 @@ static int powerlog_load(sl_powerlog *log, const char *path, const char *text,
 	if (!column)
 		column = SL_POWERLOG_DEFAULT_COLUMN;
 	csv_cols c;
-	int rc = read_two(path, text, len, "time_s", column, "a power log", &c);
+	int rc = read_cols(path, text, len, "time_s", column, "a power log", &c);
 	if (rc == 0 && c.nrows < 2) {
 		sl_error_set("%s: only one data row; a power log needs at least two "
 			     "to integrate", path);
 		rc = -1;
 	}
+	for (size_t i = 0; rc == 0 && c.col[2] && i < c.nrows; i++)
+		if (!(c.col[2][i] > -273.15)) {
+			sl_error_set("%s:%d: column '%s': %g is below absolute zero; "
+				     "temperatures are in degrees C", path, c.lines[i],
+				     SL_POWERLOG_TEMP_COLUMN, c.col[2][i]);
+			rc = -1;
+		}
 	for (size_t i = 1; rc == 0 && i < c.nrows; i++)
 		if (!(c.col[0][i] > c.col[0][i - 1])) {
 			sl_error_set("%s:%d: time_s %g does not come after the previous "
@@ -209,6 +198,7 @@ static int powerlog_load(sl_powerlog *log, const char *path, const char *text,
 	log->n = c.nrows;
 	log->t = c.col[0];
 	log->p = c.col[1];
+	log->temp_c = c.col[2];
 	free(c.col);
 	free(c.lines);
 	log->cum = sl_xmalloc(log->n * sizeof *log->cum);
@@ -246,6 +236,7 @@ void sl_powerlog_free(sl_powerlog *log)
 	free(log->column);
 	free(log->t);
 	free(log->p);
+	free(log->temp_c);
 	free(log->cum);
 	memset(log, 0, sizeof *log);
 }
@@ -293,7 +284,7 @@ static int idlelog_load(sl_idlelog *il, const char *path, const char *text,
 	if (!column)
 		column = SL_POWERLOG_DEFAULT_COLUMN;
 	csv_cols c;
-	int rc = read_two(path, text, len, "ghz", column, "an idle log", &c);
+	int rc = read_cols(path, text, len, "ghz", column, "an idle log", &c);
 	for (size_t i = 0; rc == 0 && i < c.nrows; i++)
 		if (!(c.col[0][i] > 0)) {
 			sl_error_set("%s:%d: column 'ghz': %g is not a positive frequency",

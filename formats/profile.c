@@ -957,3 +957,32 @@ const char *sl_profile_predictor_text(const sl_profile *p, char *buf, size_t len
 			 100 * p->predictor_accuracy);
 	return buf;
 }
+
+static int by_time_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x < y) - (x > y);
+}
+
+size_t sl_profile_phases_covering(const sl_profile *p, double frac)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->n_intervals; i++)
+		n = SL_MAX(n, (size_t)p->iv[i].phase + 1);
+	double *t = sl_xcalloc(n + 1, sizeof *t), total = 0, sum = 0;
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		t[p->iv[i].phase] += p->iv[i].time_s;
+		total += p->iv[i].time_s;
+	}
+	qsort(t, n, sizeof *t, by_time_desc);
+	size_t k = 0;
+	while (k < n && t[k] > 0 && sum < frac * total * (1 - 1e-12))
+		sum += t[k++];
+	free(t);
+	return k;
+}
+
+int sl_profile_phases_noisy(const sl_profile *p)
+{
+	return p->n_intervals >= 20 && 2 * p->n_phases > p->n_intervals;
+}

@@ -1,5 +1,5 @@
 /*
- * sleuth-schedule/1 (shared/spec/formats.md §5): the file `sleuth schedule`
+ * sleuth-schedule/1 (docs/formats.md, sleuth-schedule/1): the file `sleuth schedule`
  * writes and `sleuth predict --schedule` / `sleuth simulate --schedule`
  * read.  The optional keys power_cap_w, transition_us and min_instance_ms
  * are written only when the schedule was made with them, because a reader
@@ -48,7 +48,7 @@ static int get_str(sl_yparser *yp, const sl_ynode *map, const char *key, char **
 
 /*
  * A required nested map.  Unknown keys inside it are not warned about (the
- * spec asks that only of the top level): every key sleuth reads there is
+ * format asks that only of the top level, docs/formats.md): every key sleuth reads there is
  * required, so a misspelt one is an error anyway, and the extra fields of
  * `sleuth schedule --format json` read back without a warning per phase.
  */

@@ -1,6 +1,6 @@
 /*
  * A bounded single-producer, single-consumer queue of slot indices, for the
- * trace writer and reader threads (src/util/trace.c).  The caller owns an
+ * trace writer and reader threads (formats/trace.c).  The caller owns an
  * array of `cap` slots; the queue only says which slot the producer may fill
  * next and which one the consumer may read next, so slots (and the buffers
  * in them) are reused and nothing is allocated per item.

@@ -1,5 +1,5 @@
 /*
- * sleuth-trace/1 reader and writer (shared/spec/formats.md §1).
+ * sleuth-trace/1 reader and writer (docs/formats.md, sleuth-trace/1).
  *
  * A trace can hold 100k intervals of 200 branches each, so neither side ever
  * holds the whole trace: the reader walks the top-level mapping with libyaml
@@ -550,7 +550,7 @@ static int read_interval(sl_trace_reader *r, const sl_ynode *m, slot *s)
 {
 	/* `ghz` is sleuth's own extension: the interval's frequency in a trace
 	 * run under a schedule (sleuth simulate --schedule). */
-	static const char *const known[] = {"t", "n", "br", "e", "label", "ghz"};
+	static const char *const known[] = {"t", "n", "br", "e", "temp", "label", "ghz"};
 	sl_yparser *yp = &r->yp;
 	sl_trace_interval *iv = &s->iv;
 	const sl_ynode *v;
@@ -580,6 +580,14 @@ static int read_interval(sl_trace_reader *r, const sl_ynode *m, slot *s)
 			return sl_yerr(yp, v->line, "e", "energy must be >= 0, found %s",
 				       v->str);
 		iv->has_e = 1;
+	}
+	if ((v = sl_ymap_get(m, "temp"))) {
+		if (sl_yget_double(yp, v, "temp", &iv->temp) < 0)
+			return -1;
+		if (!(iv->temp > SL_TRACE_TEMP_MIN))
+			return sl_yerr(yp, v->line, "temp", "a temperature in degrees C must "
+				       "be above absolute zero (-273.15), found %s", v->str);
+		iv->has_temp = 1;
 	}
 	if ((v = sl_ymap_get(m, "label"))) {
 		const char *str;
@@ -962,6 +970,8 @@ static int emit_interval(sl_ywriter *yw, const sl_trace_interval *iv, size_t n_e
 	sl_yw_end_seq(yw);
 	if (iv->has_e)
 		sl_yw_kdouble(yw, "e", iv->e);
+	if (iv->has_temp)
+		sl_yw_kdouble(yw, "temp", iv->temp);
 	if (iv->label)
 		sl_yw_kstr(yw, "label", iv->label);
 	if (ghz > 0)
@@ -1011,10 +1021,11 @@ int sl_trace_write(sl_trace_writer *w, const sl_trace_interval *iv)
 int sl_trace_write_at(sl_trace_writer *w, const sl_trace_interval *iv, double ghz)
 {
 	sl_ywriter *yw = &w->yw;
-	if (!isfinite(iv->t) || iv->t <= 0 || (iv->has_e && (!isfinite(iv->e) || iv->e < 0))) {
-		sl_error_set("cannot write trace %s: interval %zu has t <= 0 or a "
-			     "negative or non-finite e", yw->af.path ? yw->af.path : "-",
-			     w->index);
+	if (!isfinite(iv->t) || iv->t <= 0 || (iv->has_e && (!isfinite(iv->e) || iv->e < 0)) ||
+	    (iv->has_temp && !(isfinite(iv->temp) && iv->temp > SL_TRACE_TEMP_MIN))) {
+		sl_error_set("cannot write trace %s: interval %zu has t <= 0, a "
+			     "negative or non-finite e, or a temp not above -273.15",
+			     yw->af.path ? yw->af.path : "-", w->index);
 		return -1;
 	}
 	if (!w->p.running) {

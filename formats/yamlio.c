@@ -1,6 +1,6 @@
 /*
  * libyaml event stream -> small arena-allocated subtrees, with line numbers,
- * and a thin emitter wrapper.  See sleuth/yamlio.h for why it is shaped so.
+ * and a thin emitter wrapper.  See formats/yamlio.h for why it is shaped so.
  */
 #include "formats/yamlio.h"
 
@@ -369,7 +369,7 @@ static int load(sl_yparser *yp, sl_ynode **out, int depth)
 				consume(yp);
 				break;
 			}
-			sl_ynode *kid;
+			sl_ynode *kid = NULL;
 			if (load(yp, &kid, depth + 1) < 0)
 				return -1;
 			push(yp, kid);

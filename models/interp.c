@@ -12,6 +12,7 @@
 
 #include "sleuth/common.h"
 #include "sleuth/model.h"
+#include "predict_int.h"
 
 const char *sl_src_name(sl_src s)
 {
@@ -197,4 +198,20 @@ void sl_interp_phase_shares(const sl_interp *v, double (*share)[SL_SRC_N])
 			share[ph][s] = all ? (double)row[s] / (double)all : 0.0;
 	}
 	free(n);
+}
+
+uint32_t *sl_phase_order(const sl_interp *v, size_t *n)
+{
+	uint32_t *order = sl_xmalloc((v->n_phase_ids + 1) * sizeof *order);
+	char *seen = sl_xcalloc(v->n_phase_ids + 1, 1);
+	*n = 0;
+	for (size_t j = 0; j < v->n_instances; j++) {
+		uint32_t ph = v->inst[j].phase;
+		if (!seen[ph]) {
+			seen[ph] = 1;
+			order[(*n)++] = ph;
+		}
+	}
+	free(seen);
+	return order;
 }

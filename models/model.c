@@ -10,6 +10,7 @@
 
 #include "sleuth/common.h"
 #include "sleuth/model.h"
+#include "predict_int.h"
 
 const char *sl_time_model_name(sl_time_model t)
 {
@@ -311,4 +312,11 @@ void sl_model_aggregate(const sl_model *md, const sl_opoint *op, sl_agg *per_pha
 	}
 	if (total)
 		total->instances = v->n_instances;
+}
+
+void sl_stats_add(sl_predict_stats *st, const sl_agg *a)
+{
+	st->predictions += a->intervals;
+	st->clamped_idle += a->clamped_idle;
+	st->clamped_peak += a->clamped_peak;
 }

@@ -1,6 +1,9 @@
 /*
- * Shared between the prediction writers (predict_out.c, predict_table.c);
- * not part of libsleuth's API.
+ * Shared by the prediction writers: predict_out.c (CSV, JSON) hands the
+ * human table to predict_table.c, and both count with helpers that live
+ * with what they count (sl_phase_order in interp.c, sl_stats_add in
+ * model.c), so the writers never call each other both ways.  Not part of
+ * libsleuth's API.
  */
 #ifndef SLEUTH_MODELS_PREDICT_INT_H
 #define SLEUTH_MODELS_PREDICT_INT_H

@@ -1,5 +1,5 @@
 /*
- * The machine-readable prediction tables (shared/spec/formats.md §4): CSV
+ * The machine-readable prediction tables (docs/formats.md, prediction table): CSV
  * and JSON carry the same rows, built once as a list of fields and written
  * by format.  Predictions are made and written one frequency at a time.
  */
@@ -46,22 +46,6 @@ int sl_fmt_parse(const char *s, sl_fmt *fmt)
 	return -1;
 }
 
-uint32_t *sl_phase_order(const sl_interp *v, size_t *n)
-{
-	uint32_t *order = sl_xmalloc((v->n_phase_ids + 1) * sizeof *order);
-	char *seen = sl_xcalloc(v->n_phase_ids + 1, 1);
-	*n = 0;
-	for (size_t j = 0; j < v->n_instances; j++) {
-		uint32_t ph = v->inst[j].phase;
-		if (!seen[ph]) {
-			seen[ph] = 1;
-			order[(*n)++] = ph;
-		}
-	}
-	free(seen);
-	return order;
-}
-
 /* One field of a row. */
 typedef struct fv {
 	enum { FV_U, FV_D, FV_S } kind;
@@ -80,15 +64,19 @@ typedef struct pre {
 	size_t len;
 } pre;
 
+#define MAX_FIELDS 9
+
 typedef struct rows {
 	sl_obuf ob;
+	sl_json jw;    /* JSON: writes through ob */
 	sl_fmt fmt;
 	const char *const *names;
 	size_t n;
-	int first;
+	char key[MAX_FIELDS][24]; /* JSON: each name as `"name": ` */
+	size_t key_len[MAX_FIELDS];
 } rows;
 
-static void put_value(rows *r, const fv *v)
+static void put_csv(rows *r, const fv *v)
 {
 	switch (v->kind) {
 	case FV_U:
@@ -100,9 +88,22 @@ static void put_value(rows *r, const fv *v)
 	case FV_D:
 		if (isfinite(v->d))
 			sl_ob_double(&r->ob, v->d, SIG);
-		else if (r->fmt == SL_FMT_JSON)
-			sl_ob_str(&r->ob, "null");
-		break; /* CSV: an empty field (time only) */
+		break; /* an empty field (time only) */
+	}
+}
+
+static void put_json(rows *r, const fv *v)
+{
+	switch (v->kind) {
+	case FV_U:
+		sl_json_uint(&r->jw, v->u);
+		break;
+	case FV_S:
+		sl_json_number_text(&r->jw, v->s, (size_t)v->u);
+		break;
+	case FV_D:
+		sl_json_number(&r->jw, v->d); /* null when not predicted */
+		break;
 	}
 }
 
@@ -112,20 +113,21 @@ static void row(rows *r, const fv *v)
 		for (size_t i = 0; i < r->n; i++) {
 			if (i)
 				sl_ob_char(&r->ob, ',');
-			put_value(r, &v[i]);
+			put_csv(r, &v[i]);
 		}
 		sl_ob_char(&r->ob, '\n');
 		return;
 	}
-	sl_ob_str(&r->ob, r->first ? "  {" : ",\n  {");
-	r->first = 0;
+	sl_json_break(&r->jw, "\n  ");
+	sl_json_open(&r->jw, '{', " ");
 	for (size_t i = 0; i < r->n; i++) {
-		sl_ob_str(&r->ob, i ? ", \"" : "\"");
-		sl_ob_str(&r->ob, r->names[i]);
-		sl_ob_str(&r->ob, "\": ");
-		put_value(r, &v[i]);
+		if (r->key_len[i])
+			sl_json_key_text(&r->jw, r->key[i], r->key_len[i]);
+		else
+			sl_json_key(&r->jw, r->names[i]);
+		put_json(r, &v[i]);
 	}
-	sl_ob_char(&r->ob, '}');
+	sl_json_close(&r->jw, "");
 }
 
 static const char *const interval_fields[] = {
@@ -138,56 +140,66 @@ static const char *const phase_fields[] = {
 	"ghz", "phase", "intervals", "instances", "instructions",
 	"time_s", "power_w", "energy_j"};
 
+_Static_assert(SL_ARRAY_LEN(instance_fields) <= MAX_FIELDS &&
+	       SL_ARRAY_LEN(interval_fields) <= MAX_FIELDS &&
+	       SL_ARRAY_LEN(phase_fields) <= MAX_FIELDS, "rows.key is too small");
+
 static void ob_put(void *ob, const char *bytes, size_t n)
 {
 	sl_ob_mem(ob, bytes, n);
 }
 
-/* A JSON string (names come from files: sleuth/json.h escapes them). */
-static void json_str(sl_obuf *ob, const char *s)
+static size_t num_sig(char *out, double v)
 {
-	sl_json_str(ob_put, ob, s ? s : "");
+	return sl_fmt_sig(out, v, SIG);
 }
 
+/* The head of the JSON document, up to the rows' array. */
 static void json_head(rows *r, const sl_model *md, sl_per per)
 {
-	sl_obuf *ob = &r->ob;
-	sl_ob_str(ob, "{\n\"per\": ");
-	json_str(ob, sl_per_name(per));
-	sl_ob_str(ob, ",\n\"time_model\": ");
-	json_str(ob, sl_time_model_name(md->time));
-	sl_ob_str(ob, ",\n\"machine\": ");
-	json_str(ob, md->mach->name);
-	sl_ob_str(ob, ",\n\"profiled_ghz\": ");
-	sl_ob_double(ob, md->f0_ghz, SIG);
-	sl_ob_str(ob, ",\n\"interpolation\": {");
+	sl_json *w = &r->jw;
+	sl_json_open(w, '{', " ");
+	sl_json_break(w, "\n");
+	sl_json_key(w, "per");
+	sl_json_string(w, sl_per_name(per));
+	sl_json_break(w, "\n");
+	sl_json_key(w, "time_model");
+	sl_json_string(w, sl_time_model_name(md->time));
+	sl_json_break(w, "\n");
+	sl_json_key(w, "machine");
+	sl_json_string(w, md->mach->name ? md->mach->name : "");
+	sl_json_break(w, "\n");
+	sl_json_key(w, "profiled_ghz");
+	sl_json_number(w, md->f0_ghz);
+	sl_json_break(w, "\n");
+	sl_json_key(w, "interpolation");
+	sl_json_open(w, '{', " ");
 	for (int s = 0; s < SL_SRC_N; s++) {
-		sl_ob_str(ob, s ? ", " : "");
-		json_str(ob, sl_src_name((sl_src)s));
-		sl_ob_str(ob, ": ");
-		sl_ob_double(ob, sl_interp_share(&md->view, (sl_src)s), SIG);
+		sl_json_key(w, sl_src_name((sl_src)s));
+		sl_json_number(w, sl_interp_share(&md->view, (sl_src)s));
 	}
-	sl_ob_str(ob, "},\n\"rows\": [\n");
+	sl_json_close(w, "");
+	sl_json_break(w, "\n");
+	sl_json_key(w, "rows");
+	sl_json_open(w, '[', "");
 }
 
 static void json_tail(rows *r, const sl_predict_stats *st)
 {
-	sl_obuf *ob = &r->ob;
-	sl_ob_str(ob, r->first ? "],\n" : "\n],\n");
-	sl_ob_str(ob, "\"clamped\": {\"predictions\": ");
-	sl_ob_u64(ob, st->predictions);
-	sl_ob_str(ob, ", \"idle\": ");
-	sl_ob_u64(ob, st->clamped_idle);
-	sl_ob_str(ob, ", \"peak\": ");
-	sl_ob_u64(ob, st->clamped_peak);
-	sl_ob_str(ob, "}\n}\n");
-}
-
-void sl_stats_add(sl_predict_stats *st, const sl_agg *a)
-{
-	st->predictions += a->intervals;
-	st->clamped_idle += a->clamped_idle;
-	st->clamped_peak += a->clamped_peak;
+	sl_json *w = &r->jw;
+	sl_json_close(w, "\n");
+	sl_json_break(w, "\n");
+	sl_json_key(w, "clamped");
+	sl_json_open(w, '{', " ");
+	sl_json_key(w, "predictions");
+	sl_json_uint(w, st->predictions);
+	sl_json_key(w, "idle");
+	sl_json_uint(w, st->clamped_idle);
+	sl_json_key(w, "peak");
+	sl_json_uint(w, st->clamped_peak);
+	sl_json_close(w, "");
+	sl_json_close(w, "\n");
+	sl_ob_char(&r->ob, '\n');
 }
 
 /* Every interval at one frequency, streamed. */
@@ -246,8 +258,9 @@ int sl_predict_write(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n
 	if (fmt == SL_FMT_TABLE)
 		return sl_predict_table(f, md, ops, n_ops, info, stats);
 
-	rows r = {.fmt = fmt, .first = 1};
+	rows r = {.fmt = fmt};
 	sl_ob_init(&r.ob, f);
+	sl_json_init(&r.jw, ob_put, &r.ob, num_sig);
 	if (per == SL_PER_INTERVAL) {
 		r.names = interval_fields;
 		r.n = SL_ARRAY_LEN(interval_fields);
@@ -265,8 +278,11 @@ int sl_predict_write(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n
 			sl_ob_str(&r.ob, r.names[i]);
 		}
 		sl_ob_char(&r.ob, '\n');
-	} else
+	} else {
+		for (size_t i = 0; i < r.n; i++)
+			r.key_len[i] = sl_json_quote_key(r.key[i], sizeof r.key[i], r.names[i]);
 		json_head(&r, md, per);
+	}
 
 	size_t n_order = 0;
 	uint32_t *order = sl_phase_order(&md->view, &n_order);

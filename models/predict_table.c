@@ -77,28 +77,33 @@ static void header(FILE *f, const sl_model *md, const sl_predict_info *info)
 	free(strip);
 }
 
-/* The main table: one block of columns per frequency. */
-static void main_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n_ops,
-		       sl_agg *const *agg, const sl_agg *tot, const uint32_t *order,
-		       size_t n_order, const double *tmin, const double *tmax)
+/* The main table: one block of columns per frequency, two frequencies
+ * side by side at most, so that a line fits 100 columns however many are
+ * asked for (--all: every P-state); sens closes each row of the last. */
+#define OPS_PER_ROW 2
+
+static void main_block(FILE *f, const sl_model *md, const sl_opoint *ops, size_t k0,
+		       size_t k1, int last, sl_agg *const *agg, const sl_agg *tot,
+		       const uint32_t *order, size_t n_order, const double *tmin,
+		       const double *tmax)
 {
 	uint32_t np = md->view.n_phase_ids;
 	char b1[32], b2[32], b3[32];
 	int colour = sl_term_colour(f);
 	fprintf(f, "     ");
-	for (size_t k = 0; k < n_ops; k++) {
+	for (size_t k = k0; k < k1; k++) {
 		char g[40];
 		int n = snprintf(g, sizeof g, "%.4g GHz%s", ops[k].ghz,
 				 ops[k].extrapolated ? " (extrapolated)" : "");
 		int pad = n < 31 ? (31 - n) / 2 : 0;
 		fprintf(f, " %*s%s", pad, "", g);
-		if (k + 1 < n_ops)
+		if (k + 1 < k1)
 			fprintf(f, "%*s", 31 - pad - n, "");
 	}
 	fprintf(f, "\nphase");
-	for (size_t k = 0; k < n_ops; k++)
+	for (size_t k = k0; k < k1; k++)
 		fprintf(f, " %8s %7s %8s %5s", "time s", "power W", "energy J", "t/e");
-	fprintf(f, "   sens\n");
+	fprintf(f, last ? "   sens\n" : "\n");
 	for (size_t j = 0; j <= n_order; j++) {
 		int is_tot = j == n_order;
 		uint32_t ph = is_tot ? 0 : order[j];
@@ -106,7 +111,7 @@ static void main_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t
 			fprintf(f, "total");
 		else
 			sl_term_phase_id(f, ph, 5, colour);
-		for (size_t k = 0; k < n_ops; k++) {
+		for (size_t k = k0; k < k1; k++) {
 			const sl_agg *a = is_tot ? &tot[k] : &agg[k][ph];
 			char rk[32] = "";
 			if (!is_tot && md->power)
@@ -119,7 +124,22 @@ static void main_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t
 				num(b3, sizeof b3, a->energy_j), rk);
 		}
 		size_t at = is_tot ? np : ph;
-		fprintf(f, " %6.3f\n", tmax[at] > 0 ? tmin[at] / tmax[at] : NAN);
+		if (last)
+			fprintf(f, " %6.3f", tmax[at] > 0 ? tmin[at] / tmax[at] : NAN);
+		fputc('\n', f);
+	}
+}
+
+static void main_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n_ops,
+		       sl_agg *const *agg, const sl_agg *tot, const uint32_t *order,
+		       size_t n_order, const double *tmin, const double *tmax)
+{
+	for (size_t k0 = 0; k0 < n_ops; k0 += OPS_PER_ROW) {
+		size_t k1 = SL_MIN(n_ops, k0 + OPS_PER_ROW);
+		if (k0)
+			fputc('\n', f);
+		main_block(f, md, ops, k0, k1, k1 == n_ops, agg, tot, order, n_order, tmin,
+			   tmax);
 	}
 }
 

@@ -54,6 +54,14 @@ double sl_threshold_for(unsigned dims, size_t n_samples)
 	return SL_THRESHOLD_MARGIN + sqrt(2.0 * free_bins / (M_PI * n));
 }
 
+size_t sl_samples_for(unsigned dims, double margin, double cap)
+{
+	double room = cap - margin, free_bins = dims > 1 ? dims - 1 : 0;
+	if (!(room > 0))
+		return SIZE_MAX;
+	return (size_t)ceil(2.0 * free_bins / (M_PI * room * room));
+}
+
 void sl_cluster_set_alpha(sl_cluster *c, double alpha)
 {
 	c->alpha = alpha;

@@ -61,6 +61,8 @@ static void build_phases(sl_report *r, const sl_profile *p)
 		ph->share = total > 0 ? ph->time_s / total : NAN;
 		ph->measured = ph->interpolated = ph->missing = NAN;
 		ph->mem_bound = NAN;
+		ph->sched_ghz = NAN;
+		ph->sched_k = SIZE_MAX;
 		/* Named after its top function, shortened: C++ names can fill a
 		 * line, and the name labels legends and table rows. */
 		const char *fn = ph->n_funcs ? ph->funcs[0].function : NULL;
@@ -324,6 +326,53 @@ fail:
 	return -1;
 }
 
+/* Under a schedule: each phase's frequency, and with predictions its
+ * place in the sweep, the schedule's totals and the best single P-state
+ * within the same slowdown bound (by the schedule's objective). */
+static void build_schedule(sl_report *r, const sl_schedule_file *s)
+{
+	r->have_schedule = 1;
+	r->sched_objective = sl_objective_name(s->objective);
+	r->sched_max_slowdown = s->max_slowdown;
+	r->sched_time_s = r->sched_energy_j = NAN;
+	r->sched_fixed = SIZE_MAX;
+	int all = r->n_sweep > 0;
+	for (size_t i = 0; i < r->n_phases; i++) {
+		sl_rep_phase *ph = &r->phases[i];
+		double g = sl_schedule_ghz(s, ph->id);
+		ph->sched_ghz = g > 0 ? g : NAN;
+		for (size_t k = 0; k < r->n_sweep; k++)
+			if (same_ghz(r->sweep_ghz[k], g))
+				ph->sched_k = k;
+		all &= ph->sched_k != SIZE_MAX;
+	}
+	if (!all)
+		return;
+	double t = 0, e = 0, *tk = sl_xcalloc(r->n_sweep, sizeof *tk),
+	       *ek = sl_xcalloc(r->n_sweep, sizeof *ek);
+	for (size_t i = 0; i < r->n_phases; i++) {
+		const sl_rep_phase *ph = &r->phases[i];
+		t += ph->time_at[ph->sched_k];
+		e += ph->energy_at[ph->sched_k];
+		for (size_t k = 0; k < r->n_sweep; k++) {
+			tk[k] += ph->time_at[k];
+			ek[k] += ph->energy_at[k];
+		}
+	}
+	r->sched_time_s = t;
+	r->sched_energy_j = r->have_power ? e : NAN;
+	double best = INFINITY, bound = (1 + s->max_slowdown) * tk[r->fmax];
+	for (size_t k = 0; r->have_power && k < r->n_sweep; k++) {
+		double v = sl_objective_value(s->objective, tk[k], ek[k]);
+		if (tk[k] <= bound * (1 + 1e-12) && v < best) {
+			best = v;
+			r->sched_fixed = k;
+		}
+	}
+	free(tk);
+	free(ek);
+}
+
 /* Every requested frequency must be one the model can predict, whether
  * or not there is a power model to draw it with. */
 static int check_freqs(const sl_model *md, const sl_report_opts *o)
@@ -414,8 +463,9 @@ int sl_report_build(sl_report *r, const sl_profile *p, const sl_report_opts *o)
 	int got = 0;
 	if (!p->has_counts)
 		sl_report_note(r, "predictions unavailable: the profile has no event counts "
-				  "(%s backend); profile with the perf backend for them",
-			       p->backend ? p->backend : "?");
+				  "(%s backend); for time, power and energy at every frequency, "
+				  "record where there is a PMU (sleuth run --backend perf) or "
+				  "through the virtual PMU (vPMU)", p->backend ? p->backend : "?");
 	else
 		got = load_machine(r, p, o, &m);
 	if (got < 0) {
@@ -431,10 +481,14 @@ int sl_report_build(sl_report *r, const sl_profile *p, const sl_report_opts *o)
 		else if (!r->have_power && (o->n_ghz || have_sched))
 			sl_report_note(r, "power over time at the requested frequencies and "
 					  "under the schedule needs a power model");
+		if (rc == 0 && have_sched)
+			build_schedule(r, &sched);
 		sl_model_free(&md);
 	} else if (o->n_ghz || have_sched) {
 		sl_report_note(r, "--freq and --schedule were ignored: no predictions");
 	}
+	if (rc == 0 && have_sched && !r->have_schedule)
+		build_schedule(r, &sched); /* the frequencies, without predictions */
 	build_rank(r);
 out:
 	if (got > 0)

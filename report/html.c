@@ -104,15 +104,16 @@ static void run_section(FILE *f, const sl_report *r)
 	else
 		snprintf(buf, sizeof buf, "%.3g s (timed)", p->interval_s);
 	meta_row(f, "interval", buf);
-	if (p->samples) {
+	if (p->samples || sl_rep_is_timer(r)) {
 		snprintf(buf, sizeof buf, "%llu (%llu lost)", (unsigned long long)p->samples,
 			 (unsigned long long)p->lost_samples);
-		meta_row(f, "branch samples", buf);
+		meta_row(f, sl_rep_sample_kind(r), buf);
 	}
 	if (p->predictor) {
 		char pred[96];
-		int n = snprintf(buf, sizeof buf, "%s; %u-dimension branch vectors",
-				 sl_profile_predictor_text(p, pred, sizeof pred), p->bv_dims);
+		int n = snprintf(buf, sizeof buf, "%s; %u-dimension %s vectors",
+				 sl_profile_predictor_text(p, pred, sizeof pred), p->bv_dims,
+				 sl_rep_is_timer(r) ? "IP" : "branch");
 		if (p->threshold > 0 && n > 0 && (size_t)n < sizeof buf)
 			snprintf(buf + n, sizeof buf - (size_t)n, ", threshold %.3g", p->threshold);
 		meta_row(f, "phase predictor", buf);
@@ -171,7 +172,7 @@ static void colours_init(colours *c, const sl_report *r)
 		c->lkey[n] = REP_OWN_COLOURS;
 		c->lname[n++] = c->other;
 	}
-	c->legend = (sl_svg_keys){n, c->lkey, c->lname};
+	c->legend = (sl_svg_keys){n, c->lkey, c->lname, NULL};
 }
 
 static void colours_free(colours *c)
@@ -238,6 +239,160 @@ static void timeline_section(FILE *f, const sl_report *r, const colours *col)
 	free_segments(seg, r->n_inst);
 	free(s);
 	free(e);
+	fputs("</section>\n", f);
+}
+
+static void swatch(FILE *f, size_t key)
+{
+	fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>",
+		sl_svg_phase_colour(key));
+}
+
+/* "+3.2%" / "-12.0%": a against b, en dash when unknown. */
+static void rel(FILE *f, double a, double b)
+{
+	if (!isfinite(a) || !isfinite(b) || !(b > 0))
+		fputs("\xe2\x80\x93", f);
+	else
+		fprintf(f, "%+.1f%%", 100 * (a / b - 1));
+}
+
+/* One row of the schedule table: time and energy at the schedule and
+ * against fmax and the best fixed frequency (fx, SIZE_MAX: none). */
+static void sched_cells(FILE *f, const sl_report *r, double t, double e, double t_max,
+			double e_max, double t_fx, double e_fx)
+{
+	double v[2] = {t, e};
+	for (int k = 0; k < 2; k++) {
+		fputs("<td class=\"n\">", f);
+		num(f, v[k]);
+		fputs("</td>", f);
+	}
+	double cmp[4][2] = {{t, t_max}, {e, e_max}, {t, t_fx}, {e, e_fx}};
+	for (int k = 0; k < (r->sched_fixed != SIZE_MAX ? 4 : 2); k++) {
+		fputs("<td class=\"n\">", f);
+		rel(f, cmp[k][0], cmp[k][1]);
+		fputs("</td>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+/* The run coloured by each instance's scheduled frequency, slowest first
+ * in the legend. */
+static void sched_strip(FILE *f, const sl_report *r)
+{
+	double *ghz = sl_xmalloc((r->n_phases + 1) * sizeof *ghz);
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_phases; i++) {
+		double g = r->phases[i].sched_ghz;
+		size_t j = 0;
+		while (j < n && fabs(ghz[j] - g) >= 0.0005)
+			j++;
+		if (j == n && isfinite(g)) {
+			while (j > 0 && ghz[j - 1] > g) { /* insertion: ascending */
+				ghz[j] = ghz[j - 1];
+				j--;
+			}
+			ghz[j] = g;
+			n++;
+		}
+	}
+	/* slowest darkest, fastest lightest, spread over the palette */
+	char **name = sl_xmalloc((n + 1) * sizeof *name);
+	size_t *key = sl_xmalloc((n + 1) * sizeof *key);
+	for (size_t j = 0; j < n; j++) {
+		name[j] = sl_xasprintf("%.2f GHz", ghz[j]);
+		key[j] = n > 1 ? j * 9 / (n - 1) : 9;
+	}
+	sl_svg_segment *seg = sl_xcalloc(r->n_inst + 1, sizeof *seg);
+	for (size_t i = 0; i < r->n_inst; i++) {
+		const sl_rep_phase *ph = phase_of(r, r->inst[i].phase);
+		double g = ph ? ph->sched_ghz : NAN;
+		seg[i].x0 = r->inst[i].start_s;
+		seg[i].x1 = r->inst[i].start_s + r->inst[i].time_s;
+		seg[i].key = 10; /* not in the schedule: grey */
+		for (size_t j = 0; j < n; j++)
+			if (fabs(ghz[j] - g) < 0.0005)
+				seg[i].key = key[j];
+	}
+	sl_svg_timeline t = {
+		.title = "Scheduled frequency over the profiled run", .width = REP_CHART_W,
+		.xlabel = "time (s)", .total = r->run_time_s, .seg = seg, .n_seg = r->n_inst,
+		.keys = {n, key, (const char *const *)name, sl_svg_level_colour},
+	};
+	sl_svg_timeline_draw(f, &t);
+	for (size_t j = 0; j < n; j++)
+		free(name[j]);
+	free(name);
+	free(key);
+	free(seg);
+	free(ghz);
+}
+
+/* The schedule's answer, first thing after the run: which frequency each
+ * phase gets and what that buys, against fmax and against the best
+ * single frequency under the same bound. */
+static void schedule_section(FILE *f, const sl_report *r, const colours *col)
+{
+	if (!r->have_schedule)
+		return;
+	int pred = r->n_sweep && r->have_time;
+	int fx = r->sched_fixed != SIZE_MAX;
+	fputs("<section id=\"schedule\"><h2>Schedule</h2>\n<p class=\"sub\">", f);
+	fprintf(f, "%s, at most %.3g%% slower than fmax", r->sched_objective,
+		100 * r->sched_max_slowdown);
+	if (fx)
+		fprintf(f, "; the best single frequency under the same bound is %.3g GHz",
+			r->sweep_ghz[r->sched_fixed]);
+	fputs(".</p>\n<table class=\"grid\"><tr><th>phase</th><th>code</th>"
+	      "<th class=\"n\">frequency</th>", f);
+	if (pred) {
+		fputs("<th class=\"n\">time (s)</th><th class=\"n\">energy (J)</th>"
+		      "<th class=\"n\">time<br>vs fmax</th><th class=\"n\">energy<br>vs fmax</th>",
+		      f);
+		if (fx)
+			fprintf(f, "<th class=\"n\">time<br>vs %.3g GHz</th>"
+				   "<th class=\"n\">energy<br>vs %.3g GHz</th>",
+				r->sweep_ghz[r->sched_fixed], r->sweep_ghz[r->sched_fixed]);
+	}
+	fputs("</tr>\n", f);
+	double t_max = 0, e_max = 0, t_fx = 0, e_fx = 0;
+	for (size_t i = 0; i < r->n_phases; i++) {
+		const sl_rep_phase *ph = &r->phases[r->rank[i]];
+		fputs("<tr><td class=\"nm\">", f);
+		swatch(f, col->key[r->rank[i]]);
+		esc(f, ph->name);
+		fputs("</td><td class=\"code\">", f);
+		esc(f, ph->n_funcs ? ph->funcs[0].function : "");
+		fputs("</td><td class=\"n\">", f);
+		if (isfinite(ph->sched_ghz))
+			fprintf(f, "%.2f GHz", ph->sched_ghz);
+		else
+			num(f, NAN);
+		fputs("</td>", f);
+		if (!pred) {
+			fputs("</tr>\n", f);
+			continue;
+		}
+		size_t k = ph->sched_k, m = r->fmax, b = fx ? r->sched_fixed : m;
+		t_max += ph->time_at[m];
+		e_max += ph->energy_at[m];
+		t_fx += ph->time_at[b];
+		e_fx += ph->energy_at[b];
+		sched_cells(f, r, k != SIZE_MAX ? ph->time_at[k] : NAN,
+			    k != SIZE_MAX ? ph->energy_at[k] : NAN, ph->time_at[m],
+			    ph->energy_at[m], ph->time_at[b], ph->energy_at[b]);
+	}
+	if (pred) {
+		fputs("<tr><th>whole run</th><th></th><th></th>", f);
+		sched_cells(f, r, r->sched_time_s, r->sched_energy_j, t_max,
+			    r->have_power ? e_max : NAN, t_fx, r->have_power ? e_fx : NAN);
+	}
+	fputs("</table>\n<p class=\"hint\">Predicted time and energy of each phase at "
+	      "its scheduled frequency; frequency switch costs are left out.  A phase "
+	      "may be slower than the bound when others make up for it (scope global).</p>\n",
+	      f);
+	sched_strip(f, r);
 	fputs("</section>\n", f);
 }
 
@@ -449,12 +604,6 @@ static void sweep_section(FILE *f, const sl_report *r)
 	fputs("</section>\n", f);
 }
 
-static void swatch(FILE *f, size_t key)
-{
-	fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>",
-		sl_svg_phase_colour(key));
-}
-
 static void phase_table(FILE *f, const sl_report *r, const colours *col)
 {
 	char fmax[64], fmin[64];
@@ -547,8 +696,8 @@ static void code_section(FILE *f, const sl_report *r, const colours *col)
 {
 	fputs("<section id=\"phases\"><h2>Phases</h2>\n", f);
 	phase_table(f, r, col);
-	fputs("<h3>Code of each phase</h3><p class=\"hint\">Shares of the phase's "
-	      "branch samples.</p>\n", f);
+	fprintf(f, "<h3>Code of each phase</h3><p class=\"hint\">Shares of the phase's "
+		"%s.</p>\n", sl_rep_sample_kind(r));
 	for (size_t i = 0; i < r->n_phases; i++) {
 		const sl_rep_phase *ph = &r->phases[r->rank[i]];
 		fputs("<div class=\"phase\"><h3>", f);
@@ -587,7 +736,8 @@ int sl_report_html(FILE *f, const sl_report *r)
 	fprintf(f, "</title>\n<style>\n%s</style></head><body>\n<header><h1>", css);
 	esc(f, r->title);
 	fputs("</h1><p class=\"sub\">", f);
-	fprintf(f, "%zu phases over %.4g s", r->n_phases, r->run_time_s);
+	fprintf(f, "%zu phases over %.4g s (%zu cover 90%% of the time)", r->n_phases,
+		r->run_time_s, sl_profile_phases_covering(r->prof, 0.9));
 	if (r->have_time && r->n_sweep) {
 		fprintf(f, "; predictions from %.3g to %.3g GHz", r->sweep_ghz[r->fmin],
 			r->sweep_ghz[r->fmax]);
@@ -598,14 +748,29 @@ int sl_report_html(FILE *f, const sl_report *r)
 	} else {
 		fputs("; <span class=\"na\">no predictions</span>", f);
 	}
-	fputs("</p></header>\n", f);
+	fputs("</p>", f);
+	if (sl_profile_phases_noisy(r->prof))
+		fprintf(f, "<p class=\"notes\" id=\"noise\"><b>Warning:</b> %zu phases in %zu "
+			   "intervals look like sampling noise, not the program's stages: too "
+			   "few samples per interval for this program's code.  Record again "
+			   "with a longer <code>--interval</code> (see the notes below).</p>",
+			r->n_phases, r->prof->n_intervals);
+	fputs("</header>\n", f);
 	colours col;
 	colours_init(&col, r);
 	run_section(f, r);
+	schedule_section(f, r, &col);
 	timeline_section(f, r, &col);
-	power_section(f, r, &col);
-	per_phase_section(f, r);
-	sweep_section(f, r);
+	if (r->have_time && r->n_sweep) {
+		power_section(f, r, &col);
+		per_phase_section(f, r);
+		sweep_section(f, r);
+	} else {
+		/* one line, not three empty sections: why, and how to get them */
+		fputs("<section id=\"predictions\"><h2>Predictions</h2>\n<p class=\"na\">", f);
+		esc(f, sl_rep_no_prediction_text(r));
+		fputs("</p></section>\n", f);
+	}
 	code_section(f, r, &col);
 	colours_free(&col);
 	fprintf(f, "<footer class=\"hint\">Written by sleuth %s.</footer>\n</body></html>\n",

@@ -35,6 +35,14 @@ void sl_rep_where(char *buf, size_t len, const sl_codeloc *c);
 /* The machine's frequency label of sweep index k: "2.66 GHz (fmax)". */
 void sl_rep_ghz_label(char *buf, size_t len, const sl_report *r, size_t k);
 
+/* 1 for a profile of the timer backend, whose samples are instruction
+ * pointers at timer ticks, not retired branches. */
+int sl_rep_is_timer(const sl_report *r);
+/* "IP samples" or "branch samples". */
+const char *sl_rep_sample_kind(const sl_report *r);
+/* Why the report has no predictions and how to get them, one line. */
+const char *sl_rep_no_prediction_text(const sl_report *r);
+
 /* Downsample series s for drawing/exporting: *t and *p malloc'd. */
 size_t sl_rep_series_points(const sl_rep_series *s, const double *y, double **t,
 			 double **p);

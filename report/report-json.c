@@ -2,7 +2,8 @@
  * `sleuth report --format json`: everything the HTML page shows, for other
  * tools to plot.  Unknown values are null.  Power series are exported as
  * the page draws them (minimum and maximum per 1/1110 of the run, so peaks
- * survive); numbers have 8 significant digits.  Layout: docs/report.md.
+ * survive); numbers have 8 significant digits.  Layout: docs/report.md;
+ * commas and quoting: util/json.h.
  */
 #include <errno.h>
 #include <math.h>
@@ -14,228 +15,251 @@
 #include "util/json.h"
 #include "report/svg.h"
 
-static void jstr(FILE *f, const char *s)
+/* A number to 8 significant digits: beyond any model's accuracy, and a
+ * third the size of exact round-trip output on long runs. */
+static size_t num8(char *out, double v)
 {
-	sl_json_fputs(f, s);
+	return (size_t)snprintf(out, 40, "%.8g", v);
 }
 
-/* A number to 8 significant digits (beyond any model's accuracy, and a
- * third the size of exact round-trip output on long runs), or null. */
-static void jnum(FILE *f, double v)
+static void kstr(sl_json *w, const char *k, const char *v)
 {
-	if (!isfinite(v))
-		fputs("null", f);
-	else
-		fprintf(f, "%.8g", v);
+	sl_json_key(w, k);
+	sl_json_string(w, v);
 }
 
-/* `"key": ` with a separator unless first. */
-static void key(FILE *f, int *first, const char *k)
+static void knum(sl_json *w, const char *k, double v)
 {
-	fprintf(f, "%s\"%s\": ", *first ? "" : ", ", k);
-	*first = 0;
+	sl_json_key(w, k);
+	sl_json_number(w, v);
 }
 
-static void kstr(FILE *f, int *first, const char *k, const char *v)
+static void kint(sl_json *w, const char *k, uint64_t v)
 {
-	key(f, first, k);
-	jstr(f, v);
+	sl_json_key(w, k);
+	sl_json_uint(w, v);
 }
 
-static void knum(FILE *f, int *first, const char *k, double v)
+/* A key on a line of its own (after the comma), indented by `ws`. */
+static void kline(sl_json *w, const char *ws, const char *k)
 {
-	key(f, first, k);
-	jnum(f, v);
+	sl_json_break(w, ws);
+	sl_json_key(w, k);
 }
 
-static void kint(FILE *f, int *first, const char *k, uint64_t v)
+static void narray(sl_json *w, const double *v, size_t n)
 {
-	key(f, first, k);
-	fprintf(f, "%llu", (unsigned long long)v);
-}
-
-static void narray(FILE *f, const double *v, size_t n)
-{
-	putc('[', f);
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			putc(',', f);
-		jnum(f, v ? v[i] : NAN);
-	}
-	putc(']', f);
+	sl_json_open(w, '[', "");
+	for (size_t i = 0; i < n; i++)
+		sl_json_number(w, v ? v[i] : NAN);
+	sl_json_close(w, "");
 }
 
 /* ,\n     "key": [numbers] */
-static void karray(FILE *f, const char *k, const double *v, size_t n)
+static void karray(sl_json *w, const char *k, const double *v, size_t n)
 {
-	fprintf(f, ",\n     \"%s\": ", k);
-	narray(f, v, n);
+	kline(w, "\n     ", k);
+	narray(w, v, n);
 }
 
-static void code(FILE *f, const sl_codeloc *c, size_t n)
+static void code(sl_json *w, const sl_codeloc *c, size_t n)
 {
-	putc('[', f);
+	sl_json_open(w, '[', "");
 	for (size_t i = 0; i < n; i++) {
-		int first = 1;
-		fputs(i ? ",\n      {" : "\n      {", f);
-		kstr(f, &first, "function", c[i].function);
-		kstr(f, &first, "file", c[i].file);
-		kint(f, &first, "line", (uint64_t)(c[i].line > 0 ? c[i].line : 0));
-		kint(f, &first, "addr", c[i].addr);
-		knum(f, &first, "share", c[i].share);
-		putc('}', f);
+		sl_json_break(w, "\n      ");
+		sl_json_open(w, '{', " ");
+		kstr(w, "function", c[i].function);
+		kstr(w, "file", c[i].file);
+		kint(w, "line", (uint64_t)(c[i].line > 0 ? c[i].line : 0));
+		kint(w, "addr", c[i].addr);
+		knum(w, "share", c[i].share);
+		sl_json_close(w, "");
 	}
-	putc(']', f);
+	sl_json_close(w, "");
 }
 
-static void meta(FILE *f, const sl_report *r)
+static void meta(sl_json *w, const sl_report *r)
 {
 	const sl_profile *p = r->prof;
-	int first = 0;
-	kstr(f, &first, "title", r->title);
-	kstr(f, &first, "profile", r->profile_path);
-	kstr(f, &first, "command", p->command);
-	kstr(f, &first, "workload", p->workload);
-	kstr(f, &first, "backend", p->backend);
-	kstr(f, &first, "host_cpu", p->host_cpu);
-	knum(f, &first, "profiled_ghz", p->freq_ghz > 0 ? p->freq_ghz : NAN);
-	kstr(f, &first, "machine", r->machine_name);
-	kstr(f, &first, "machine_origin", r->machine_origin);
-	kstr(f, &first, "model", r->model);
-	kstr(f, &first, "schedule", r->schedule_path);
-	kint(f, &first, "intervals", p->n_intervals);
-	kint(f, &first, "interval_instructions", p->interval_instructions);
-	knum(f, &first, "run_time_s", r->run_time_s);
-	knum(f, &first, "run_energy_j", r->run_energy_j);
-	kint(f, &first, "samples", p->samples);
-	kint(f, &first, "lost_samples", p->lost_samples);
-	kstr(f, &first, "predictor", p->predictor);
-	knum(f, &first, "predictor_accuracy", p->predictor ? p->predictor_accuracy : NAN);
-	kstr(f, &first, "energy_source", p->energy_source);
-	fputs(",\n  \"events\": [", f);
-	for (size_t k = 0; k < p->n_events; k++) {
-		if (k)
-			fputs(", ", f);
-		jstr(f, p->events[k]);
-	}
-	fputs("],\n  \"notes\": [", f);
+	kstr(w, "title", r->title);
+	kstr(w, "profile", r->profile_path);
+	kstr(w, "command", p->command);
+	kstr(w, "workload", p->workload);
+	kstr(w, "backend", p->backend);
+	kstr(w, "host_cpu", p->host_cpu);
+	knum(w, "profiled_ghz", p->freq_ghz > 0 ? p->freq_ghz : NAN);
+	kstr(w, "machine", r->machine_name);
+	kstr(w, "machine_origin", r->machine_origin);
+	kstr(w, "model", r->model);
+	kstr(w, "schedule", r->schedule_path);
+	kint(w, "intervals", p->n_intervals);
+	kint(w, "interval_instructions", p->interval_instructions);
+	knum(w, "run_time_s", r->run_time_s);
+	knum(w, "run_energy_j", r->run_energy_j);
+	kint(w, "samples", p->samples);
+	kint(w, "lost_samples", p->lost_samples);
+	kstr(w, "predictor", p->predictor);
+	knum(w, "predictor_accuracy", p->predictor ? p->predictor_accuracy : NAN);
+	kstr(w, "energy_source", p->energy_source);
+	kline(w, "\n  ", "events");
+	sl_json_open(w, '[', " ");
+	for (size_t k = 0; k < p->n_events; k++)
+		sl_json_string(w, p->events[k]);
+	sl_json_close(w, "");
+	kline(w, "\n  ", "notes");
+	sl_json_open(w, '[', "");
 	for (size_t i = 0; i < r->n_notes; i++) {
-		fputs(i ? ",\n    " : "\n    ", f);
-		jstr(f, r->notes[i]);
+		sl_json_break(w, "\n    ");
+		sl_json_string(w, r->notes[i]);
 	}
-	fputs("],\n  \"model_event_data\": {", f);
-	first = 1;
-	knum(f, &first, "measured", r->cells[0]);
-	knum(f, &first, "interpolated", r->cells[1]);
-	knum(f, &first, "missing", r->cells[2]);
-	fprintf(f, "},\n  \"time_predictions\": %s, \"power_predictions\": %s",
-		r->have_time ? "true" : "false", r->have_power ? "true" : "false");
+	sl_json_close(w, "");
+	kline(w, "\n  ", "model_event_data");
+	sl_json_open(w, '{', " ");
+	knum(w, "measured", r->cells[0]);
+	knum(w, "interpolated", r->cells[1]);
+	knum(w, "missing", r->cells[2]);
+	sl_json_close(w, "");
+	kline(w, "\n  ", "time_predictions");
+	sl_json_bool(w, r->have_time);
+	sl_json_key(w, "power_predictions");
+	sl_json_bool(w, r->have_power);
 }
 
-static void phases(FILE *f, const sl_report *r)
+static void phases(sl_json *w, const sl_report *r)
 {
 	size_t *col = sl_rep_colours(r);
-	fputs(",\n  \"frequencies_ghz\": ", f);
-	narray(f, r->sweep_ghz, r->n_sweep);
-	fputs(",\n  \"fmin_ghz\": ", f);
-	jnum(f, r->n_sweep ? r->sweep_ghz[r->fmin] : NAN);
-	fputs(", \"fmax_ghz\": ", f);
-	jnum(f, r->n_sweep ? r->sweep_ghz[r->fmax] : NAN);
-	fputs(",\n  \"phases\": [", f);
+	kline(w, "\n  ", "frequencies_ghz");
+	narray(w, r->sweep_ghz, r->n_sweep);
+	kline(w, "\n  ", "fmin_ghz");
+	sl_json_number(w, r->n_sweep ? r->sweep_ghz[r->fmin] : NAN);
+	knum(w, "fmax_ghz", r->n_sweep ? r->sweep_ghz[r->fmax] : NAN);
+	kline(w, "\n  ", "phases");
+	sl_json_open(w, '[', "");
 	for (size_t i = 0; i < r->n_phases; i++) {
 		const sl_rep_phase *ph = &r->phases[r->rank[i]];
-		int first = 1;
-		fputs(i ? ",\n    {" : "\n    {", f);
-		kint(f, &first, "phase", ph->id);
-		kint(f, &first, "rank", i);
-		kstr(f, &first, "name", ph->name);
-		kstr(f, &first, "colour", sl_svg_phase_colour(col[r->rank[i]]));
-		kint(f, &first, "intervals", ph->intervals);
-		kint(f, &first, "instances", ph->instances);
-		kint(f, &first, "instructions", ph->instructions);
-		knum(f, &first, "measured_time_s", ph->time_s);
-		knum(f, &first, "share", ph->share);
-		knum(f, &first, "data_measured", ph->measured);
-		knum(f, &first, "data_interpolated", ph->interpolated);
-		knum(f, &first, "data_missing", ph->missing);
-		knum(f, &first, "time_fmin_over_fmax", ph->mem_bound);
-		karray(f, "time_s", ph->time_at, r->n_sweep);
-		karray(f, "energy_j", ph->energy_at, r->n_sweep);
-		fputs(",\n     \"functions\": ", f);
-		code(f, ph->funcs, ph->n_funcs);
-		fputs(",\n     \"lines\": ", f);
-		code(f, ph->lines, ph->n_lines);
-		putc('}', f);
+		sl_json_break(w, "\n    ");
+		sl_json_open(w, '{', " ");
+		kint(w, "phase", ph->id);
+		kint(w, "rank", i);
+		kstr(w, "name", ph->name);
+		kstr(w, "colour", sl_svg_phase_colour(col[r->rank[i]]));
+		kint(w, "intervals", ph->intervals);
+		kint(w, "instances", ph->instances);
+		kint(w, "instructions", ph->instructions);
+		knum(w, "measured_time_s", ph->time_s);
+		knum(w, "share", ph->share);
+		knum(w, "data_measured", ph->measured);
+		knum(w, "data_interpolated", ph->interpolated);
+		knum(w, "data_missing", ph->missing);
+		knum(w, "time_fmin_over_fmax", ph->mem_bound);
+		karray(w, "time_s", ph->time_at, r->n_sweep);
+		karray(w, "energy_j", ph->energy_at, r->n_sweep);
+		if (r->have_schedule) {
+			int k = ph->sched_k != SIZE_MAX;
+			kline(w, "\n     ", "scheduled_ghz");
+			sl_json_number(w, ph->sched_ghz);
+			knum(w, "scheduled_time_s", k ? ph->time_at[ph->sched_k] : NAN);
+			knum(w, "scheduled_energy_j", k ? ph->energy_at[ph->sched_k] : NAN);
+		}
+		kline(w, "\n     ", "functions");
+		code(w, ph->funcs, ph->n_funcs);
+		kline(w, "\n     ", "lines");
+		code(w, ph->lines, ph->n_lines);
+		sl_json_close(w, "");
 	}
-	fputs("]", f);
+	sl_json_close(w, "");
 	free(col);
+	if (!r->have_schedule)
+		return;
+	int fx = r->sched_fixed != SIZE_MAX;
+	kline(w, "\n  ", "schedule_summary");
+	sl_json_open(w, '{', " ");
+	kstr(w, "objective", r->sched_objective);
+	knum(w, "max_slowdown", r->sched_max_slowdown);
+	knum(w, "time_s", r->sched_time_s);
+	knum(w, "energy_j", r->sched_energy_j);
+	knum(w, "best_fixed_ghz", fx ? r->sweep_ghz[r->sched_fixed] : NAN);
+	sl_json_close(w, "");
 }
 
-static void instances(FILE *f, const sl_report *r)
+static void instances(sl_json *w, const sl_report *r)
 {
-	fputs(",\n  \"instances\": {\"phase\": [", f);
+	kline(w, "\n  ", "instances");
+	sl_json_open(w, '{', " ");
+	sl_json_key(w, "phase");
+	sl_json_open(w, '[', "");
 	for (size_t i = 0; i < r->n_inst; i++)
-		fprintf(f, "%s%u", i ? "," : "", r->inst[i].phase);
-	fputs("],\n    \"first_interval\": [", f);
+		sl_json_uint(w, r->inst[i].phase);
+	sl_json_close(w, "");
+	kline(w, "\n    ", "first_interval");
+	sl_json_open(w, '[', "");
 	for (size_t i = 0; i < r->n_inst; i++)
-		fprintf(f, "%s%zu", i ? "," : "", r->inst[i].first);
-	fputs("],\n    \"intervals\": [", f);
+		sl_json_uint(w, r->inst[i].first);
+	sl_json_close(w, "");
+	kline(w, "\n    ", "intervals");
+	sl_json_open(w, '[', "");
 	for (size_t i = 0; i < r->n_inst; i++)
-		fprintf(f, "%s%zu", i ? "," : "", r->inst[i].n);
+		sl_json_uint(w, r->inst[i].n);
+	sl_json_close(w, "");
 	double *v = sl_xmalloc((r->n_inst + 1) * sizeof *v);
 	for (size_t i = 0; i < r->n_inst; i++)
 		v[i] = r->inst[i].start_s;
-	fputs("],\n    \"start_s\": ", f);
-	narray(f, v, r->n_inst);
+	kline(w, "\n    ", "start_s");
+	narray(w, v, r->n_inst);
 	for (size_t i = 0; i < r->n_inst; i++)
 		v[i] = r->inst[i].time_s;
-	fputs(",\n    \"time_s\": ", f);
-	narray(f, v, r->n_inst);
-	fputs("}", f);
+	kline(w, "\n    ", "time_s");
+	narray(w, v, r->n_inst);
+	sl_json_close(w, "");
 	free(v);
 }
 
 /* A power series as drawn: two arrays, times and values. */
-static void points(FILE *f, const sl_rep_series *s, const double *y, const char *kt,
+static void points(sl_json *w, const sl_rep_series *s, const double *y, const char *kt,
 		   const char *ky)
 {
 	double *t, *p;
 	size_t n = sl_rep_series_points(s, y, &t, &p);
-	karray(f, kt, t, n);
-	karray(f, ky, p, n);
+	karray(w, kt, t, n);
+	karray(w, ky, p, n);
 	free(t);
 	free(p);
 }
 
-static void series(FILE *f, const sl_report *r)
+static void series(sl_json *w, const sl_report *r)
 {
-	fputs(",\n  \"power_over_time\": [", f);
+	kline(w, "\n  ", "power_over_time");
+	sl_json_open(w, '[', "");
 	for (size_t k = 0; k < r->n_series; k++) {
 		const sl_rep_series *s = &r->series[k];
-		int first = 1;
-		fputs(k ? ",\n    {" : "\n    {", f);
-		kstr(f, &first, "label", s->label);
-		knum(f, &first, "ghz", s->ghz > 0 ? s->ghz : NAN);
-		knum(f, &first, "time_s", s->time_s);
-		knum(f, &first, "energy_j", s->energy_j);
-		points(f, s, s->power_w, "t_s", "power_w");
+		sl_json_break(w, "\n    ");
+		sl_json_open(w, '{', " ");
+		kstr(w, "label", s->label);
+		knum(w, "ghz", s->ghz > 0 ? s->ghz : NAN);
+		knum(w, "time_s", s->time_s);
+		knum(w, "energy_j", s->energy_j);
+		points(w, s, s->power_w, "t_s", "power_w");
 		if (s->measured_w)
-			points(f, s, s->measured_w, "measured_t_s", "measured_power_w");
-		karray(f, "instance_start_s", s->inst_start, r->n_inst);
-		karray(f, "instance_end_s", s->inst_end, r->n_inst);
-		putc('}', f);
+			points(w, s, s->measured_w, "measured_t_s", "measured_power_w");
+		karray(w, "instance_start_s", s->inst_start, r->n_inst);
+		karray(w, "instance_end_s", s->inst_end, r->n_inst);
+		sl_json_close(w, "");
 	}
-	fputs("]", f);
+	sl_json_close(w, "");
 }
 
 int sl_report_json(FILE *f, const sl_report *r)
 {
-	fputs("{\"format\": \"sleuth-report/1\"", f);
-	meta(f, r);
-	phases(f, r);
-	instances(f, r);
-	series(f, r);
-	fputs("\n}\n", f);
+	sl_json w;
+	sl_json_init_file(&w, f, num8);
+	sl_json_open(&w, '{', " ");
+	kstr(&w, "format", "sleuth-report/1");
+	meta(&w, r);
+	phases(&w, r);
+	instances(&w, r);
+	series(&w, r);
+	sl_json_close(&w, "\n");
+	fputc('\n', f);
 	if (ferror(f)) {
 		sl_error_set("cannot write the report: %s", strerror(errno));
 		return -1;

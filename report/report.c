@@ -1,6 +1,6 @@
 /*
  * The report structure's life cycle and the small helpers its writers share
- * (see include/sleuth/report.h and internal.h).
+ * (see include/sleuth/report.h and report-int.h).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -118,4 +118,23 @@ size_t sl_rep_series_points(const sl_rep_series *s, const double *y, double **t,
 	*t = sl_xmalloc(cap * sizeof **t);
 	*p = sl_xmalloc(cap * sizeof **p);
 	return sl_svg_downsample(s->t, y, s->n, 0, s->time_s, REP_PLOT_COLUMNS, *t, *p);
+}
+
+int sl_rep_is_timer(const sl_report *r)
+{
+	return r->prof && r->prof->backend && !strcmp(r->prof->backend, "timer");
+}
+
+const char *sl_rep_sample_kind(const sl_report *r)
+{
+	return sl_rep_is_timer(r) ? "IP samples" : "branch samples";
+}
+
+const char *sl_rep_no_prediction_text(const sl_report *r)
+{
+	static const char pre[] = "predictions unavailable: ";
+	for (size_t i = 0; i < r->n_notes; i++)
+		if (!strncmp(r->notes[i], pre, sizeof pre - 1))
+			return r->notes[i] + sizeof pre - 1;
+	return "no predictions (see the notes above)";
 }

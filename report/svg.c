@@ -1,5 +1,5 @@
 /*
- * SVG charts for reports (see include/sleuth/svg.h).  Everything is drawn in
+ * SVG charts for reports (see report/svg.h).  Everything is drawn in
  * absolute pixel coordinates of a fixed-size picture: no viewBox tricks, no
  * clip paths or ids (several charts share one HTML page and its id space),
  * no scripts.  Numbers are written with one decimal to keep pages small.
@@ -11,6 +11,7 @@
 
 #include "sleuth/common.h"
 #include "report/svg.h"
+#include "util/json.h"
 
 #define FONT_PX 13
 #define SMALL_PX 11
@@ -39,19 +40,20 @@ const char *sl_svg_phase_colour(size_t p)
 	return phase_pal[p % SL_ARRAY_LEN(phase_pal)];
 }
 
-size_t sl_utf8_len(const unsigned char *s)
+/* viridis (van der Walt & Smith), 10 even steps */
+static const char *const level_pal[] = {
+	"#440154", "#482878", "#3E4A89", "#31688E", "#26828E",
+	"#1F9E89", "#35B779", "#6DCD59", "#B4DE2C", "#FDE725",
+};
+
+const char *sl_svg_level_colour(size_t level)
 {
-	unsigned c = s[0];
-	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
-		   : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* overlong 3- and 4-byte forms, surrogates, beyond U+10FFFF */
-	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0) ||
-	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))
-		return 0;
-	return n;
+	return level < SL_ARRAY_LEN(level_pal) ? level_pal[level] : "#BBBBBB";
+}
+
+static const char *key_colour(const sl_svg_keys *k, size_t key)
+{
+	return k && k->colour ? k->colour(key) : sl_svg_phase_colour(key);
 }
 
 size_t sl_utf8_put(FILE *f, const unsigned char *s, const char *bad)
@@ -351,7 +353,7 @@ static entry *key_entries(const sl_svg_keys *k)
 {
 	entry *e = sl_xcalloc(k->n + 1, sizeof *e);
 	for (size_t i = 0; i < k->n; i++)
-		e[i] = (entry){k->name[i], sl_svg_phase_colour(k->key[i]), 0};
+		e[i] = (entry){k->name[i], key_colour(k, k->key[i]), 0};
 	return e;
 }
 
@@ -520,7 +522,7 @@ static void stacks_emit(FILE *f, stacks *st)
 			if (st->keys->key[k] == pp->key)
 				name = st->keys->name[k];
 		fprintf(f, "<path fill=\"%s\" d=\"%s\"><title>",
-			pp->key == SIZE_MAX ? "#777" : sl_svg_phase_colour(pp->key), pp->d);
+			pp->key == SIZE_MAX ? "#777" : key_colour(st->keys, pp->key), pp->d);
 		if (pp->key == SIZE_MAX)
 			fputs("others", f);
 		else if (name)
@@ -604,7 +606,7 @@ static void draw_segments(FILE *f, const sl_svg_segment *seg, size_t n, const sc
 			column_flush(&c, stp, y, h);
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 				   "fill=\"%s\"%s>", a, y, b - a, h,
-				sl_svg_phase_colour(seg[i].key), opacity);
+				key_colour(keys, seg[i].key), opacity);
 			title_elem(f, seg[i].title);
 			fputs("</rect>\n", f);
 			continue;

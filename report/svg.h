@@ -25,9 +25,7 @@ const char *sl_svg_phase_colour(size_t p);
  * 1.0 cannot carry them. */
 void sl_xml_puts(FILE *f, const char *s);
 
-/* Length (2..4) of the valid UTF-8 sequence of a non-ASCII character at
- * s, or 0 if it is not one (overlong, surrogate, truncated, > U+10FFFF). */
-size_t sl_utf8_len(const unsigned char *s);
+/* (sl_utf8_len, the UTF-8 check, is in util/json.h.) */
 /* At a byte >= 0x80: write the valid UTF-8 character there, or `bad` for
  * an invalid byte; returns the number of bytes consumed. */
 size_t sl_utf8_put(FILE *f, const unsigned char *s, const char *bad);
@@ -71,7 +69,14 @@ typedef struct sl_svg_keys {
 	size_t n;
 	const size_t *key;
 	const char *const *name;
+	/* colour of a key; NULL: sl_svg_phase_colour (a sequential palette
+	 * such as sl_svg_level_colour for ordered keys like frequencies) */
+	const char *(*colour)(size_t key);
 } sl_svg_keys;
+
+/* A sequential colour-blind-safe palette (viridis, 10 steps) for ordered
+ * keys: 0 the darkest (lowest), 9 the lightest; beyond, grey (none). */
+const char *sl_svg_level_colour(size_t level);
 
 /* Axes: labels include the unit, e.g. "time (s)".  A bound that is NAN is
  * taken from the data. */

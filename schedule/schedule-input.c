@@ -2,7 +2,7 @@
  * Where the schedule solver's table comes from.  `sleuth schedule` builds it
  * from a profile through the models; it also reads the per-instance
  * prediction table of `sleuth predict --per instance --all --format csv`
- * (shared/spec/formats.md §4), so that predictions made elsewhere, or
+ * (docs/formats.md, prediction table), so that predictions made elsewhere, or
  * edited by hand, can be scheduled too.
  */
 #include "sleuth/schedule.h"
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/csv.h"
 #include "sleuth/common.h"
 
 #define CSV_HEADER "ghz,instance,phase,first_interval,intervals,instructions," \
@@ -51,27 +52,11 @@ typedef struct row {
 	int line;
 } row;
 
-/* Split one CSV line into exactly CSV_FIELDS fields (in place). */
-static int split(char *s, char **f)
-{
-	size_t n = 0;
-	for (char *p = s;; p++) {
-		if (n < CSV_FIELDS)
-			f[n] = p;
-		n++;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		*p = 0;
-	}
-	return n == CSV_FIELDS ? 0 : -1;
-}
-
 static int parse_row(const char *path, int line, char *s, row *r)
 {
 	char *f[CSV_FIELDS];
 	uint64_t u;
-	if (split(s, f) < 0) {
+	if (sl_csv_split(s, f, CSV_FIELDS, 0) != CSV_FIELDS) {
 		sl_error_set("%s:%d: expected %d comma-separated fields (%s)", path, line,
 			     CSV_FIELDS, CSV_HEADER);
 		return -1;

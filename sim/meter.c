@@ -1,5 +1,5 @@
 /*
- * The simulated power meter (see internal.h for its contract) and the idle
+ * The simulated power meter (see sim-int.h for its contract) and the idle
  * log.  Values are rounded to what the CSV shows before they are
  * integrated, so the default trace energy equals the log's own integral.
  */

@@ -94,7 +94,7 @@ void sl_meter_advance(sl_meter *m, int final);
 /* 1 and the energy of the oldest pending interval if it is complete. */
 int sl_meter_pop(sl_meter *m, double *e);
 
-/* The idle log's rows (formats.md §3): meter samples of each P-state's idle
+/* The idle log's rows (docs/formats.md, power log): meter samples of each P-state's idle
  * power, keyed by the seed. */
 struct sl_sim_machine;
 void sl_sim_idle_rows(const struct sl_sim_machine *m, uint64_t seed, FILE *f);

@@ -420,7 +420,7 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 	return s;
 }
 
-static int calibrate(const cal_opts *o, cal_state *st)
+static int run(const cal_opts *o, cal_state *st)
 {
 	if (sl_machine_load(o->machine, &st->m) < 0)
 		return -1;
@@ -469,7 +469,7 @@ static int cmd_calibrate(int argc, char **argv)
 		return rc;
 	cal_state st;
 	memset(&st, 0, sizeof st);
-	rc = calibrate(&o, &st) < 0 ? sl_fail() : SL_EXIT_OK;
+	rc = run(&o, &st) < 0 ? sl_fail() : SL_EXIT_OK;
 	sl_calib_fit_free(&st.fit);
 	sl_calib_data_free(&st.d);
 	for (size_t i = 0; i < st.n_runs; i++)

@@ -23,6 +23,7 @@
 #include "builtin.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
+#include "util/term.h"
 #include "sleuth/machine.h"
 #include "sleuth/model.h"
 #include "sleuth/profile.h"
@@ -38,9 +39,16 @@
 /* Run `sleuth ARGV...` (this binary), echoing the command line first. */
 static int step(char *const argv[])
 {
-	printf("\n$ sleuth");
-	for (size_t i = 1; argv[i]; i++)
-		printf(" %s", argv[i]);
+	/* as a shell takes it: long lines continue with a backslash, so that
+	 * nothing is wider than 100 columns and it still pastes */
+	size_t col = printf("\n$ sleuth") - 1;
+	for (size_t i = 1; argv[i]; i++) {
+		if (col + 1 + strlen(argv[i]) + 2 > 100) {
+			printf(" \\\n   ");
+			col = 3;
+		}
+		col += printf(" %s", argv[i]);
+	}
 	printf("\n");
 	fflush(stdout);
 	pid_t pid = fork();
@@ -96,60 +104,58 @@ static int trace_totals(const char *path, double *time_s, double *energy_j)
 static int predict_totals(const char *prof_path, double ghz, double *time_s,
 			  double *energy_j)
 {
-	sl_profile p;
-	sl_machine m = {0};
-	sl_model md;
-	int rc = -1;
-	sl_profile_init(&p);
-	if (sl_profile_read(prof_path, &p) < 0)
-		goto out_prof;
-	if (sl_profile_machine(&p, prof_path, NULL, &m, NULL) < 0)
-		goto out_prof;
-	if (sl_model_init(&md, &p, &m, SL_TIME_STALL, 0) < 0)
-		goto out_mach;
+	sl_model_set s;
 	sl_opoint op;
-	sl_agg total;
-	if (sl_model_opoint(&md, ghz, &op) == 0) {
-		sl_model_aggregate(&md, &op, NULL, NULL, &total);
+	int rc = -1;
+	if (sl_model_open(&s, prof_path, NULL, SL_TIME_STALL, 0) == 0 &&
+	    sl_model_opoint(&s.model, ghz, &op) == 0) {
+		sl_agg total;
+		sl_model_aggregate(&s.model, &op, NULL, NULL, &total);
 		*time_s = total.time_s;
 		*energy_j = total.energy_j;
 		rc = 0;
 	}
-	sl_model_free(&md);
-out_mach:
-	sl_machine_free(&m);
-out_prof:
-	sl_profile_free(&p);
+	sl_model_close(&s);
 	return rc;
 }
 
-static int cmd_demo(int argc, char **argv)
+typedef struct opts {
+	const char *dir;       /* -o DIR */
+	const char *workload;  /* --workload FILE, NULL: the default */
+} opts;
+
+/* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
+static int parse(int argc, char **argv, opts *o)
 {
-	static const struct option opts[] = {
+	static const struct option lo[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"workload", required_argument, NULL, 'w'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *dir = "sleuth-demo";
-	const char *workload_arg = NULL;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:w:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:w:", lo, NULL)) != -1) {
 		switch (c) {
-		case 'o': dir = optarg; break;
-		case 'w': workload_arg = optarg; break;
+		case 'o': o->dir = optarg; break;
+		case 'w': o->workload = optarg; break;
 		default: return sl_bad_option(CMD, c, argv);
 		}
 	}
 	if (optind < argc)
 		return sl_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+	return SL_EXIT_OK;
+}
 
-	char *workload = workload_arg ? sl_xstrdup(workload_arg) : sl_data_path(DEFAULT_WORKLOAD);
+/* Every step, then the predictions against the truth; -1 with sl_error(). */
+static int run(const opts *o)
+{
+	const char *dir = o->dir;
+	char *workload = o->workload ? sl_xstrdup(o->workload) : sl_data_path(DEFAULT_WORKLOAD);
 	char *simmach = sl_data_path(SIM_MACHINE);
 	char *trace = NULL, *power = NULL, *truth = NULL, *prof = NULL, *sched = NULL,
 	     *report = NULL, *scheduled = NULL;
 	sl_machine sm = {0};
-	int rc = SL_EXIT_ERROR;
+	int rc = -1;
 	if (!workload || access(workload, R_OK) < 0) {
 		sl_error_set("cannot find the workload %s; give one with --workload FILE",
 			     workload ? workload : DEFAULT_WORKLOAD);
@@ -189,12 +195,15 @@ static int cmd_demo(int argc, char **argv)
 	report = sl_xasprintf("%s/report.html", dir);
 	scheduled = sl_xasprintf("%s/scheduled.yaml", dir);
 
-	if (sl_hw_available())
+	if (sl_hw_available()) {
 		printf("This machine has a hardware PMU: profile a real program with "
 		       "'sleuth run ./app'.\nThe demo below uses the simulator.\n");
-	else
-		printf("No hardware PMU here (%s).\nThe demo runs sleuth's pipeline on a "
-		       "simulated workload instead.\n", sl_error());
+	} else {
+		char *why = sl_xasprintf("(%s).", sl_error());
+		sl_term_wrap(stdout, "No hardware PMU here ", why, 2, 100);
+		free(why);
+		printf("The demo runs sleuth's pipeline on a simulated workload instead.\n");
+	}
 
 	STEP("simulate", workload, "--machine", simmach, "--freq", fmax, "-o", trace,
 	     "--power-log", power);
@@ -225,13 +234,12 @@ static int cmd_demo(int argc, char **argv)
 	       sf.time_s, st, 100 * (sf.time_s - st) / st,
 	       sf.energy_j, se, 100 * (sf.energy_j - se) / se);
 	sl_schedule_file_free(&sf);
-	printf("\nOutputs in %s/: trace.yaml, power.csv, sleuth.prof, schedule.yaml, "
-	       "report.html, truth-fmin.yaml, scheduled.yaml\n", dir);
-	rc = SL_EXIT_OK;
-	goto out;
+	char *outs = sl_xasprintf("%s/: trace.yaml, power.csv, sleuth.prof, schedule.yaml, "
+				  "report.html, truth-fmin.yaml, scheduled.yaml", dir);
+	sl_term_wrap(stdout, "\nOutputs in ", outs, 2, 100);
+	free(outs);
+	rc = 0;
 fail:
-	rc = sl_fail();
-out:
 	sl_machine_free(&sm);
 	free(workload);
 	free(simmach);
@@ -242,6 +250,15 @@ out:
 	free(sched);
 	free(report);
 	free(scheduled);
+	return rc;
+}
+
+static int cmd_demo(int argc, char **argv)
+{
+	opts o = {.dir = "sleuth-demo"};
+	int rc = parse(argc, argv, &o);
+	if (rc == SL_EXIT_OK)
+		rc = run(&o) < 0 ? sl_fail() : SL_EXIT_OK;
 	return rc;
 }
 

@@ -14,10 +14,19 @@
 #include "collect/live.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
+#include "util/term.h"
+
+/* Doctor's lines fit 100 columns: long reasons wrap under the value. */
+#define WIDTH 100
+
+#define CMD "doctor"
 
 static void line(const char *what, const char *state, const char *follows)
 {
-	printf("%-20s %s — %s\n", what, state, follows);
+	char lead[32], *text = sl_xasprintf("%s — %s", state, follows);
+	snprintf(lead, sizeof lead, "%-20s ", what);
+	sl_term_wrap(stdout, lead, text, 21, WIDTH);
+	free(text);
 }
 
 static char *read_line(const char *path)
@@ -169,15 +178,22 @@ static void check_cpufreq(void)
 	free(govs);
 }
 
-static int cmd_doctor(int argc, char **argv)
+/* Parse the command line (no options); SL_EXIT_OK or SL_EXIT_USAGE. */
+static int parse(int argc, char **argv)
 {
 	static const struct option opts[] = {{0, 0, 0, 0}};
 	int c;
+	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1)
-		return sl_bad_option("doctor", c, argv);
+		return sl_bad_option(CMD, c, argv);
 	if (optind < argc)
-		return sl_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
+		return sl_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+	return SL_EXIT_OK;
+}
 
+/* Check and print; what fails is reported, not an error. */
+static void run(void)
+{
 	char *cpu = sl_host_cpu_name();
 	line("cpu:", cpu, "from /proc/cpuinfo");
 	free(cpu);
@@ -203,24 +219,36 @@ static int cmd_doctor(int argc, char **argv)
 	check_cpufreq();
 	printf("\n");
 	if (hw && have_pmu)
-		printf("sleuth can: record profiles with the perf backend (phases, event "
-		       "counts, predictions), plus everything below.\n");
+		sl_term_wrap(stdout, "sleuth can: ", "record profiles with the perf backend "
+			     "(phases, event counts, predictions), plus everything below.", 12,
+			     WIDTH);
 	else if (!hw)
-		printf("sleuth cannot: measure hardware events on this machine (no PMU), "
-		       "so 'sleuth run' cannot count events for predictions here.\n");
+		sl_term_wrap(stdout, "sleuth cannot: ", "measure hardware events on this machine "
+			     "(no PMU), so 'sleuth run' cannot count events for predictions "
+			     "here.", 15, WIDTH);
 	else
-		printf("sleuth cannot: encode this CPU's events (libpfm4 does not know "
-		       "its PMU), so the perf backend cannot run; a newer libpfm4 may.\n");
-	printf("sleuth can: %s'sleuth run --replay TRACE', 'sleuth simulate', and "
-	       "predict/schedule from profiles or traces recorded elsewhere.\n",
-	       sw ? "find phases of a real program with 'sleuth run --backend timer', "
-		  : "");
+		sl_term_wrap(stdout, "sleuth cannot: ", "encode this CPU's events (libpfm4 does "
+			     "not know its PMU), so the perf backend cannot run; a newer "
+			     "libpfm4 may.", 15, WIDTH);
+	char *can = sl_xasprintf("%s'sleuth run --replay TRACE', 'sleuth simulate', and "
+				 "predict/schedule from profiles or traces recorded elsewhere.",
+				 sw ? "find phases of a real program with 'sleuth run --backend "
+				      "timer', " : "");
+	sl_term_wrap(stdout, "sleuth can: ", can, 12, WIDTH);
+	free(can);
 	sl_pfm_terminate();
-	return SL_EXIT_OK;
+}
+
+static int cmd_doctor(int argc, char **argv)
+{
+	int rc = parse(argc, argv);
+	if (rc == SL_EXIT_OK)
+		run();
+	return rc;
 }
 
 const struct sl_cmd sl_cmd_doctor = {
-	.name = "doctor",
+	.name = CMD,
 	.fn = cmd_doctor,
 	.summary = "Tell what this machine offers sleuth (PMU, PEBS, RAPL, cpufreq)",
 	.usage = "usage: sleuth doctor\n\n"

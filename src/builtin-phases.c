@@ -17,6 +17,7 @@
 #define CMD "phases"
 #define WIDTH 80
 #define TIMELINE 70 /* characters of the timeline itself */
+#define DEFAULT_TOP 20 /* phases listed unless --top says otherwise */
 
 /* Append `s` to the line if it fits in `width` columns; "..." if not. */
 static int append(char *line, size_t width, const char *s)
@@ -47,6 +48,12 @@ static void code_text(const sl_phase_info *ph, char *line, size_t width)
 			 l->line, 100 * l->share);
 	}
 	size_t room = width > strlen(where) ? width - strlen(where) : 0;
+	/* the top function comes first: without room for 20 characters of
+	 * it, the source line gives way */
+	if (room < strlen(line) + 24) {
+		where[0] = 0;
+		room = width;
+	}
 	for (size_t i = 0; i < ph->n_funcs; i++) {
 		const sl_codeloc *f = &ph->funcs[i];
 		snprintf(item, sizeof item, "%s %s %.0f%%", i ? "," : "", f->function,
@@ -64,10 +71,20 @@ static void code_text(const sl_phase_info *ph, char *line, size_t width)
 	append(line, width, where);
 }
 
-static void phase_table(const sl_profile *p)
+static int by_time(const void *a, const void *b, void *ctx)
+{
+	const double *t = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	return t[i] < t[j] ? 1 : t[i] > t[j] ? -1 : (i > j) - (i < j);
+}
+
+/* One line per phase, the largest first; `top` of them (0: all), and a
+ * line for the rest. */
+static void phase_table(const sl_profile *p, size_t top)
 {
 	size_t np = p->n_phases;
 	size_t *iv = sl_xcalloc(np, sizeof *iv), *inst = sl_xcalloc(np, sizeof *inst);
+	size_t *order = sl_xcalloc(np + 1, sizeof *order);
 	double *t = sl_xcalloc(np, sizeof *t), total = 0;
 	for (size_t i = 0; i < p->n_intervals; i++) {
 		iv[p->iv[i].phase]++;
@@ -79,9 +96,14 @@ static void phase_table(const sl_profile *p)
 	for (size_t i = 0; i < ni; i++)
 		inst[in[i].phase]++;
 	free(in);
+	for (size_t k = 0; k < np; k++)
+		order[k] = k;
+	qsort_r(order, np, sizeof *order, by_time, t);
+	size_t shown = top && top < np ? top : np;
 	int colour = sl_term_colour(stdout);
 	printf("phase intervals instances   time  top code\n");
-	for (size_t k = 0; k < np; k++) {
+	for (size_t r = 0; r < shown; r++) {
+		size_t k = order[r];
 		char line[WIDTH + 1];
 		snprintf(line, sizeof line, "%5zu %9zu %9zu %5.1f%% ", k, iv[k], inst[k],
 			 total > 0 ? 100 * t[k] / total : 0.0);
@@ -89,13 +111,24 @@ static void phase_table(const sl_profile *p)
 		sl_term_phase_id(stdout, (uint32_t)k, 5, colour);
 		printf("%s\n", line + 5);
 	}
+	if (shown < np) {
+		double rest = 0;
+		size_t n_iv = 0;
+		for (size_t r = shown; r < np; r++) {
+			rest += t[order[r]];
+			n_iv += iv[order[r]];
+		}
+		printf("  ... %zu more phases, %zu intervals, %.1f%% of the time (--top 0: all)\n",
+		       np - shown, n_iv, total > 0 ? 100 * rest / total : 0.0);
+	}
 	free(iv);
 	free(inst);
 	free(t);
+	free(order);
 }
 
 /* The phases over the run's time, one character per 1/TIMELINE of it
- * (sleuth/term.h), coloured on a terminal. */
+ * (util/term.h), coloured on a terminal. */
 static void timeline(const sl_profile *p)
 {
 	if (!p->n_intervals)
@@ -140,74 +173,98 @@ static void event_table(const sl_profile *p)
 	free(m);
 }
 
-/* "note: TEXT", wrapped at spaces to WIDTH columns (notes are one line
- * each in the profile and can be long). */
-static void print_note(const char *text)
+typedef struct opts {
+	const char *profile;
+	int events;        /* --events */
+	uint64_t top;      /* --top: phases listed, 0 all */
+} opts;
+
+/* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
+static int parse(int argc, char **argv, opts *o)
 {
-	const char *lead = "note: ";
-	while (*text) {
-		size_t room = WIDTH - strlen(lead), n = strlen(text);
-		if (n > room) {
-			n = room;
-			while (n && text[n] != ' ')
-				n--;
-			if (!n) /* one word longer than the line */
-				n = strcspn(text, " ");
+	static const struct option lo[] = {{"events", no_argument, 0, 'e'},
+					   {"top", required_argument, 0, 't'},
+					   {0, 0, 0, 0}};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":et:", lo, NULL)) != -1) {
+		if (c == 'e') {
+			o->events = 1;
+		} else if (c == 't') {
+			if (sl_parse_u64(optarg, &o->top) < 0)
+				return sl_usage_error(CMD, "--top: '%s' is not a number of phases "
+						      "(0: all)", optarg);
+		} else {
+			return sl_bad_option(CMD, c, argv);
 		}
-		printf("%s%.*s\n", lead, (int)n, text);
-		text += n;
-		text += strspn(text, " ");
-		lead = "      ";
 	}
+	if (argc - optind > 1)
+		return sl_usage_error(CMD, "give at most one profile");
+	if (optind < argc)
+		o->profile = argv[optind];
+	return SL_EXIT_OK;
+}
+
+/* Print the profile's phases; -1 with sl_error() if it cannot be read. */
+static int run(const opts *o, sl_profile *p)
+{
+	if (sl_profile_read(o->profile, p) < 0)
+		return -1;
+	double total = 0;
+	for (size_t i = 0; i < p->n_intervals; i++)
+		total += p->iv[i].time_s;
+	char *head = sl_xasprintf("%s: %s, %zu intervals, %zu phases, %.3f s", o->profile,
+				  p->workload ? p->workload : p->command ? p->command : "?",
+				  p->n_intervals, p->n_phases, total);
+	sl_term_wrap(stdout, "", head, 2, WIDTH); /* a long command wraps */
+	free(head);
+	char freq[32] = "";
+	if (p->freq_ghz > 0)
+		snprintf(freq, sizeof freq, " at %.2f GHz", p->freq_ghz);
+	char pred[96];
+	printf("%s backend%s, %llu samples (%llu lost), %s\n", p->backend, freq,
+	       (unsigned long long)p->samples, (unsigned long long)p->lost_samples,
+	       sl_profile_predictor_text(p, pred, sizeof pred));
+	size_t cover = sl_profile_phases_covering(p, 0.9);
+	printf("%zu phase%s 90%% of the time\n", cover, cover == 1 ? " covers" : "s cover");
+	if (sl_profile_phases_noisy(p))
+		printf("warning: %zu phases in %zu intervals look like sampling noise, not "
+		       "the program's\n         stages (see the note below)\n", p->n_phases,
+		       p->n_intervals);
+	phase_table(p, (size_t)o->top);
+	timeline(p);
+	if (o->events)
+		event_table(p);
+	for (size_t i = 0; i < p->n_notes; i++)
+		sl_term_wrap(stdout, "note: ", p->notes[i], 6, WIDTH);
+	return 0;
 }
 
 static int cmd_phases(int argc, char **argv)
 {
-	static const struct option lo[] = {{"events", no_argument, 0, 'e'}, {0, 0, 0, 0}};
-	int c, events = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":e", lo, NULL)) != -1) {
-		if (c != 'e')
-			return sl_bad_option(CMD, c, argv);
-		events = 1;
+	opts o = {.profile = "sleuth.prof", .top = DEFAULT_TOP};
+	int rc = parse(argc, argv, &o);
+	if (rc == SL_EXIT_OK) {
+		sl_profile p;
+		sl_profile_init(&p);
+		rc = run(&o, &p) < 0 ? sl_fail() : SL_EXIT_OK;
+		sl_profile_free(&p);
 	}
-	if (argc - optind > 1)
-		return sl_usage_error(CMD, "give at most one profile");
-	const char *path = optind < argc ? argv[optind] : "sleuth.prof";
-	sl_profile p;
-	if (sl_profile_read(path, &p) < 0)
-		return sl_fail();
-	double total = 0;
-	for (size_t i = 0; i < p.n_intervals; i++)
-		total += p.iv[i].time_s;
-	printf("%s: %s, %zu intervals, %zu phases, %.3f s\n", path,
-	       p.workload ? p.workload : p.command ? p.command : "?", p.n_intervals,
-	       p.n_phases, total);
-	char freq[32] = "";
-	if (p.freq_ghz > 0)
-		snprintf(freq, sizeof freq, " at %.2f GHz", p.freq_ghz);
-	char pred[96];
-	printf("%s backend%s, %llu samples (%llu lost), %s\n", p.backend, freq,
-	       (unsigned long long)p.samples, (unsigned long long)p.lost_samples,
-	       sl_profile_predictor_text(&p, pred, sizeof pred));
-	phase_table(&p);
-	timeline(&p);
-	if (events)
-		event_table(&p);
-	for (size_t i = 0; i < p.n_notes; i++)
-		print_note(p.notes[i]);
-	sl_profile_free(&p);
-	return SL_EXIT_OK;
+	return rc;
 }
 
 const struct sl_cmd sl_cmd_phases = {
-	.name = "phases",
+	.name = CMD,
 	.fn = cmd_phases,
 	.summary = "Show the phases of a profile and their code",
-	.usage = "usage: sleuth phases [-e|--events] [PROFILE]\n\n"
-		 "One line per phase of PROFILE (default sleuth.prof): its id, how\n"
-		 "many intervals and instances it has, its share of the run's time\n"
-		 "and its most sampled functions and source line; then a timeline of\n"
-		 "the phases, one character per bucket of intervals.  With --events,\n"
-		 "also how many intervals of each phase measured each event.\n",
+	.usage = "usage: sleuth phases [-e|--events] [-t|--top N] [PROFILE]\n\n"
+		 "One line per phase of PROFILE (default sleuth.prof), the largest\n"
+		 "first: its id, how many intervals and instances it has, its share\n"
+		 "of the run's time and its most sampled functions and source line;\n"
+		 "then a timeline of the phases, one character per bucket of\n"
+		 "intervals.  Above the table: how many phases cover 90% of the\n"
+		 "time, and a warning when the phases look like sampling noise.\n\n"
+		 "  -t, --top N    list the N largest phases (default 20; 0: all)\n"
+		 "  -e, --events   also how many intervals of each phase measured\n"
+		 "                 each event\n",
 };

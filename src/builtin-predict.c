@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "model-opts.h"
 #include "sleuth/common.h"
 #include "sleuth/machine.h"
 #include "sleuth/model.h"
@@ -29,9 +30,9 @@ static const char usage[] =
 	"Predict time, power and energy at other frequencies from one profile.\n"
 	"\n"
 	"  PROFILE          the profile (default sleuth.prof)\n"
-	"  --freq F         a target frequency (2.4, 2.4GHz, 2400MHz); repeatable\n"
+	"  -f, --freq F     a target frequency (2.4, 2.4GHz, 2400MHz); repeatable\n"
 	"  --all            every P-state of the machine\n"
-	"  --machine FILE   machine model (default: the one embedded in the profile)\n"
+	"  -m, --machine FILE  machine model (default: the one in the profile)\n"
 	"  --model M        time model: stall (default; off-chip stalls do not scale\n"
 	"                   with frequency) or linear (time proportional to 1/f)\n"
 	"  --per U          rows per phase (default), instance or interval\n"
@@ -51,56 +52,44 @@ static const char usage[] =
 
 typedef struct opts {
 	const char *profile;
-	const char *machine;
 	const char *out;
 	const char *schedule;
-	double *freqs;
-	size_t n_freqs, cap;
-	int all, extrapolate, time_only;
-	sl_time_model model;
+	sl_model_opts m;  /* --freq, --machine, --model, --extrapolate */
+	int all, time_only;
 	sl_per per;
 	sl_fmt fmt;
 	int fmt_given, per_given;
 } opts;
 
-enum { O_FREQ = 256, O_ALL, O_MACHINE, O_MODEL, O_PER, O_FORMAT, O_EXTRAP, O_TIMEONLY,
-       O_SCHEDULE };
+enum { O_ALL = 256, O_PER, O_FORMAT, O_TIMEONLY, O_SCHEDULE };
 
 /* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
 static int parse(int argc, char **argv, opts *o)
 {
 	static const struct option lo[] = {
-		{"freq", required_argument, NULL, O_FREQ},
+		SL_LONGOPT_FREQ,
 		{"all", no_argument, NULL, O_ALL},
-		{"machine", required_argument, NULL, O_MACHINE},
-		{"model", required_argument, NULL, O_MODEL},
+		SL_LONGOPT_MACHINE,
+		SL_LONGOPT_MODEL,
 		{"per", required_argument, NULL, O_PER},
 		{"format", required_argument, NULL, O_FORMAT},
-		{"extrapolate", no_argument, NULL, O_EXTRAP},
+		SL_LONGOPT_EXTRAPOLATE,
 		{"time-only", no_argument, NULL, O_TIMEONLY},
 		{"schedule", required_argument, NULL, O_SCHEDULE},
 		{"output", required_argument, NULL, 'o'},
 		{NULL, 0, NULL, 0},
 	};
-	int c;
+	int c, rc;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:f:m:", lo, NULL)) != -1) {
+		if ((rc = sl_model_opts_take(CMD, &o->m, c, optarg)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
-		case O_FREQ:
-			SL_GROW(o->freqs, o->n_freqs, o->cap);
-			if (sl_parse_freq(optarg, &o->freqs[o->n_freqs]) < 0)
-				return sl_usage_error(CMD, "--freq: %s", sl_error());
-			o->n_freqs++;
-			break;
 		case O_ALL:
 			o->all = 1;
-			break;
-		case O_MACHINE:
-			o->machine = optarg;
-			break;
-		case O_MODEL:
-			if (sl_time_model_parse(optarg, &o->model) < 0)
-				return sl_usage_error(CMD, "--model: %s", sl_error());
 			break;
 		case O_PER:
 			if (sl_per_parse(optarg, &o->per) < 0)
@@ -111,9 +100,6 @@ static int parse(int argc, char **argv, opts *o)
 			if (sl_fmt_parse(optarg, &o->fmt) < 0)
 				return sl_usage_error(CMD, "--format: %s", sl_error());
 			o->fmt_given = 1;
-			break;
-		case O_EXTRAP:
-			o->extrapolate = 1;
 			break;
 		case O_SCHEDULE:
 			o->schedule = optarg;
@@ -133,15 +119,15 @@ static int parse(int argc, char **argv, opts *o)
 	if (optind < argc)
 		return sl_usage_error(CMD, "unexpected argument '%s' (one profile at a time)",
 				      argv[optind]);
-	if (o->schedule && (o->n_freqs || o->all || o->fmt_given || o->per_given ||
+	if (o->schedule && (o->m.n_freqs || o->all || o->fmt_given || o->per_given ||
 			    o->time_only))
 		return sl_usage_error(CMD, "--schedule sets the frequencies and the output; "
 				      "drop --freq, --all, --per, --format and --time-only");
 	if (o->schedule)
 		return SL_EXIT_OK;
-	if (!o->n_freqs && !o->all)
+	if (!o->m.n_freqs && !o->all)
 		return sl_usage_error(CMD, "no frequency: give --freq F (repeatable) or --all");
-	if (o->n_freqs && o->all)
+	if (o->m.n_freqs && o->all)
 		return sl_usage_error(CMD, "--freq and --all exclude each other");
 	if (!o->fmt_given)
 		o->fmt = o->per == SL_PER_PHASE ? SL_FMT_TABLE : SL_FMT_CSV;
@@ -155,10 +141,10 @@ static int parse(int argc, char **argv, opts *o)
 static sl_opoint *operating_points(const opts *o, const sl_model *md, size_t *n)
 {
 	const sl_machine *m = md->mach;
-	*n = o->all ? m->n_pstates : o->n_freqs;
+	*n = o->all ? m->n_pstates : o->m.n_freqs;
 	sl_opoint *ops = sl_xcalloc(*n + 1, sizeof *ops);
 	for (size_t k = 0; k < *n; k++) {
-		double ghz = o->all ? m->pstates[k].ghz : o->freqs[k];
+		double ghz = o->all ? m->pstates[k].ghz : o->m.freqs[k];
 		if (sl_model_opoint(md, ghz, &ops[k]) < 0) {
 			free(ops);
 			return NULL;
@@ -207,21 +193,13 @@ static int predict_schedule(const opts *o, const sl_model *md)
 	return rc;
 }
 
-static int run(const opts *o, sl_profile *p, sl_machine *m, sl_model *md)
+static int run(const opts *o, sl_model_set *set)
 {
-	const char *origin = NULL;
-	if (sl_profile_read(o->profile, p) < 0)
-		return -1;
-	if (sl_model_check_profile(p) < 0) {
-		sl_error_prefix("%s: ", o->profile);
-		return -1;
-	}
-	if (sl_profile_machine(p, o->profile, o->machine, m, &origin) < 0)
-		return -1;
-	int flags = (o->extrapolate ? SL_MODEL_EXTRAPOLATE : 0) |
+	int flags = (o->m.extrapolate ? SL_MODEL_EXTRAPOLATE : 0) |
 		    (o->time_only ? SL_MODEL_TIME_ONLY : 0);
-	if (sl_model_init(md, p, m, o->model, flags) < 0)
+	if (sl_model_open(set, o->profile, o->m.machine, o->m.model, flags) < 0)
 		return -1;
+	const sl_model *md = &set->model;
 	if (o->schedule)
 		return predict_schedule(o, md);
 	size_t n_ops;
@@ -233,7 +211,7 @@ static int run(const opts *o, sl_profile *p, sl_machine *m, sl_model *md)
 	FILE *f = sl_afile_open(&af, o->out ? o->out : "-");
 	int rc = -1;
 	if (f) {
-		sl_predict_info info = {o->profile, origin};
+		sl_predict_info info = {o->profile, set->machine_origin};
 		sl_predict_stats st;
 		rc = sl_predict_write(f, md, ops, n_ops, o->per, o->fmt, &info, &st);
 		if (rc < 0)
@@ -249,19 +227,14 @@ static int run(const opts *o, sl_profile *p, sl_machine *m, sl_model *md)
 
 static int cmd_predict(int argc, char **argv)
 {
-	opts o = {.profile = "sleuth.prof", .model = SL_TIME_STALL, .per = SL_PER_PHASE};
+	opts o = {.profile = "sleuth.prof", .per = SL_PER_PHASE};
 	int rc = parse(argc, argv, &o);
 	if (rc == SL_EXIT_OK) {
-		sl_profile p;
-		sl_machine m = {0};
-		sl_model md = {0};
-		sl_profile_init(&p);
-		rc = run(&o, &p, &m, &md) < 0 ? sl_fail() : SL_EXIT_OK;
-		sl_model_free(&md);
-		sl_machine_free(&m);
-		sl_profile_free(&p);
+		sl_model_set set;
+		rc = run(&o, &set) < 0 ? sl_fail() : SL_EXIT_OK;
+		sl_model_close(&set);
 	}
-	free(o.freqs);
+	sl_model_opts_free(&o.m);
 	return rc;
 }
 

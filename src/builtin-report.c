@@ -1,13 +1,14 @@
 /*
  * `sleuth report`: one self-contained HTML page (or JSON) of a profile's
  * phases, code and predictions, for people to look at.  Parsing options and
- * files only; the report is computed and written by src/report/.
+ * files only; the report is computed and written by report/.
  */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
+#include "model-opts.h"
 #include "sleuth/common.h"
 #include "sleuth/model.h"
 #include "sleuth/profile.h"
@@ -15,102 +16,109 @@
 
 #define CMD "report"
 
-static int report(int argc, char **argv)
+typedef struct opts {
+	const char *profile;
+	const char *out;       /* NULL: report.html or report.json */
+	const char *schedule;
+	sl_model_opts m;       /* --freq, --machine, --model, --extrapolate */
+	int json;
+} opts;
+
+enum { O_FORMAT = 256 };
+
+/* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
+static int parse(int argc, char **argv, opts *o)
 {
 	static const struct option lo[] = {
 		{"output", required_argument, NULL, 'o'},
-		{"freq", required_argument, NULL, 'f'},
+		SL_LONGOPT_FREQ,
 		{"schedule", required_argument, NULL, 's'},
-		{"machine", required_argument, NULL, 'm'},
-		{"model", required_argument, NULL, 'M'},
-		{"format", required_argument, NULL, 'F'},
+		SL_LONGOPT_MACHINE,
+		SL_LONGOPT_MODEL,
+		{"format", required_argument, NULL, O_FORMAT},
 		{"quiet", no_argument, NULL, 'q'},
-		{"extrapolate", no_argument, NULL, 'X'},
+		SL_LONGOPT_EXTRAPOLATE,
 		{0},
 	};
-	sl_report_opts o = {.time_model = SL_TIME_STALL};
-	sl_time_model tm;
-	const char *out = NULL, *format = "html";
-	double *ghz = NULL;
-	size_t n_ghz = 0, cap = 0;
-	int c, rc = SL_EXIT_OK;
+	const char *format = "html";
+	int c, rc;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:q", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:qf:s:m:", lo, NULL)) != -1) {
+		if ((rc = sl_model_opts_take(CMD, &o->m, c, optarg)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
-		case 'o': out = optarg; break;
-		case 's': o.schedule_path = optarg; break;
-		case 'm': o.machine_path = optarg; break;
-		case 'F': format = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 's': o->schedule = optarg; break;
+		case O_FORMAT: format = optarg; break;
 		case 'q': sl_quiet = 1; break;
-		case 'X': o.extrapolate = 1; break;
-		case 'M':
-			if (sl_time_model_parse(optarg, &tm) < 0) {
-				rc = sl_usage_error(CMD, "--model: %s", sl_error());
-				goto done;
-			}
-			o.time_model = tm;
-			break;
-		case 'f':
-			SL_GROW(ghz, n_ghz, cap);
-			if (sl_parse_freq(optarg, &ghz[n_ghz]) < 0) {
-				rc = sl_usage_error(CMD, "--freq: %s", sl_error());
-				goto done;
-			}
-			n_ghz++;
-			break;
-		default:
-			rc = sl_bad_option(CMD, c, argv);
-			goto done;
+		default: return sl_bad_option(CMD, c, argv);
 		}
 	}
-	int json = !strcmp(format, "json");
-	if (!json && strcmp(format, "html")) {
-		rc = sl_usage_error(CMD, "--format must be html or json, not '%s'", format);
-		goto done;
-	}
-	if (argc - optind > 1) {
-		rc = sl_usage_error(CMD, "give at most one profile");
-		goto done;
-	}
-	o.profile_path = optind < argc ? argv[optind] : "sleuth.prof";
-	o.ghz = ghz;
-	o.n_ghz = n_ghz;
-	if (!out)
-		out = json ? "report.json" : "report.html";
+	o->json = !strcmp(format, "json");
+	if (!o->json && strcmp(format, "html"))
+		return sl_usage_error(CMD, "--format must be html or json, not '%s'", format);
+	if (argc - optind > 1)
+		return sl_usage_error(CMD, "give at most one profile");
+	if (optind < argc)
+		o->profile = argv[optind];
+	if (!o->out)
+		o->out = o->json ? "report.json" : "report.html";
+	return SL_EXIT_OK;
+}
 
-	sl_profile p;
-	sl_profile_init(&p);
-	if (sl_profile_read(o.profile_path, &p) < 0) {
-		rc = sl_fail();
-		sl_profile_free(&p);
-		goto done;
-	}
-	sl_report r;
-	sl_report_init(&r);
+/* Build the report and write it; -1 with sl_error() on failure. */
+static int run(const opts *o, sl_profile *p, sl_report *r)
+{
+	sl_report_opts ro = {
+		.profile_path = o->profile,
+		.machine_path = o->m.machine,
+		.schedule_path = o->schedule,
+		.ghz = o->m.freqs,
+		.n_ghz = o->m.n_freqs,
+		.time_model = o->m.model,
+		.extrapolate = o->m.extrapolate,
+	};
 	sl_afile af;
 	FILE *f;
-	if (sl_report_build(&r, &p, &o) < 0 || !(f = sl_afile_open(&af, out))) {
-		rc = sl_fail();
-	} else if ((json ? sl_report_json(f, &r) : sl_report_html(f, &r)) < 0) {
+	if (sl_profile_read(o->profile, p) < 0 || sl_report_build(r, p, &ro) < 0 ||
+	    !(f = sl_afile_open(&af, o->out)))
+		return -1;
+	if ((o->json ? sl_report_json(f, r) : sl_report_html(f, r)) < 0) {
 		sl_afile_abort(&af);
-		rc = sl_fail();
-	} else if (sl_afile_commit(&af) < 0) {
-		rc = sl_fail();
-	} else if (strcmp(out, "-")) {
-		sl_info("wrote %s: %zu phases, %s", out, r.n_phases,
-			r.have_power ? "time, power and energy predictions"
-			: r.have_time ? "time predictions only" : "no predictions");
+		return -1;
 	}
-	sl_report_free(&r);
-	sl_profile_free(&p);
-done:
-	free(ghz);
+	if (sl_afile_commit(&af) < 0)
+		return -1;
+	if (strcmp(o->out, "-"))
+		sl_info("wrote %s: %zu phases, %s", o->out, r->n_phases,
+			r->have_power ? "time, power and energy predictions"
+			: r->have_time ? "time predictions only" : "no predictions");
+	return 0;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	opts o = {.profile = "sleuth.prof"};
+	int rc = parse(argc, argv, &o);
+	if (rc == SL_EXIT_OK) {
+		sl_profile p;
+		sl_report r;
+		sl_profile_init(&p);
+		sl_report_init(&r);
+		rc = run(&o, &p, &r) < 0 ? sl_fail() : SL_EXIT_OK;
+		sl_report_free(&r);
+		sl_profile_free(&p);
+	}
+	sl_model_opts_free(&o.m);
 	return rc;
 }
 
 const struct sl_cmd sl_cmd_report = {
 	.name = CMD,
-	.fn = report,
+	.fn = cmd_report,
 	.summary = "Write an HTML (or JSON) report of a profile with charts",
 	.usage =
 	"usage: sleuth report [PROFILE] [--freq F ...] [--schedule S] [--machine FILE]\n"
@@ -124,9 +132,10 @@ const struct sl_cmd sl_cmd_report = {
 	"no scripts and fetches nothing; it prints.\n\n"
 	"  -o, --output FILE   where to write (default report.html, or report.json;\n"
 	"                      - for stdout)\n"
-	"  --freq F            a frequency to predict (2.4GHz, 2400MHz, 2.4); repeat\n"
-	"  --schedule S        a sleuth-schedule/1 file to predict power under\n"
-	"  --machine FILE      machine model (default: the one in the profile)\n"
+	"  -f, --freq F        a frequency to predict (2.4GHz, 2400MHz, 2.4); repeat\n"
+	"  -s, --schedule S    a sleuth-schedule/1 file: its frequency per phase and\n"
+	"                      predicted power under it\n"
+	"  -m, --machine FILE  machine model (default: the one in the profile)\n"
 	"  --model M           time model: stall (default) or linear\n"
 	"  --extrapolate       allow --freq outside the machine's P-states\n"
 	"  --format F          html (default) or json (everything the page shows)\n"

@@ -42,7 +42,7 @@ static void on_signal(int sig)
 		b->interrupt(b);
 }
 
-static int parse_opts(int argc, char **argv, sl_run_opts *o)
+static int parse(int argc, char **argv, sl_run_opts *o)
 {
 	enum { O_REPLAY = 256, O_BACKEND, O_MACHINE, O_INTERVAL, O_COUNTERS,
 	       O_PERIOD, O_SEED, O_DIMS, O_THRESHOLD, O_PREDICTOR, O_POWER,
@@ -248,8 +248,10 @@ static void score(const sl_backend *b, const sl_profile *p)
 static void summary(const sl_profile *p, const sl_run_opts *o)
 {
 	char pred[96];
-	sl_info("%s: %zu intervals, %zu phases, %llu samples (%llu lost), %s%s",
-		o->output, p->n_intervals, p->n_phases, (unsigned long long)p->samples,
+	/* two lines: each fits 100 columns */
+	sl_info("%s: %zu intervals, %zu phases (%zu cover 90%% of the time)", o->output,
+		p->n_intervals, p->n_phases, sl_profile_phases_covering(p, 0.9));
+	sl_info("%llu samples (%llu lost), %s%s", (unsigned long long)p->samples,
 		(unsigned long long)p->lost_samples,
 		sl_profile_predictor_text(p, pred, sizeof pred),
 		p->has_counts ? "" : "; no event counts (timer backend)");
@@ -268,10 +270,13 @@ static void summary(const sl_profile *p, const sl_run_opts *o)
  */
 static void check_phase_noise(sl_profile *p, const char *backend)
 {
-	if (p->n_intervals < 20 || 2 * p->n_phases <= p->n_intervals)
+	if (!sl_profile_phases_noisy(p))
 		return;
+	char timer_fix[64];
+	snprintf(timer_fix, sizeof timer_fix, "a longer --interval (e.g. %.0fms)",
+		 SL_MAX(3e3 * p->interval_s, 100.0));
 	const char *fix = !strcmp(backend, "timer")
-				  ? "a longer --interval (e.g. 100ms)"
+				  ? timer_fix
 				  : "a longer --interval or a shorter --sample-period";
 	sl_profile_add_note(p, "%zu phases in %zu intervals: too few samples per "
 			    "interval (%.0f on average) to tell this program's phases; "
@@ -408,8 +413,9 @@ static int run(sl_run_opts *o)
 		p.machine_path = sl_xstrdup(mpath);
 	}
 	if (!p.has_counts)
-		sl_profile_add_note(&p, "%s backend: no event counts; predict will "
-				    "refuse this profile", b->name);
+		sl_profile_add_note(&p, "%s backend: no event counts, so no predictions; "
+				    "record where there is a PMU (--backend perf) or "
+				    "through the virtual PMU (vPMU) for them", b->name);
 	if (st.empty)
 		sl_profile_add_note(&p, "%zu intervals had no samples and took the "
 				    "predicted phase", st.empty);
@@ -442,7 +448,7 @@ static int cmd_run(int argc, char **argv)
 {
 	sl_run_opts o = {.output = DEFAULT_OUTPUT, .counters = -1, .seed = 1};
 	sl_collect_opts_init(&o.copts);
-	int rc = parse_opts(argc, argv, &o);
+	int rc = parse(argc, argv, &o);
 	if (rc || o.help)
 		return rc;
 	return run(&o);
@@ -468,8 +474,9 @@ const struct sl_cmd sl_cmd_run = {
 	"                        replay " REPLAY_MACHINE ", for perf the\n"
 	"                        model under data/machines/ matching the host PMU\n"
 	"  --interval N          instructions per interval (perf, default 100M;\n"
-	"                        K/M/G suffixes) or time per interval (timer,\n"
-	"                        default 10ms; s/ms/us suffixes)\n"
+	"                        K/M/G suffixes) or CPU time per interval (timer,\n"
+	"                        s/ms/us suffixes; default: long enough for the\n"
+	"                        samples phases need, 145ms at 2000 Hz)\n"
 	"  --counters K          programmable counters (default: the machine's;\n"
 	"                        0 = unlimited)\n"
 	"  --sample-period N     sample every Nth conditional branch (replay\n"

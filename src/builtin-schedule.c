@@ -1,7 +1,7 @@
 /*
  * sleuth schedule: which frequency each phase should run at, what that
  * saves, and what it costs -- with the slowdown bound and power cap held
- * exactly by the predictions.  The solver is models/schedule.c; this file
+ * exactly by the predictions.  The solver is schedule/schedule.c; this file
  * reads the options and the inputs and writes the outputs.
  */
 #include <getopt.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "model-opts.h"
 #include "schedule-print.h"
 #include "sleuth/common.h"
 #include "sleuth/machine.h"
@@ -24,17 +25,16 @@ enum { F_TABLE, F_YAML, F_JSON, F_GEOPM };
 static const char *const formats[] = {"table", "yaml", "json", "geopm"};
 
 typedef struct args {
-	const char *profile, *predictions, *machine, *out;
+	const char *profile, *predictions, *out;
+	sl_model_opts m;  /* --machine, --model */
 	int format;       /* -1: the default (table, or yaml with -o) */
 	int objective;    /* -1: not given */
-	sl_time_model model;
-	int model_given;
 	double transition_us, min_instance_ms; /* as given */
 	sl_sched_opts o;
 } args;
 
 enum { O_ENERGY = 256, O_EDP, O_ED2P, O_SLOW, O_SCOPE, O_CAP, O_TRANS, O_MININST,
-       O_MACHINE, O_FORMAT, O_PRED, O_MODEL };
+       O_FORMAT, O_PRED };
 
 static const struct option longopts[] = {
 	{"min-energy", no_argument, NULL, O_ENERGY},
@@ -45,9 +45,9 @@ static const struct option longopts[] = {
 	{"power-cap", required_argument, NULL, O_CAP},
 	{"transition-us", required_argument, NULL, O_TRANS},
 	{"min-instance-ms", required_argument, NULL, O_MININST},
-	{"machine", required_argument, NULL, O_MACHINE},
+	SL_LONGOPT_MACHINE,
 	{"predictions", required_argument, NULL, O_PRED},
-	{"model", required_argument, NULL, O_MODEL},
+	SL_LONGOPT_MODEL,
 	{"format", required_argument, NULL, O_FORMAT},
 	{"output", required_argument, NULL, 'o'},
 	{NULL, 0, NULL, 0},
@@ -62,7 +62,8 @@ static int num_opt(const char *opt, const char *s, int positive, double *out)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, args *a)
+/* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
+static int parse(int argc, char **argv, args *a)
 {
 	memset(a, 0, sizeof *a);
 	a->format = -1;
@@ -71,7 +72,10 @@ static int parse_args(int argc, char **argv, args *a)
 	a->o.scope = SL_SCOPE_GLOBAL;
 	optind = 1;
 	int c, rc = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+	while (rc == 0 && (c = getopt_long(argc, argv, ":o:m:", longopts, NULL)) != -1) {
+		if ((rc = sl_model_opts_take(CMD, &a->m, c, optarg)) >= 0)
+			continue;
+		rc = 0;
 		switch (c) {
 		case O_ENERGY:
 		case O_EDP:
@@ -100,16 +104,8 @@ static int parse_args(int argc, char **argv, args *a)
 			rc = num_opt("--min-instance-ms", optarg, 0, &a->min_instance_ms);
 			a->o.min_instance_s = a->min_instance_ms / 1e3;
 			break;
-		case O_MACHINE:
-			a->machine = optarg;
-			break;
 		case O_PRED:
 			a->predictions = optarg;
-			break;
-		case O_MODEL:
-			if (sl_time_model_parse(optarg, &a->model) < 0)
-				return sl_usage_error(CMD, "--model: %s", sl_error());
-			a->model_given = 1;
 			break;
 		case O_FORMAT:
 			a->format = -1; /* the last --format counts, and must be known */
@@ -138,7 +134,7 @@ static int parse_args(int argc, char **argv, args *a)
 				      "--min-ed2p");
 	if (a->profile && a->predictions)
 		return sl_usage_error(CMD, "give a PROFILE or --predictions CSV, not both");
-	if (a->predictions && a->model_given)
+	if (a->predictions && a->m.model_given)
 		return sl_usage_error(CMD, "--model chooses how a profile is predicted; "
 				      "--predictions are predicted already (give --model "
 				      "to sleuth predict)");
@@ -159,18 +155,18 @@ static int parse_args(int argc, char **argv, args *a)
 static int machine_name(const args *a, const sl_sched_table *t, char **name)
 {
 	*name = NULL;
-	if (!a->machine) {
+	if (!a->m.machine) {
 		*name = sl_xstrdup("-");
 		return 0;
 	}
 	sl_machine m;
-	if (sl_machine_load(a->machine, &m) < 0)
+	if (sl_machine_load(a->m.machine, &m) < 0)
 		return -1;
 	for (size_t p = 0; p < t->n_pstates; p++)
 		if (sl_machine_pstate(&m, t->ghz[p]) < 0) {
 			sl_error_set("%.3f GHz in the predictions is not a P-state of %s (%s); "
 				     "use the machine the predictions were made for",
-				     t->ghz[p], m.name, a->machine);
+				     t->ghz[p], m.name, a->m.machine);
 			sl_machine_free(&m);
 			return -1;
 		}
@@ -185,33 +181,19 @@ static int machine_name(const args *a, const sl_sched_table *t, char **name)
  */
 static int table_from_profile(const args *a, sl_sched_data *d, char **name)
 {
-	sl_profile p;
-	sl_machine m = {0};
-	sl_model md = {0};
+	sl_model_set s;
 	int rc = -1;
-	sl_profile_init(&p);
 	*name = NULL;
-	if (sl_profile_read(a->profile, &p) < 0)
-		goto out;
-	if (sl_model_check_profile(&p) < 0) {
-		sl_error_prefix("%s: ", a->profile);
-		goto out;
+	if (sl_model_open(&s, a->profile, a->m.machine, a->m.model, 0) < 0) {
+		/* without a power model, say why scheduling needs one (and not
+		 * predict's --time-only, which cannot help here) */
+		if (s.machine_origin && !sl_machine_complete(&s.mach))
+			sl_error_prefix("scheduling needs energy predictions: ");
+	} else if (sl_sched_data_from_model(&s.model, d) == 0) {
+		*name = sl_xstrdup(s.mach.name);
+		rc = 0;
 	}
-	if (sl_profile_machine(&p, a->profile, a->machine, &m, NULL) < 0)
-		goto out;
-	if (!sl_machine_complete(&m)) {
-		sl_error_prefix("scheduling needs energy predictions: ");
-		goto out;
-	}
-	if (sl_model_init(&md, &p, &m, a->model, 0) < 0 ||
-	    sl_sched_data_from_model(&md, d) < 0)
-		goto out;
-	*name = sl_xstrdup(m.name);
-	rc = 0;
-out:
-	sl_model_free(&md);
-	sl_machine_free(&m);
-	sl_profile_free(&p);
+	sl_model_close(&s);
 	return rc;
 }
 
@@ -239,41 +221,38 @@ static int write_output(const args *a, const sched_report *r)
 	return sl_afile_commit(&af);
 }
 
-static int cmd_schedule(int argc, char **argv)
+/* Solve and write; -1 with sl_error() on failure. */
+static int run(const args *a)
 {
-	args a;
-	int rc = parse_args(argc, argv, &a);
-	if (rc)
-		return rc;
 	sl_sched_data d;
-	char *mname;
-	if (a.profile) {
-		if (table_from_profile(&a, &d, &mname) < 0)
-			return sl_fail();
+	char *mname = NULL;
+	if (a->profile) {
+		if (table_from_profile(a, &d, &mname) < 0)
+			return -1;
 	} else {
-		if (sl_sched_data_from_csv(a.predictions, &d) < 0)
-			return sl_fail();
-		if (machine_name(&a, &d.tab, &mname) < 0) {
+		if (sl_sched_data_from_csv(a->predictions, &d) < 0)
+			return -1;
+		if (machine_name(a, &d.tab, &mname) < 0) {
 			sl_sched_data_free(&d);
-			return sl_fail();
+			return -1;
 		}
 	}
 	sl_sched_result res;
-	rc = SL_EXIT_ERROR;
-	if (sl_schedule_solve(&d.tab, &a.o, &res) == 0) {
+	int rc = -1;
+	if (sl_schedule_solve(&d.tab, &a->o, &res) == 0) {
 		size_t K = d.tab.n_phases;
-		sched_report r = {&d.tab, &a.o, &res, a.profile ? a.profile : a.predictions,
-				  mname, a.transition_us, a.min_instance_ms,
+		sched_report r = {&d.tab, &a->o, &res, a->profile ? a->profile : a->predictions,
+				  mname, a->transition_us, a->min_instance_ms,
 				  sl_xcalloc(K, sizeof(double)), sl_xcalloc(K, sizeof(double))};
 		int *base = sl_xmalloc(K * sizeof *base);
 		sl_sched_eval ev;
 		for (size_t k = 0; k < K; k++)
 			base[k] = (int)d.tab.baseline;
-		sl_sched_evaluate(&d.tab, &a.o, base, &ev, NULL, r.base_phase_s, r.base_phase_j);
-		if (write_output(&a, &r) == 0) {
-			rc = SL_EXIT_OK;
+		sl_sched_evaluate(&d.tab, &a->o, base, &ev, NULL, r.base_phase_s, r.base_phase_j);
+		if (write_output(a, &r) == 0) {
+			rc = 0;
 			/* the file written, the table on the terminal */
-			if (a.out && strcmp(a.out, "-") && a.format != F_TABLE)
+			if (a->out && strcmp(a->out, "-") && a->format != F_TABLE)
 				sched_print_table(stdout, &r);
 		}
 		free(base);
@@ -281,15 +260,23 @@ static int cmd_schedule(int argc, char **argv)
 		free(r.base_phase_j);
 		sl_sched_result_free(&res);
 	}
-	if (rc != SL_EXIT_OK)
-		sl_fail();
 	free(mname);
 	sl_sched_data_free(&d);
 	return rc;
 }
 
+static int cmd_schedule(int argc, char **argv)
+{
+	args a;
+	int rc = parse(argc, argv, &a);
+	if (rc == SL_EXIT_OK)
+		rc = run(&a) < 0 ? sl_fail() : SL_EXIT_OK;
+	sl_model_opts_free(&a.m);
+	return rc;
+}
+
 const struct sl_cmd sl_cmd_schedule = {
-	.name = "schedule",
+	.name = CMD,
 	.fn = cmd_schedule,
 	.summary = "Choose each phase's frequency under a slowdown bound",
 	.usage =
@@ -310,7 +297,7 @@ const struct sl_cmd sl_cmd_schedule = {
 	"  --power-cap W        no instance's predicted power above W watts\n"
 	"  --transition-us T    a frequency switch costs T us (and T x the higher power)\n"
 	"  --min-instance-ms M  instances shorter than M ms keep the previous frequency\n"
-	"  --machine FILE       the sleuth-machine/1 model (default: the profile's)\n"
+	"  -m, --machine FILE   the sleuth-machine/1 model (default: the profile's)\n"
 	"  --model M            time model: stall (default) or linear (sleuth predict)\n"
 	"  --predictions CSV    schedule from `sleuth predict --per instance --all\n"
 	"                       --format csv` instead of a profile ('-': stdin)\n"

@@ -2,7 +2,7 @@
  * `sleuth simulate`: run a workload on the simulated machine at one
  * P-state and write what the hardware would show (a sleuth-trace/1 with
  * every counter, the branch histograms, labels and energies), plus an
- * optional power-meter log and idle log.  The physics is in src/sim/.
+ * optional power-meter log and idle log.  The physics is in sim/.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -12,6 +12,8 @@
 #include "sim/sim-schedule.h"
 #include "sleuth/common.h"
 #include "sleuth/sim.h"
+
+#define CMD "simulate"
 
 #define DEFAULT_MACHINE "data/sim/nehalem-i7-920.yaml"
 
@@ -46,9 +48,20 @@ static const char usage[] =
 enum { OPT_SEED = 256, OPT_POWER_LOG, OPT_IDLE_LOG, OPT_TRUTH, OPT_INTERVALS,
        OPT_TRANSITION };
 
-static int run(int argc, char **argv)
+typedef struct opts {
+	const char *workload;
+	const char *machine;     /* -m, NULL: DEFAULT_MACHINE */
+	const char *freq;        /* -f as given, NULL: fmax */
+	double ghz;              /* -f parsed */
+	uint64_t seed, intervals;
+	sl_sim_run_opts ro;      /* outputs and --truth */
+	sl_simsched_opts so;     /* --schedule, --profile, --transition-us */
+} opts;
+
+/* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
+static int parse(int argc, char **argv, opts *o)
 {
-	static const struct option opts[] = {
+	static const struct option lo[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"machine", required_argument, NULL, 'm'},
 		{"freq", required_argument, NULL, 'f'},
@@ -63,121 +76,138 @@ static int run(int argc, char **argv)
 		{"transition-us", required_argument, NULL, OPT_TRANSITION},
 		{NULL, 0, NULL, 0},
 	};
-	const char *machine_path = NULL, *freq = NULL;
+	sl_sim_run_opts *ro = &o->ro;
+	sl_simsched_opts *so = &o->so;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":o:m:f:qs:p:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o': ro->trace_path = optarg; break;
+		case 'm': o->machine = optarg; break;
+		case 'f': o->freq = optarg; break;
+		case 'q': sl_quiet = 1; break;
+		case 's': so->schedule = optarg; break;
+		case 'p': so->profile = optarg; break;
+		case OPT_TRANSITION:
+			if (sl_parse_double(optarg, &so->transition_us) < 0 ||
+			    so->transition_us < 0)
+				return sl_usage_error(CMD, "--transition-us: '%s' is not "
+						      "a time >= 0 in microseconds", optarg);
+			break;
+		case OPT_SEED:
+			if (sl_parse_u64(optarg, &o->seed) < 0)
+				return sl_usage_error(CMD, "--seed: %s", sl_error());
+			break;
+		case OPT_POWER_LOG: ro->power_log = optarg; break;
+		case OPT_IDLE_LOG: ro->idle_log = optarg; break;
+		case OPT_TRUTH: ro->truth = 1; break;
+		case OPT_INTERVALS:
+			if (sl_parse_u64(optarg, &o->intervals) < 0 || !o->intervals ||
+			    o->intervals > 100000000)
+				return sl_usage_error(CMD,
+						      "--intervals: '%s' is not a count from 1 "
+						      "to 100000000", optarg);
+			break;
+		default: return sl_bad_option(CMD, c, argv);
+		}
+	}
+	if (optind >= argc)
+		return sl_usage_error(CMD, "give the workload to run (WORKLOAD.yaml)");
+	if (optind + 1 < argc)
+		return sl_usage_error(CMD, "one workload only; unexpected '%s'",
+				      argv[optind + 1]);
+	o->workload = argv[optind];
+	if (!ro->trace_path)
+		return sl_usage_error(CMD, "give the trace to write with -o FILE");
+	/* Two outputs to one file would leave only the last (or interleave
+	 * both on stdout). */
+	const char *outs[] = {ro->trace_path, ro->power_log, ro->idle_log};
+	for (size_t i = 0; i < SL_ARRAY_LEN(outs); i++)
+		for (size_t j = i + 1; j < SL_ARRAY_LEN(outs); j++)
+			if (outs[i] && outs[j] && !strcmp(outs[i], outs[j]))
+				return sl_usage_error(CMD, "-o, --power-log and --idle-log "
+						      "must name different files; '%s' is given "
+						      "twice", outs[i]);
+	if (!so->schedule && (so->profile || so->transition_us >= 0))
+		return sl_usage_error(CMD, "--profile and --transition-us go with "
+				      "--schedule");
+	if (so->schedule && o->freq)
+		return sl_usage_error(CMD, "--freq and --schedule exclude each other: "
+				      "the schedule gives the frequencies");
+	if (o->freq && sl_parse_freq(o->freq, &o->ghz) < 0)
+		return sl_usage_error(CMD, "--freq: %s", sl_error());
+	return SL_EXIT_OK;
+}
+
+/* Simulate and write; -1 with sl_error(). */
+static int run(opts *o)
+{
+	sl_sim_run_opts *ro = &o->ro;
+	sl_simsched_opts *so = &o->so;
+	const char *machine_path = o->machine;
 	char *default_machine = NULL;
-	uint64_t seed = 1, intervals = 0;
-	sl_sim_run_opts ro = {0};
-	sl_simsched_opts so = {NULL, NULL, -1};
 	sl_sim_totals tot;
 	int *plan = NULL;
 	sl_sim_machine m;
 	sl_sim_workload w;
 	sl_sim s;
-	double ghz;
-	int c, rc = SL_EXIT_ERROR;
+	int rc = -1;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:m:f:qs:p:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': ro.trace_path = optarg; break;
-		case 'm': machine_path = optarg; break;
-		case 'f': freq = optarg; break;
-		case 'q': sl_quiet = 1; break;
-		case 's': so.schedule = optarg; break;
-		case 'p': so.profile = optarg; break;
-		case OPT_TRANSITION:
-			if (sl_parse_double(optarg, &so.transition_us) < 0 ||
-			    so.transition_us < 0)
-				return sl_usage_error("simulate", "--transition-us: '%s' is not "
-						      "a time >= 0 in microseconds", optarg);
-			break;
-		case OPT_SEED:
-			if (sl_parse_u64(optarg, &seed) < 0)
-				return sl_usage_error("simulate", "--seed: %s", sl_error());
-			break;
-		case OPT_POWER_LOG: ro.power_log = optarg; break;
-		case OPT_IDLE_LOG: ro.idle_log = optarg; break;
-		case OPT_TRUTH: ro.truth = 1; break;
-		case OPT_INTERVALS:
-			if (sl_parse_u64(optarg, &intervals) < 0 || !intervals ||
-			    intervals > 100000000)
-				return sl_usage_error("simulate",
-						      "--intervals: '%s' is not a count from 1 "
-						      "to 100000000", optarg);
-			break;
-		default: return sl_bad_option("simulate", c, argv);
-		}
-	}
-	if (optind >= argc)
-		return sl_usage_error("simulate", "give the workload to run (WORKLOAD.yaml)");
-	if (optind + 1 < argc)
-		return sl_usage_error("simulate", "one workload only; unexpected '%s'",
-				      argv[optind + 1]);
-	if (!ro.trace_path)
-		return sl_usage_error("simulate", "give the trace to write with -o FILE");
-	/* Two outputs to one file would leave only the last (or interleave
-	 * both on stdout). */
-	const char *outs[] = {ro.trace_path, ro.power_log, ro.idle_log};
-	for (size_t i = 0; i < SL_ARRAY_LEN(outs); i++)
-		for (size_t j = i + 1; j < SL_ARRAY_LEN(outs); j++)
-			if (outs[i] && outs[j] && !strcmp(outs[i], outs[j]))
-				return sl_usage_error("simulate", "-o, --power-log and --idle-log "
-						      "must name different files; '%s' is given "
-						      "twice", outs[i]);
-	if (!so.schedule && (so.profile || so.transition_us >= 0))
-		return sl_usage_error("simulate", "--profile and --transition-us go with "
-				      "--schedule");
-	if (so.schedule && freq)
-		return sl_usage_error("simulate", "--freq and --schedule exclude each other: "
-				      "the schedule gives the frequencies");
-	if (freq && sl_parse_freq(freq, &ghz) < 0)
-		return sl_usage_error("simulate", "--freq: %s", sl_error());
 	if (!machine_path) {
 		default_machine = sl_data_path(DEFAULT_MACHINE);
 		if (!default_machine) {
 			sl_error_set("cannot find %s in the source tree or the installed data; "
 				     "give --machine FILE", DEFAULT_MACHINE);
-			return sl_fail();
+			return -1;
 		}
 		machine_path = default_machine;
 	}
 	if (sl_sim_machine_load(machine_path, &m) < 0) {
 		free(default_machine);
-		return sl_fail();
+		return -1;
 	}
-	if (sl_sim_workload_load(argv[optind], &w) < 0)
+	if (sl_sim_workload_load(o->workload, &w) < 0)
 		goto out_m;
-	ro.ghz = freq ? ghz : m.ghz[0];
-	if (sl_sim_machine_pstate(&m, ro.ghz) < 0)
+	ro->ghz = o->freq ? o->ghz : m.ghz[0];
+	if (sl_sim_machine_pstate(&m, ro->ghz) < 0)
 		goto out_w;
-	sl_sim_prepare(&s, &m, &w, seed, (size_t)intervals);
-	if (so.schedule && sl_simsched_plan(&so, &s, &ro, &plan) < 0)
+	sl_sim_prepare(&s, &m, &w, o->seed, (size_t)o->intervals);
+	if (so->schedule && sl_simsched_plan(so, &s, ro, &plan) < 0)
 		goto out_w;
-	ro.totals = &tot;
+	ro->totals = &tot;
 	double t0 = sl_now();
-	if (sl_sim_run(&s, &ro) < 0)
+	if (sl_sim_run(&s, ro) < 0)
 		goto out_w;
-	if (so.schedule)
+	if (so->schedule)
 		sl_info("simulated %zu intervals of %s under %s in %.2f s: %.6g s, %.6g J, "
 			"EDP %.6g J*s, %zu frequency changes", s.n_intervals, w.name,
-			so.schedule, sl_now() - t0, tot.time_s, tot.energy_j,
+			so->schedule, sl_now() - t0, tot.time_s, tot.energy_j,
 			tot.time_s * tot.energy_j, tot.switches);
 	else
 		sl_info("simulated %zu intervals of %s at %.2f GHz in %.2f s", s.n_intervals,
-			w.name, ro.ghz, sl_now() - t0);
-	rc = SL_EXIT_OK;
+			w.name, ro->ghz, sl_now() - t0);
+	rc = 0;
 out_w:
 	free(plan);
 	sl_sim_workload_free(&w);
 out_m:
 	sl_sim_machine_free(&m);
 	free(default_machine);
-	return rc == SL_EXIT_OK ? rc : sl_fail();
+	return rc;
+}
+
+static int cmd_simulate(int argc, char **argv)
+{
+	opts o = {.seed = 1, .so = {NULL, NULL, -1}};
+	int rc = parse(argc, argv, &o);
+	if (rc == SL_EXIT_OK)
+		rc = run(&o) < 0 ? sl_fail() : SL_EXIT_OK;
+	return rc;
 }
 
 const struct sl_cmd sl_cmd_simulate = {
-	.name = "simulate",
-	.fn = run,
+	.name = CMD,
+	.fn = cmd_simulate,
 	.summary = "Run a workload on the simulated machine and write its trace",
 	.usage = usage,
 };

@@ -1,7 +1,7 @@
 /*
  * The live side of `sleuth run`: choose perf or timer, find the machine
  * model for the host's PMU, parse --interval for the backend chosen, and
- * build the backend (src/collect/ does the measuring).
+ * build the backend (collect/ does the measuring).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include "run.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
+#include "sleuth/phases.h"
 
 void sl_run_pick_backend(sl_run_opts *o)
 {
@@ -128,6 +129,24 @@ static int parse_count(const char *s, uint64_t *out)
 	return 0;
 }
 
+/*
+ * The timer backend's interval when none is given: long enough for the
+ * samples the noise-aware threshold needs (sl_samples_for: 289 at 256
+ * dimensions), at the sampling rate.  With the old fixed 10 ms (20
+ * samples at 2000 Hz) two intervals of the same code were farther apart
+ * than any threshold that keeps phases apart, and real programs got
+ * hundreds of phases (xz compress + decompress: 402); measured in
+ * docs/benchmarks.md, "Phases of real programs".
+ */
+static double timer_interval(const sl_run_opts *o)
+{
+	unsigned dims = o->copts.dims ? o->copts.dims : SL_RUN_DIMS_DEFAULT;
+	double margin = o->copts.margin > 0 ? o->copts.margin : SL_THRESHOLD_MARGIN;
+	double hz = o->sample_hz > 0 ? o->sample_hz : SL_DEFAULT_TIMER_HZ;
+	size_t n = sl_samples_for(dims, margin, SL_THRESHOLD_CAP);
+	return SL_MIN(SL_MAX((double)n / hz, SL_DEFAULT_TIMER_INTERVAL_S), 10.0);
+}
+
 sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 				const char ***events)
 {
@@ -156,7 +175,19 @@ sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 		if (o->sample_period || o->counters >= 0)
 			sl_warn("--sample-period and --counters do not apply to the timer "
 				"backend (it samples IPs by time and counts no events)");
-		return sl_timer_backend_new(&lo);
+		if (o->interval)
+			return sl_timer_backend_new(&lo);
+		lo.interval_s = timer_interval(o);
+		/* said once the program runs: an error (no such program) is
+		 * then the only line */
+		sl_backend *b = sl_timer_backend_new(&lo);
+		double hz = o->sample_hz > 0 ? o->sample_hz : SL_DEFAULT_TIMER_HZ;
+		if (b)
+			sl_info("timer backend: %.0f ms intervals (%.0f samples each at %.0f "
+				"Hz, what phases of %u-dimension vectors need; --interval "
+				"overrides)", lo.interval_s * 1e3, lo.interval_s * hz, hz,
+				o->copts.dims ? o->copts.dims : SL_RUN_DIMS_DEFAULT);
+		return b;
 	}
 	if (o->sample_hz)
 		sl_warn("--sample-rate applies to the timer backend; the perf backend "

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #include "sleuth/common.h"
 #include "util/json.h"
 
@@ -129,32 +131,24 @@ void sched_print_table(FILE *out, const sched_report *r)
 	}
 }
 
-static void jnum(FILE *out, const char *key, double v, int comma)
+static void jnum(sl_json *w, const char *key, double v)
 {
-	char b[40];
-	sl_fmt_double(b, sizeof b, v);
-	fprintf(out, "\"%s\": %s%s", key, b, comma ? ", " : "");
+	sl_json_key(w, key);
+	sl_json_number(w, v);
 }
 
-/* "key": "value" for JSON (a profile path may hold anything: sleuth/json.h
- * escapes it). */
-static void jstr(FILE *out, const char *key, const char *v, int comma)
+static void jeval(sl_json *w, const char *key, double ghz, const sl_sched_eval *e)
 {
-	fprintf(out, "\"%s\": ", key);
-	sl_json_fputs(out, v);
-	fputs(comma ? ", " : "", out);
-}
-
-static void jeval(FILE *out, const char *key, double ghz, const sl_sched_eval *e)
-{
-	fprintf(out, "  \"%s\": {", key);
+	sl_json_break(w, "\n  ");
+	sl_json_key(w, key);
+	sl_json_open(w, '{', " ");
 	if (ghz > 0)
-		jnum(out, "ghz", ghz, 1);
-	jnum(out, "time_s", e->time_s, 1);
-	jnum(out, "energy_j", e->energy_j, 1);
-	jnum(out, "edp", e->time_s * e->energy_j, 1);
-	jnum(out, "peak_w", e->peak_w, 0);
-	fprintf(out, "},\n");
+		jnum(w, "ghz", ghz);
+	jnum(w, "time_s", e->time_s);
+	jnum(w, "energy_j", e->energy_j);
+	jnum(w, "edp", e->time_s * e->energy_j);
+	jnum(w, "peak_w", e->peak_w);
+	sl_json_close(w, "");
 }
 
 void sched_print_json(FILE *out, const sched_report *r)
@@ -162,64 +156,79 @@ void sched_print_json(FILE *out, const sched_report *r)
 	const sl_sched_result *s = r->res;
 	const sl_sched_opts *o = r->opts;
 	sl_schedule_file f;
+	sl_json w;
 	sched_to_file(r, &f);
-	fprintf(out, "{\n  ");
-	jstr(out, "format", "sleuth-schedule/1", 1);
-	jstr(out, "profile", f.profile, 1);
-	jstr(out, "machine", f.machine, 1);
-	fprintf(out, "\n  ");
-	jstr(out, "objective", sl_objective_name(f.objective), 1);
-	jnum(out, "max_slowdown", f.max_slowdown, 1);
-	jstr(out, "scope", sl_scope_name(f.scope), 1);
-	jnum(out, "power_cap_w", f.power_cap_w, 1);
-	jnum(out, "transition_us", f.transition_us, 1);
-	jnum(out, "min_instance_ms", f.min_instance_ms, 1);
-	fprintf(out, "\"exact\": %s, ", s->exact ? "true" : "false");
-	if (o->scope == SL_SCOPE_GLOBAL)
-		jnum(out, "objective_lower_bound", s->lower_bound, 0);
-	else
-		fprintf(out, "\"objective_lower_bound\": null");
-	fprintf(out, ",\n");
-	jeval(out, "baseline", f.base_ghz, &s->base);
-	fprintf(out, "  \"predicted\": {");
-	jnum(out, "time_s", f.time_s, 1);
-	jnum(out, "energy_j", f.energy_j, 1);
-	jnum(out, "edp", f.edp, 1);
-	jnum(out, "slowdown", f.slowdown, 1);
-	jnum(out, "peak_w", s->total.peak_w, 1);
-	fprintf(out, "\"switches\": %zu, ", s->total.switches);
-	jnum(out, "switch_time_s", s->total.switch_time_s, 1);
-	jnum(out, "switch_energy_j", s->total.switch_energy_j, 0);
-	fprintf(out, "},\n");
-	if (s->fixed_pstate >= 0)
-		jeval(out, "best_fixed", ghz_of(r, s->fixed_pstate), &s->fixed);
-	else
-		fprintf(out, "  \"best_fixed\": null,\n");
-	fprintf(out, "  \"phases\": [");
+	sl_json_init_file(&w, out, NULL);
+	sl_json_open(&w, '{', " ");
+	sl_json_break(&w, "\n  ");
+	sl_json_key(&w, "format");
+	sl_json_string(&w, "sleuth-schedule/1");
+	sl_json_key(&w, "profile");
+	sl_json_string(&w, f.profile);
+	sl_json_key(&w, "machine");
+	sl_json_string(&w, f.machine);
+	sl_json_break(&w, "\n  ");
+	sl_json_key(&w, "objective");
+	sl_json_string(&w, sl_objective_name(f.objective));
+	jnum(&w, "max_slowdown", f.max_slowdown);
+	sl_json_key(&w, "scope");
+	sl_json_string(&w, sl_scope_name(f.scope));
+	jnum(&w, "power_cap_w", f.power_cap_w);
+	jnum(&w, "transition_us", f.transition_us);
+	jnum(&w, "min_instance_ms", f.min_instance_ms);
+	sl_json_key(&w, "exact");
+	sl_json_bool(&w, s->exact);
+	/* a bound exists only for the global scope */
+	jnum(&w, "objective_lower_bound", o->scope == SL_SCOPE_GLOBAL ? s->lower_bound : NAN);
+	jeval(&w, "baseline", f.base_ghz, &s->base);
+	sl_json_break(&w, "\n  ");
+	sl_json_key(&w, "predicted");
+	sl_json_open(&w, '{', " ");
+	jnum(&w, "time_s", f.time_s);
+	jnum(&w, "energy_j", f.energy_j);
+	jnum(&w, "edp", f.edp);
+	jnum(&w, "slowdown", f.slowdown);
+	jnum(&w, "peak_w", s->total.peak_w);
+	sl_json_key(&w, "switches");
+	sl_json_uint(&w, s->total.switches);
+	jnum(&w, "switch_time_s", s->total.switch_time_s);
+	jnum(&w, "switch_energy_j", s->total.switch_energy_j);
+	sl_json_close(&w, "");
+	if (s->fixed_pstate >= 0) {
+		jeval(&w, "best_fixed", ghz_of(r, s->fixed_pstate), &s->fixed);
+	} else {
+		sl_json_break(&w, "\n  ");
+		sl_json_key(&w, "best_fixed");
+		sl_json_null(&w);
+	}
+	sl_json_break(&w, "\n  ");
+	sl_json_key(&w, "phases");
+	sl_json_open(&w, '[', "");
 	for (size_t i = 0; i < f.n_phases; i++) {
 		const sl_sched_phase *p = &f.phases[i];
-		fprintf(out, "%s\n    {\"phase\": %u, ", i ? "," : "", p->phase);
-		jnum(out, "ghz", p->ghz, 1);
-		jnum(out, "time_s", p->time_s, 1);
-		jnum(out, "energy_j", p->energy_j, 1);
-		jnum(out, "edp", p->time_s * p->energy_j, 1);
-		fprintf(out, "\"inherits\": %s}", s->inherits[p->phase] ? "true" : "false");
+		sl_json_break(&w, "\n    ");
+		sl_json_open(&w, '{', " ");
+		sl_json_key(&w, "phase");
+		sl_json_uint(&w, p->phase);
+		jnum(&w, "ghz", p->ghz);
+		jnum(&w, "time_s", p->time_s);
+		jnum(&w, "energy_j", p->energy_j);
+		jnum(&w, "edp", p->time_s * p->energy_j);
+		sl_json_key(&w, "inherits");
+		sl_json_bool(&w, s->inherits[p->phase]);
+		sl_json_close(&w, "");
 	}
-	fprintf(out, "\n  ]\n}\n");
+	sl_json_close(&w, "\n  ");
+	sl_json_close(&w, "\n");
+	fputc('\n', out);
 	sl_schedule_file_free(&f);
 }
 
-/* Bitwise CRC-32 (IEEE 802.3, reflected, as zlib's crc32()): region names
- * are short and hashed once each. */
+/* GEOPM hashes a region name with CRC-32 (IEEE 802.3), which zlib's crc32()
+ * computes: the same bytes, the same number. */
 uint32_t sched_geopm_hash(const char *name)
 {
-	uint32_t c = 0xffffffffu;
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-		c ^= *p;
-		for (int b = 0; b < 8; b++)
-			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
-	}
-	return ~c;
+	return (uint32_t)crc32(0L, (const Bytef *)name, (uInt)strlen(name));
 }
 
 /*
@@ -227,19 +236,37 @@ uint32_t sched_geopm_hash(const char *name)
  * each phase is the region named "sleuth-phase-N" (see docs/schedule.md),
  * HASH_i its hash and FREQ_i its frequency, in Hz.
  */
+/* Frequencies in Hz, whole numbers. */
+static size_t num_hz(char *out, double v)
+{
+	return (size_t)snprintf(out, 40, "%.0f", v);
+}
+
 void sched_print_geopm(FILE *out, const sched_report *r)
 {
 	const sl_sched_result *s = r->res;
-	fprintf(out, "{\n  \"FREQ_CPU_DEFAULT\": %.0f", ghz_of(r, (int)r->tab->baseline) * 1e9);
+	sl_json w;
+	sl_json_init_file(&w, out, num_hz);
+	sl_json_open(&w, '{', " ");
+	sl_json_break(&w, "\n  ");
+	sl_json_key(&w, "FREQ_CPU_DEFAULT");
+	sl_json_number(&w, ghz_of(r, (int)r->tab->baseline) * 1e9);
 	size_t i = 0;
 	for (size_t k = 0; k < s->n_phases; k++) {
 		if (!(r->base_phase_s[k] > 0))
 			continue;
-		char name[48];
+		char name[48], key[32];
 		snprintf(name, sizeof name, "sleuth-phase-%zu", k);
-		fprintf(out, ",\n  \"HASH_%zu\": %u,\n  \"FREQ_%zu\": %.0f", i,
-			sched_geopm_hash(name), i, ghz_of(r, s->pstate[k]) * 1e9);
+		snprintf(key, sizeof key, "HASH_%zu", i);
+		sl_json_break(&w, "\n  ");
+		sl_json_key(&w, key);
+		sl_json_uint(&w, sched_geopm_hash(name));
+		snprintf(key, sizeof key, "FREQ_%zu", i);
+		sl_json_break(&w, "\n  ");
+		sl_json_key(&w, key);
+		sl_json_number(&w, ghz_of(r, s->pstate[k]) * 1e9);
 		i++;
 	}
-	fprintf(out, "\n}\n");
+	sl_json_close(&w, "\n");
+	fputc('\n', out);
 }

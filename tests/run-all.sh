@@ -1,7 +1,8 @@
 #!/bin/bash
 # The whole test suite: a normal build, an AddressSanitizer+UBSan build, the
-# threaded trace reader/writer under ThreadSanitizer, and the unit tests under
-# valgrind's leak checker.  Exits non-zero on any failure.
+# threaded trace reader/writer under ThreadSanitizer, a release build
+# installed into a prefix and used from outside (pkg-config, data), and the
+# unit tests under valgrind's leak checker.  Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +28,12 @@ echo "== trace unit test with -fsanitize=thread (reader and writer threads)"
 configure build-tsan -Db_sanitize=thread -Db_lundef=false
 ninja -C build-tsan tests/test-trace >/dev/null
 TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild --print-errorlogs trace
+
+echo "== release build (-O3, tests disabled), installed into a prefix and used from outside"
+rm -rf build-release
+setup build-release --buildtype=release -Dtests=disabled --prefix="$PWD/build-release/prefix"
+meson install -C build-release --quiet >/dev/null
+tests/install/install-check.sh build-release/prefix
 
 echo "== unit tests under valgrind"
 meson test -C build --suite unit --print-errorlogs --num-processes 2 --timeout-multiplier 10 \

@@ -1,7 +1,7 @@
 /*
  * Power-model calibration (`sleuth calibrate`): fit the effective
- * capacitance model of shared/spec/formats.md §2 to measured power, interval
- * by interval:
+ * capacitance model of sleuth-machine/1 (docs/formats.md) to measured
+ * power, interval by interval:
  *
  *   P - static(V) = f * V^2 * (constant + sum_k coeff_k * count_k / cycles)
  *

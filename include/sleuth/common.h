@@ -64,15 +64,16 @@ int sl_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
 	} while (0)
 
 /*
- * Frequencies: "2.66GHz", "2660MHz", "2660000kHz" or a bare "2.66" (GHz).
- * Returns 0 and the value in GHz, or -1 with sl_error() set.
+ * Frequencies: "2.66GHz", "2660MHz", "2660000kHz" or a bare number: GHz up
+ * to 10 ("2.66"), MHz from 100 ("2660"), refused between.  Returns 0 and the value in GHz, or -1 with sl_error() set.
  */
 int sl_parse_freq(const char *s, double *ghz);
 
 /* Strict number parsing of a whole string; -1 with sl_error() on junk. */
 int sl_parse_u64(const char *s, uint64_t *out);  /* decimal or 0x hex */
 int sl_parse_double(const char *s, double *out); /* finite only */
-/* "10%" -> 0.10, "0.1" -> 0.1 */
+/* "10%" -> 0.10, "0.1" -> 0.1; a bare number above 1 ("10") is refused
+ * with the fix ("write 10%"), since it would be read as 1000% */
 int sl_parse_fraction(const char *s, double *out);
 
 /* Format a double in the shortest form that reads back identically. */
@@ -100,7 +101,8 @@ void sl_input_guard(void);
 int sl_afile_commit(sl_afile *af); /* closes; 0 or -1 with sl_error() */
 void sl_afile_abort(sl_afile *af); /* closes and removes the temporary */
 
-/* Where shipped data lives: the source tree when uninstalled, else datadir.
+/* Where shipped data lives: $SLEUTH_DATADIR if set, then the source tree
+ * when this binary runs from its build tree, then the installed datadir.
  * Returns a malloc'd path "<root>/<rel>" for the first root where it exists,
  * or NULL. */
 char *sl_data_path(const char *rel);

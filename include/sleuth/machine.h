@@ -1,5 +1,5 @@
 /*
- * sleuth-machine/1 (shared/spec/formats.md §2): what sleuth knows of a
+ * sleuth-machine/1 (docs/formats.md, sleuth-machine/1): what sleuth knows of a
  * processor.  Loaded whole (it is small); also parsed from a string because
  * profiles embed the machine model they were recorded with.
  */

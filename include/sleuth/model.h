@@ -3,7 +3,9 @@
  * frequency (after Power-Sleuth): phase-guided interpolation of the events
  * multiplexing left unmeasured, the stall-based DVFS time model and the
  * effective-capacitance power model.  docs/models.md states the models and
- * their assumptions.  Pure computation: nothing here reads files.
+ * their assumptions.  Pure computation: nothing here reads files, except
+ * sl_model_open(), which reads a profile and its machine and builds the
+ * models over them in one call.
  *
  * Typical use (predict, schedule, report):
  *
@@ -211,5 +213,26 @@ double sl_agg_power(const sl_agg *a); /* energy / time: the mean power */
  */
 void sl_model_aggregate(const sl_model *md, const sl_opoint *op,
 			sl_agg *per_phase, sl_agg *per_instance, sl_agg *total);
+
+/* ---- a profile, its machine and the models, in one call ----------------- */
+
+typedef struct sl_model_set {
+	sl_profile prof;
+	sl_machine mach;
+	sl_model model;              /* over prof and mach */
+	const char *machine_origin;  /* the --machine path or "embedded in the
+				      * profile"; NULL until the machine loads */
+} sl_model_set;
+
+/*
+ * Read the profile at `profile`, check that it can be modelled, load the
+ * machine (the file `machine`, or the one the profile embeds when NULL) and
+ * build the models (`t`, `flags` as for sl_model_init).  -1 with one line
+ * in sl_error() naming what failed.  Free with sl_model_close() whatever it
+ * returned; the set must not move while open (the model points into it).
+ */
+int sl_model_open(sl_model_set *s, const char *profile, const char *machine,
+		  sl_time_model t, int flags);
+void sl_model_close(sl_model_set *s);
 
 #endif

@@ -32,6 +32,16 @@ double sl_bv_distance(const double *a, const double *b, unsigned dims);
  * samples and a uniform distribution over dims bins (the noisiest case).
  * Set it with sl_cluster_set_threshold() before each sl_cluster_assign(). */
 double sl_threshold_for(unsigned dims, size_t n_samples);
+/* The collector never lets the noise-aware threshold exceed this: at L1
+ * distance < 1 more than half of an interval's samples fall where its
+ * phase's do (docs/phases.md). */
+#define SL_THRESHOLD_CAP 1.0
+/* The fewest samples per interval for which `margin` over the noise bound
+ * stays within `cap`: below it, two intervals of the same code can be
+ * farther apart than the threshold and found phases of their own.  The
+ * inverse of sl_threshold_for: 2 (dims - 1) / (pi (cap - margin)^2); 289
+ * for 256 dimensions, margin 0.25 and cap 1. */
+size_t sl_samples_for(unsigned dims, double margin, double cap);
 
 /* Online leader-follower clustering. */
 typedef struct sl_cluster sl_cluster;

@@ -1,5 +1,5 @@
 /*
- * Reference power logs (shared/spec/formats.md §3): a meter's, RAPL's or the
+ * Reference power logs (docs/formats.md): a meter's, RAPL's or the
  * simulator's power time series in CSV, and the idle log that gives static
  * power per P-state.  `sleuth calibrate` integrates a log over each profiled
  * interval to get the interval's measured energy.
@@ -11,6 +11,8 @@
 
 /* The column read when none is named. */
 #define SL_POWERLOG_DEFAULT_COLUMN "power_w"
+/* The optional die-temperature column, degrees C. */
+#define SL_POWERLOG_TEMP_COLUMN "temp_c"
 
 typedef struct sl_powerlog {
 	char *path;
@@ -19,6 +21,8 @@ typedef struct sl_powerlog {
 	double *t;      /* seconds on the profile's clock (offset applied),
 			 * strictly increasing */
 	double *p;      /* watts */
+	double *temp_c; /* die temperature per row, degrees C; NULL when the log
+			 * has no temp_c column */
 	double *cum;    /* cum[i]: joules from t[0] to t[i] (trapezoids) */
 	double spacing; /* median time between rows, seconds */
 } sl_powerlog;

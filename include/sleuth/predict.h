@@ -1,6 +1,6 @@
 /*
  * Writing predictions: the tables of `sleuth predict` (CSV and JSON as in
- * shared/spec/formats.md §4, and the human table).  Rows are streamed: one
+ * docs/formats.md, prediction table, and the human table).  Rows are streamed: one
  * frequency at a time, so a million-interval profile at every P-state
  * never holds more than one frequency's predictions.
  */

@@ -85,6 +85,12 @@ int sl_profile_read(const char *path, sl_profile *p);
 /* "markov predictor 97.1% right", or "markov predictor: nothing to
  * predict" when the run had a single interval; in buf, returned. */
 const char *sl_profile_predictor_text(const sl_profile *p, char *buf, size_t len);
+/* How many phases, largest measured time first, cover `frac` of the run's
+ * time ("3 phases cover 90% of the time"): what a reader has to look at. */
+size_t sl_profile_phases_covering(const sl_profile *p, double frac);
+/* 1 when the phases look like sampling noise: at least 20 intervals, and
+ * more than half of them founded a phase of their own. */
+int sl_profile_phases_noisy(const sl_profile *p);
 void sl_profile_add_note(sl_profile *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int sl_profile_event_index(const sl_profile *p, const char *name);

@@ -33,6 +33,10 @@ typedef struct sl_rep_phase {
 	/* Per sweep frequency (sl_report.sweep_ghz); NAN when unavailable. */
 	double *time_at, *energy_at;
 	double mem_bound;        /* time at fmin / time at fmax; NAN if unknown */
+	/* Under --schedule: the phase's frequency (NAN without a schedule)
+	 * and its index in the sweep (SIZE_MAX when not predicted). */
+	double sched_ghz;
+	size_t sched_k;
 } sl_rep_phase;
 
 /* A run of consecutive intervals of one phase, on the measured timeline. */
@@ -86,6 +90,16 @@ typedef struct sl_report {
 
 	size_t n_series;
 	sl_rep_series *series;
+
+	/* The schedule (--schedule): what it optimises and its bound; its
+	 * predicted totals from the sweep (frequency switches left out, NAN
+	 * unless every phase is predicted), and the best single P-state under
+	 * the same bound and objective (index into sweep; SIZE_MAX: none). */
+	int have_schedule;
+	const char *sched_objective; /* "min-edp" */
+	double sched_max_slowdown;
+	double sched_time_s, sched_energy_j;
+	size_t sched_fixed;
 } sl_report;
 
 void sl_report_init(sl_report *r);

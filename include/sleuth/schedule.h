@@ -1,6 +1,6 @@
 /*
  * Per-phase DVFS schedules with guarantees (`sleuth schedule`), and the
- * sleuth-schedule/1 file that carries one (shared/spec/formats.md §5).
+ * sleuth-schedule/1 file that carries one (docs/formats.md, sleuth-schedule/1).
  *
  * The solver works on a plain table of predictions -- every phase instance
  * at every P-state -- so that it is independent of how the predictions were
@@ -113,8 +113,9 @@ typedef struct sl_sched_data {
 void sl_sched_data_alloc(sl_sched_data *d, size_t n_pstates, size_t n_inst,
 			 size_t n_phases);
 void sl_sched_data_free(sl_sched_data *d);
-/* From `sleuth predict --per instance --all --format csv` (formats.md §4;
- * "-" is stdin).  The peak power of an instance is then its mean power. */
+/* From `sleuth predict --per instance --all --format csv` (docs/formats.md,
+ * prediction table; "-" is stdin).  The peak power of an instance is then
+ * its mean power. */
 int sl_sched_data_from_csv(const char *path, sl_sched_data *d);
 
 /* ---- sleuth-schedule/1 ---------------------------------------------- */

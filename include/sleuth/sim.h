@@ -4,7 +4,7 @@
  * A workload (named phases with code and behaviour, and a sequence of phase
  * instances) runs on a simulated machine (P-states, truth parameters, the PMU
  * events it exposes).  The physics is deliberately richer than sleuth's own
- * models (shared/spec/simulator.md, docs/simulator.md), so that prediction
+ * models (docs/simulator.md), so that prediction
  * errors measured against it mean something.
  *
  * Every interval is a pure function of (machine, workload, seed, interval
@@ -243,7 +243,7 @@ int sl_sim_plan(const sl_sim_machine *m, const uint32_t *phase, const double *ti
 		size_t n, const double *phase_ghz, size_t n_phase_ghz, double base_ghz,
 		double min_instance_s, int *pstate_of);
 
-/* Write the idle log (formats.md §3) alone. */
+/* Write the idle log (docs/formats.md, power log) alone. */
 int sl_sim_write_idle_log(const sl_sim_machine *m, uint64_t seed, const char *path);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * sleuth-trace/1 (shared/spec/formats.md §1): a full-information record of
+ * sleuth-trace/1 (docs/formats.md): a full-information record of
  * one run at one frequency.  Read and written as a stream, one interval at a
  * time, so a trace of any length costs memory for one interval only.
  */
@@ -22,6 +22,9 @@ typedef struct sl_trace_header {
 	size_t n_events;
 } sl_trace_header;
 
+/* Temperatures are degrees C, above absolute zero. */
+#define SL_TRACE_TEMP_MIN (-273.15)
+
 typedef struct sl_trace_interval {
 	double t;          /* seconds, > 0 */
 	uint64_t *n;       /* one count per header event */
@@ -30,6 +33,8 @@ typedef struct sl_trace_interval {
 	int has_e;
 	double e;          /* joules, when has_e */
 	char *label;       /* NULL when absent */
+	int has_temp;
+	double temp;       /* die temperature, degrees C, when has_temp */
 } sl_trace_interval;
 
 typedef struct sl_trace_reader sl_trace_reader;
@@ -51,7 +56,7 @@ sl_trace_writer *sl_trace_create(const char *path, const sl_trace_header *h);
 int sl_trace_write(sl_trace_writer *w, const sl_trace_interval *iv);
 /* The same, plus the interval's own core frequency as the extension key
  * `ghz:` (a run whose frequency changes, `simulate --schedule`; readers
- * ignore it with a warning, formats.md §1). */
+ * ignore it with a warning, docs/formats.md). */
 int sl_trace_write_at(sl_trace_writer *w, const sl_trace_interval *iv, double ghz);
 int sl_trace_commit(sl_trace_writer *w); /* frees w */
 void sl_trace_abort(sl_trace_writer *w); /* frees w, removes the temp file */

@@ -89,6 +89,36 @@ static void test_integral(void **state)
 	sl_powerlog_free(&log);
 }
 
+/* The optional temp_c column (docs/formats.md): kept per row when present,
+ * NULL when not, checked like any number; an idle log accepts it too. */
+static void test_log_temp(void **state)
+{
+	(void)state;
+	sl_powerlog log;
+	double e;
+	assert_int_equal(load_log(&log, LOG4, NULL, 0), 0);
+	assert_null(log.temp_c);
+	sl_powerlog_free(&log);
+	assert_int_equal(load_log(&log, "time_s,temp_c,power_w\n0,50,10\n1,51.5,20\n"
+				  "2, -3 ,10\n", NULL, 0), 0);
+	assert_non_null(log.temp_c);
+	NEAR(log.temp_c[0], 50, 0);
+	NEAR(log.temp_c[1], 51.5, 0);
+	NEAR(log.temp_c[2], -3, 0);
+	assert_int_equal(sl_powerlog_energy(&log, 0, 2, &e), 1);
+	NEAR(e, 30, 1e-12);
+	sl_powerlog_free(&log);
+	expect_log_error("time_s,power_w,temp_c\n0,1,40\n1,2,-300\n", NULL,
+			 "t.csv:3: column 'temp_c': -300 is below absolute zero");
+	expect_log_error("time_s,power_w,temp_c\n0,1,hot\n1,2,40\n", NULL,
+			 "t.csv:2: column 'temp_c': 'hot' is not a finite number");
+	sl_idlelog il;
+	const char *idle = "ghz,power_w,temp_c\n2.0,20,45\n1.0,10,40\n";
+	assert_int_equal(sl_idlelog_read_mem(&il, "i.csv", idle, strlen(idle), NULL), 0);
+	assert_int_equal(il.n, 2);
+	sl_idlelog_free(&il);
+}
+
 static void test_log_errors(void **state)
 {
 	(void)state;
@@ -570,6 +600,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_integral),
 		cmocka_unit_test(test_log_errors),
+		cmocka_unit_test(test_log_temp),
 		cmocka_unit_test(test_idlelog),
 		cmocka_unit_test(test_align_and_table),
 		cmocka_unit_test(test_static_interp),

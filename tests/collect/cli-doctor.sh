@@ -6,6 +6,11 @@ export LSAN_OPTIONS="suppressions=$SRCDIR/tests/collect/lsan-papi.supp:print_sup
 expect_ok -- "$SLEUTH" doctor
 out=$("$SLEUTH" doctor 2>&1) ||
 	fail "line $LINENO: sleuth exited $?: $out"
+# lines fit 100 columns; a long reason wraps, indented under its value
+printf '%s\n' "$out" | sed 's/—/-/g' | awk 'length > 100 { bad = 1 } END { exit bad }' && ok ||
+	fail "doctor: lines wider than 100 columns: $out"
+out=$(printf '%s\n' "$out" | awk '/^            +[^ ]/ { sub(/^ +/, " "); printf "%s", $0; next }
+	NR > 1 { print "" } { printf "%s", $0 } END { print "" }')
 for key in 'cpu:' 'pmu \(libpfm4\):' 'hardware events:' 'precise sampling:' \
 	'software events:' 'perf_event_paranoid:' 'rapl energy:' 'cpufreq:'; do
 	printf '%s\n' "$out" | grep -Eq "^$key .* — .+" && ok || fail "doctor: no '$key' line: $out"

@@ -1,4 +1,4 @@
-/* Unit tests of symbolisation (src/collect/symbols.c) against this very
+/* Unit tests of symbolisation (collect/symbols.c) against this very
  * process: its own functions with file:line, a libc function, a library
  * without debug info, and addresses that must stay unknown. */
 #include <stdarg.h>
@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <dlfcn.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,12 @@
 #include "collect/symbols.h"
 
 int symtest_nodebug(int x);
+int symtest_exported(int x);
+void *symtest_hidden_addr(void);
+void *symtest_cxx_addr(void);
 void *sym_where(void);
 void *sym_target(void);
+void *sym_inl_outer(void);
 
 static int call_line;
 
@@ -37,6 +42,24 @@ enum { TARGET_LINE = __LINE__ + 1 };
 __attribute__((NOCLONE)) void *sym_target(void)
 {
 	void *ra = sym_where(); call_line = __LINE__;
+	return ra;
+}
+
+/* Code the compiler inlines: the call in its body sits in an inlined
+ * subroutine of sym_inl_outer's DWARF. */
+static volatile int inl_calls;
+
+enum { INL_BODY_LINE = __LINE__ + 3 };
+static inline __attribute__((always_inline)) void *sym_inl_body(void)
+{
+	void *ra = sym_where();
+	inl_calls++; /* work after the call: no tail call out of the body */
+	return ra;
+}
+
+__attribute__((noinline, noclone)) void *sym_inl_outer(void)
+{
+	void *ra = sym_inl_body();
 	return ra;
 }
 
@@ -185,9 +208,103 @@ static void test_shared_libraries(void **state)
 	 * line. */
 	assert_int_equal(symtest_nodebug(1), 4);
 	expect_func(s, lib_addr("libsymtest-nodebug.so", "symtest_nodebug"),
-		    "symtest_nodebug", &file, &line);
+		    "symtest_nodebug (libsymtest-nodebug.so)", &file, &line);
 	assert_null(file);
 	assert_int_equal(line, 0);
+	assert_int_equal(sl_sym_lookup(s, lib_addr("libc.so.6", "getpid"), &func,
+				       &file, &line), 0);
+	assert_non_null(strstr(func, " (libc.so.6)"));
+}
+
+/* A library stripped to .dynsym: its exported function named from there,
+ * a static one as library+offset (the offset objdump shows). */
+static void test_stripped_library(void **state)
+{
+	sl_symbolizer *s = ((self *)*state)->s;
+	const char *func, *file;
+	int line;
+	assert_int_equal(symtest_exported(1), 8);
+	expect_func(s, lib_addr("libsymtest-stripped.so", "symtest_exported"),
+		    "symtest_exported (libsymtest-stripped.so)", &file, &line);
+	uintptr_t hidden = (uintptr_t)symtest_hidden_addr();
+	Dl_info di;
+	assert_int_not_equal(dladdr((void *)hidden, &di), 0);
+	char want[128];
+	snprintf(want, sizeof want, "libsymtest-stripped.so+0x%" PRIxPTR,
+		 hidden - (uintptr_t)di.dli_fbase);
+	assert_int_equal(sl_sym_lookup(s, hidden, &func, &file, &line), 0);
+	assert_string_equal(func, want);
+	assert_null(file);
+}
+
+/* Rust names demangled, v0 and legacy (hash dropped). */
+static void test_rust_demangled(void **state)
+{
+	sl_symbolizer *s = ((self *)*state)->s;
+	const char *file;
+	int line;
+	expect_func(s, lib_addr("libsymtest-stripped.so", "_RNvCs1234_7mycrate3foo"),
+		    "mycrate::foo (libsymtest-stripped.so)", &file, &line);
+	expect_func(s, lib_addr("libsymtest-stripped.so", "_ZN7mycrate3bar17h0123456789abcdefE"),
+		    "mycrate::bar (libsymtest-stripped.so)", &file, &line);
+}
+
+/* C++ names demangled, with namespace, class and parameters. */
+static void test_cxx_demangled(void **state)
+{
+	sl_symbolizer *s = ((self *)*state)->s;
+	const char *file;
+	int line;
+	expect_func(s, (uintptr_t)symtest_cxx_addr(),
+		    "sl_test::Widget::spin(int) (libsymtest-cxx.so)", &file, &line);
+	assert_non_null(file);
+	assert_string_equal(base(file), "symtest_cxx.cc");
+}
+
+/* A stripped library (soname libsymtest-split-full.so, the file it was
+ * stripped from) whose debug information is in a separate file,
+ * found by build-id under SLEUTH_DEBUGINFO_PATH: its static function is
+ * named, with the library and its source line; without that path, only
+ * library+offset. */
+static void test_split_debug(void **state)
+{
+	(void)state;
+	void *h = dlopen(SPLIT_LIB, RTLD_NOW);
+	assert_non_null(h);
+	void *(*addr_of)(void) = (void *(*)(void))dlsym(h, "symtest_split_addr");
+	assert_non_null(addr_of);
+	uintptr_t a = (uintptr_t)addr_of();
+	size_t n;
+	sl_mapping *maps = self_maps(&n);
+	const char *func, *file;
+	int line;
+	sl_symbolizer *s = sl_sym_new(maps, n);
+	assert_int_equal(sl_sym_lookup(s, a, &func, &file, &line), 0);
+	assert_non_null(strstr(func, "libsymtest-split-full.so+0x"));
+	sl_sym_free(s);
+	setenv("SLEUTH_DEBUGINFO_PATH", SPLIT_DEBUG, 1);
+	s = sl_sym_new(maps, n);
+	unsetenv("SLEUTH_DEBUGINFO_PATH");
+	expect_func(s, a, "split_hidden (libsymtest-split-full.so)", &file, &line);
+	assert_non_null(file);
+	assert_string_equal(base(file), "symtest_split.c");
+	sl_sym_free(s);
+	free_maps(maps, n);
+	dlclose(h);
+}
+
+/* An address in inlined code is named by the inlined function and the
+ * one it was inlined into, with the inlined function's source line. */
+static void test_inlined(void **state)
+{
+	sl_symbolizer *s = ((self *)*state)->s;
+	const char *file;
+	int line;
+	uintptr_t ra = (uintptr_t)sym_inl_outer();
+	expect_func(s, ra - 1, "sym_inl_body (inlined into sym_inl_outer)", &file, &line);
+	assert_string_equal(base(file), "test_symbols.c");
+	/* the line of the call inside sym_inl_body, not of sym_inl_outer */
+	assert_int_equal(line, INL_BODY_LINE);
 }
 
 /* The same hot addresses turn up in many phases (a run whose intervals all
@@ -263,6 +380,11 @@ int main(void)
 		cmocka_unit_test(test_own_function_and_line),
 		cmocka_unit_test(test_mapping_inside_segment),
 		cmocka_unit_test(test_shared_libraries),
+		cmocka_unit_test(test_stripped_library),
+		cmocka_unit_test(test_cxx_demangled),
+		cmocka_unit_test(test_rust_demangled),
+		cmocka_unit_test(test_inlined),
+		cmocka_unit_test(test_split_debug),
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_repeated_lookups),
 	};

@@ -1,4 +1,4 @@
-/* Unit tests of sleuth-machine/1: the spec's example loads, skeletons load
+/* Unit tests of sleuth-machine/1: the example of docs/formats.md loads, skeletons load
  * but are not complete, write -> load is the identity, and every rejection
  * rule names file, line and key. */
 #include <stdarg.h>

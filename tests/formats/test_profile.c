@@ -98,6 +98,33 @@ static void same_loc(const sl_codeloc *a, const sl_codeloc *b)
 	assert_true(a->share == b->share);
 }
 
+/* What a reader has to look at: phases covering 90% of the time, and
+ * whether the phases look like noise. */
+static void test_coverage_and_noise(void **state)
+{
+	(void)state;
+	sl_profile p;
+	sl_profile_init(&p);
+	p.n_intervals = 40;
+	p.iv = sl_xcalloc(p.n_intervals, sizeof *p.iv);
+	/* phase 0: 30 intervals, phase 1: 6, phases 2..5: one each */
+	for (size_t i = 0; i < p.n_intervals; i++) {
+		p.iv[i].time_s = 1;
+		p.iv[i].phase = i < 30 ? 0 : i < 36 ? 1 : (uint32_t)(i - 34);
+	}
+	p.n_phases = 6;
+	assert_int_equal(sl_profile_phases_covering(&p, 0.9), 2);  /* 36 of 40 */
+	assert_int_equal(sl_profile_phases_covering(&p, 0.5), 1);
+	assert_int_equal(sl_profile_phases_covering(&p, 1.0), 6);
+	assert_int_equal(sl_profile_phases_noisy(&p), 0);
+	for (size_t i = 0; i < p.n_intervals; i++)
+		p.iv[i].phase = (uint32_t)(i < 10 ? 0 : i);
+	p.n_phases = 31;
+	assert_int_equal(sl_profile_phases_noisy(&p), 1);
+	p.n_phases = 0; /* no phase records were made */
+	sl_profile_free(&p);
+}
+
 static void test_round_trip(void **state)
 {
 	(void)state;
@@ -411,6 +438,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_coverage_and_noise),
 		cmocka_unit_test(test_empty_and_no_counts),
 		cmocka_unit_test(test_write_refuses),
 		cmocka_unit_test(test_corruption),

@@ -1,6 +1,6 @@
 /*
  * sleuth-schedule/1: what the writer writes the reader reads back, the
- * spec's own example (flow style inside block style) is accepted, and bad
+ * example of docs/formats.md (flow style inside block style) is accepted, and bad
  * files are refused naming file, line and key.
  */
 #include <setjmp.h>
@@ -95,7 +95,7 @@ static void test_round_trip(void **state)
 	free(p);
 }
 
-/* Replace `from` in the spec example by `to` and expect `err` in the error. */
+/* Replace `from` in the docs/formats.md example by `to` and expect `err` in the error. */
 static void expect_bad(const char *from, const char *to, const char *err)
 {
 	const char *at = strstr(spec_example, from);

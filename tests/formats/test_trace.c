@@ -69,10 +69,10 @@ static void test_round_trip(void **state)
 	sl_branch br[] = {{0x401a2c, 5123004}, {0xffffffffff600000ull, 0}, {0, 1}};
 	sl_trace_interval iv[3] = {
 		{.t = 0.1 + 0.2, .n = n[0], .br = br, .n_br = 3, .has_e = 1, .e = 1.873,
-		 .label = "p0"},
+		 .label = "p0", .has_temp = 1, .temp = 61.25},
 		{.t = 1e-9, .n = n[1], .br = NULL, .n_br = 0},
 		{.t = 12345.678901234567, .n = n[2], .br = br, .n_br = 1, .has_e = 1,
-		 .e = 0, .label = "yes"},
+		 .e = 0, .label = "yes", .has_temp = 1, .temp = -5.5},
 	};
 	char *path = sl_xasprintf("%s/rt.yaml", dir);
 	sl_trace_writer *w = sl_trace_create(path, &h);
@@ -102,6 +102,9 @@ static void test_round_trip(void **state)
 			assert_memory_equal(got.br, iv[i].br, got.n_br * sizeof *got.br);
 		assert_int_equal(got.has_e, iv[i].has_e);
 		assert_true(got.e == iv[i].e);
+		assert_int_equal(got.has_temp, iv[i].has_temp);
+		if (iv[i].has_temp)
+			assert_true(got.temp == iv[i].temp);
 		if (iv[i].label)
 			assert_string_equal(got.label, iv[i].label);
 		else
@@ -268,6 +271,9 @@ static const struct {
 	{HDR "intervals:\n- {t: 1, n: [1, 2], br: [[5]]}\n", "bad.yaml:7: key 'br': each entry must be"},
 	{HDR "intervals:\n- {t: 1, n: [1, 2], br: [[5, 1, 2]]}\n", "bad.yaml:7: key 'br': each entry must be"},
 	{HDR "intervals:\n- {t: 1, n: [1, 2], br: [], e: -1}\n", "bad.yaml:7: key 'e': energy must be >= 0"},
+	{HDR "intervals:\n- {t: 1, n: [1, 2], br: [], temp: -300}\n", "bad.yaml:7: key 'temp': a temperature in degrees C must be above absolute zero"},
+	{HDR "intervals:\n- {t: 1, n: [1, 2], br: [], temp: warm}\n", "bad.yaml:7: key 'temp': expected a number"},
+	{HDR "intervals:\n- {t: 1, n: [1, 2], br: [], temp: .nan}\n", "bad.yaml:7: key 'temp': NaN"},
 	/* duplicates, also after the intervals */
 	{HDR "frequency_ghz: 2\n", "bad.yaml:6: key 'frequency_ghz': duplicate key"},
 	{HDR "intervals: []\nworkload: x\n", "bad.yaml:7: key 'workload': duplicate key"},
@@ -328,7 +334,8 @@ static sl_trace_interval synth(size_t i, uint64_t *n, sl_branch *br, char *label
 	snprintf(label, 32, "phase-%zu", i % 7);
 	return (sl_trace_interval){.t = 0.5 + (double)i, .n = n, .br = br,
 				   .n_br = nbr, .has_e = i % 3 != 0, .e = (double)i / 8,
-				   .label = i % 5 ? label : NULL};
+				   .label = i % 5 ? label : NULL, .has_temp = i % 4 == 1,
+				   .temp = 40 + (double)i / 16};
 }
 
 static void write_synth(const char *path, size_t count)
@@ -394,6 +401,9 @@ static void test_small_queue(void **state)
 		assert_int_equal(iv.has_e, want.has_e);
 		if (want.has_e)
 			assert_true(iv.e == want.e);
+		assert_int_equal(iv.has_temp, want.has_temp);
+		if (want.has_temp)
+			assert_true(iv.temp == want.temp);
 		if (want.label)
 			assert_string_equal(iv.label, want.label);
 		else

@@ -1,6 +1,6 @@
 #!/bin/bash
 # `sleuth predict` end to end on synthetic profiles (gen-profile): the
-# output of each format and unit (shared/spec/formats.md §4), the models'
+# output of each format and unit (docs/formats.md, prediction table), the models'
 # basic laws through the CLI, and every refusal with its exit code.
 . "$SRCDIR/tests/lib.sh"
 GEN="$BUILDDIR/tests/models/gen-profile"
@@ -69,6 +69,18 @@ grep -q "(extrapolated)" <<<"$out" && ok || fail "extrapolation not shown"
 if command -v python3 >/dev/null; then
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["rows"] and "energy_j" in d["rows"][0]' \
 		"$T/p.json" && ok || fail "invalid JSON"
+	# the example in docs/formats.md has the keys the output has
+	"$SLEUTH" predict app.prof --freq 1.6 --format json >"$T/ph.json" || fail "json"
+	awk '/^```json/ { on = 1; next } /^```/ { on = 0 } on' "$SRCDIR/docs/formats.md" >"$T/doc.json"
+	python3 -c '
+import json, sys
+doc, got = (json.load(open(f)) for f in sys.argv[1:3])
+keys = lambda d: sorted(d)
+assert keys(doc) == keys(got), (keys(doc), keys(got))
+assert keys(doc["rows"][0]) == keys(got["rows"][0])
+assert keys(doc["interpolation"]) == keys(got["interpolation"])
+assert keys(doc["clamped"]) == keys(got["clamped"])' "$T/doc.json" "$T/ph.json" \
+		&& ok || fail "docs/formats.md JSON example differs from the output"
 fi
 
 # --- time only -----------------------------------------------------------------
@@ -80,6 +92,10 @@ fi
 expect_exit 2 "no frequency" -- "$SLEUTH" predict app.prof
 expect_exit 2 "--freq" -- "$SLEUTH" predict app.prof --freq fast
 expect_exit 2 "exclude" -- "$SLEUTH" predict app.prof --freq 2 --all
+# every P-state side by side would be 300 columns: two per block, 100 at most
+"$SLEUTH" predict app.prof --all >"$T/all.txt" && awk 'length > 100 { bad = 1 } END { exit bad }' \
+	"$T/all.txt" && [ "$(grep -c '^phase   time s' "$T/all.txt")" -ge 2 ] && ok ||
+	fail "predict --all: lines wider than 100 columns or one block: $(head -12 "$T/all.txt")"
 expect_exit 2 "unknown option '--bogus'" -- "$SLEUTH" predict app.prof --freq 2 --bogus
 expect_exit 2 "needs a value" -- "$SLEUTH" predict app.prof --freq
 expect_exit 2 "--model" -- "$SLEUTH" predict app.prof --freq 2 --model cubic

@@ -4,7 +4,9 @@
  * machines) and for bench/predict.sh (a million intervals).  Nehalem-like
  * per-phase event rates with noise; 4 programmable counters rotated over
  * the 8 model events of data/machines/nehalem-i7-920.yaml, so most values are
- * interpolated, as in a real multiplexed run.
+ * interpolated, as in a real multiplexed run.  Instances are short enough
+ * that every phase appears, from compute- to memory-bound.  Random numbers:
+ * GSL's generator, seeded (--seed), so a run is reproducible.
  *
  *   gen-profile OUT INTERVALS [--timer] [--machine FILE | --no-machine]
  *               [--freq GHZ] [--seed N]
@@ -14,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include "sleuth/common.h"
 #include "sleuth/profile.h"
@@ -28,15 +33,9 @@ static const char *const events[N_EVENTS] = {
 	"RESOURCE_STALLS:ANY", "FP_COMP_OPS_EXE:SSE_FP", "BR_MISP_EXEC:ANY",
 };
 
-static uint64_t rng = 88172645463325252ULL;
-
-static double urand(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (double)(rng >> 11) / 9007199254740992.0;
-}
+/* GSL's Mersenne Twister (--seed N, default 1): the same profile for the
+ * same arguments. */
+static gsl_rng *rng;
 
 /* Per-instruction behaviour of a phase: compute-bound phases first,
  * memory-bound ones last. */
@@ -51,18 +50,18 @@ static void make_phases(phase_rates *ph, double f0)
 	for (int p = 0; p < N_PHASES; p++) {
 		double mem = (double)p / (N_PHASES - 1); /* 0 .. 1 */
 		phase_rates *r = &ph[p];
-		r->cpi_core = 0.6 + 0.4 * urand();
+		r->cpi_core = 0.6 + 0.4 * gsl_rng_uniform(rng);
 		r->llc_pki = 0.05 + 20 * mem * mem;
 		double llc = r->llc_pki / 1000;
 		double offchip = llc * 65 * f0 / 2.0; /* misses overlap in pairs */
 		r->per_ins[0] = 0.2 * r->cpi_core + offchip * 1.1; /* stall cycles */
 		r->per_ins[1] = llc;
-		r->per_ins[2] = 0.35 + 0.1 * urand();
+		r->per_ins[2] = 0.35 + 0.1 * gsl_rng_uniform(rng);
 		r->per_ins[3] = llc * 1.5;
 		r->per_ins[4] = llc * 4 + 0.01;
 		r->per_ins[5] = 0.05 * r->cpi_core + offchip * 0.15;
-		r->per_ins[6] = (1 - mem) * 0.3 * urand();
-		r->per_ins[7] = 0.002 + 0.01 * urand();
+		r->per_ins[6] = (1 - mem) * 0.3 * gsl_rng_uniform(rng);
+		r->per_ins[7] = 0.002 + 0.01 * gsl_rng_uniform(rng);
 	}
 }
 
@@ -87,6 +86,7 @@ static char *slurp(const char *path)
 int main(int argc, char **argv)
 {
 	int timer = 0, no_machine = 0;
+	unsigned long seed = 1;
 	const char *machine = NULL;
 	double f0 = 2.666;
 	static const struct option lo[] = {
@@ -105,7 +105,7 @@ int main(int argc, char **argv)
 		else if (c == 'f')
 			f0 = atof(optarg);
 		else if (c == 's')
-			rng = strtoull(optarg, NULL, 0) | 1;
+			seed = strtoul(optarg, NULL, 0);
 		else
 			return 2;
 	}
@@ -150,20 +150,33 @@ int main(int argc, char **argv)
 	p.iv = sl_xcalloc(n + 1, sizeof *p.iv);
 	p.counts = timer ? NULL : sl_xmalloc((n + 1) * N_EVENTS * sizeof *p.counts);
 
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, seed);
 	phase_rates ph[N_PHASES];
 	make_phases(ph, f0);
+	/* Instances of 1..max_len intervals, short enough that even a small
+	 * profile visits every phase; their phases go round a shuffled cycle
+	 * of all phases, reshuffled each time round. */
+	size_t max_len = SL_MIN(SL_MAX(n / (2 * N_PHASES), (size_t)1), (size_t)200);
+	uint32_t order[N_PHASES];
+	for (uint32_t k = 0; k < N_PHASES; k++)
+		order[k] = k;
 	uint32_t cur = 0;
-	size_t left = 0;
+	size_t left = 0, next = N_PHASES;
 	double t = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!left) { /* a new instance of a random phase, 1..200 intervals */
-			cur = (uint32_t)(urand() * N_PHASES) % N_PHASES;
-			left = 1 + (size_t)(urand() * 200);
+		if (!left) {
+			if (next == N_PHASES) {
+				gsl_ran_shuffle(rng, order, N_PHASES, sizeof *order);
+				next = 0;
+			}
+			cur = order[next++];
+			left = 1 + (size_t)(gsl_rng_uniform(rng) * (double)max_len);
 		}
 		left--;
 		const phase_rates *r = &ph[cur];
 		double ins = 1e8;
-		double noise = 0.95 + 0.1 * urand();
+		double noise = 0.95 + 0.1 * gsl_rng_uniform(rng);
 		double offchip = r->llc_pki / 1000 * ins * 65 * f0 / 2.0;
 		double cyc = (r->cpi_core * ins + offchip) * noise;
 		sl_prof_interval *v = &p.iv[i];
@@ -184,5 +197,6 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		fprintf(stderr, "gen-profile: %s\n", sl_error());
 	sl_profile_free(&p);
+	gsl_rng_free(rng);
 	return rc < 0 ? 1 : 0;
 }

@@ -1,12 +1,13 @@
 /*
  * Unit tests of the prediction writers: the fast number formatting, the
- * CSV rows of each unit against shared/spec/formats.md §4 and against the
+ * CSV rows of each unit against docs/formats.md, prediction table and against the
  * model's own predictions, JSON, the human table (80 columns for two
  * frequencies, ranks, sensitivity, shares, clamps) and time-only output.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "models/outbuf.h"
 #include "fixture.h"
@@ -284,6 +285,59 @@ static void test_parse(void **state)
 	assert_string_equal(sl_per_name(SL_PER_PHASE), "phase");
 }
 
+/* sl_model_open: profile -> its machine -> the models, and each refusal. */
+static void test_model_open(void **state)
+{
+	fx *f = *state;
+	char dir[] = "/tmp/sleuth-open-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *prof = sl_xasprintf("%s/app.prof", dir), *mach = sl_xasprintf("%s/m.yaml", dir);
+	assert_int_equal(sl_machine_write(mach, &f->m, NULL), 0);
+	sl_phase_info ph[2] = {{.id = 0}, {.id = 1}};
+	f->p.phases = ph;
+	f->p.n_phases = 2;
+	if (sl_profile_write(prof, &f->p) < 0)
+		fail_msg("%s", sl_error());
+
+	sl_model_set s;
+	/* no machine embedded and none given */
+	assert_int_equal(sl_model_open(&s, prof, NULL, SL_TIME_STALL, 0), -1);
+	assert_null(s.machine_origin);
+	sl_model_close(&s);
+	/* the machine given */
+	assert_int_equal(sl_model_open(&s, prof, mach, SL_TIME_STALL, 0), 0);
+	assert_string_equal(s.machine_origin, mach);
+	assert_ptr_equal(s.model.prof, &s.prof);
+	assert_ptr_equal(s.model.mach, &s.mach);
+	assert_int_equal(s.prof.n_intervals, 3);
+	sl_opoint op;
+	assert_int_equal(sl_model_opoint(&s.model, 1.6, &op), 0);
+	sl_agg a, b;
+	sl_model_aggregate(&s.model, &op, NULL, NULL, &a);
+	sl_model_aggregate(&f->md, &f->ops[1], NULL, NULL, &b);
+	assert_near(a.energy_j, b.energy_j, 1e-9 * b.energy_j);
+	sl_model_close(&s);
+	/* a profile without counts is refused with its path */
+	f->p.has_counts = 0;
+	assert_int_equal(sl_profile_write(prof, &f->p), 0);
+	f->p.has_counts = 1;
+	f->p.phases = NULL;
+	f->p.n_phases = 0;
+	assert_int_equal(sl_model_open(&s, prof, mach, SL_TIME_STALL, 0), -1);
+	assert_non_null(strstr(sl_error(), "app.prof: the profile has no event counts"));
+	sl_model_close(&s);
+	/* no such profile */
+	assert_int_equal(sl_model_open(&s, "/nonexistent/x.prof", mach, SL_TIME_STALL, 0), -1);
+	assert_non_null(strstr(sl_error(), "x.prof"));
+	sl_model_close(&s);
+
+	unlink(prof);
+	unlink(mach);
+	rmdir(dir);
+	free(prof);
+	free(mach);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +349,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_time_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clamp_report, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_model_open, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -187,6 +187,12 @@ static void test_threshold_for(void **state)
 	assert_true(sl_threshold_for(32, 50) > sl_threshold_for(32, 500));
 	assert_true(isfinite(sl_threshold_for(32, 0)));
 	assert_true(sl_threshold_for(1, 10) == SL_THRESHOLD_MARGIN);
+	/* its inverse: the fewest samples that keep the threshold within a cap */
+	size_t n = sl_samples_for(256, SL_THRESHOLD_MARGIN, 1.0);
+	assert_int_equal(n, 289);
+	assert_true(sl_threshold_for(256, n) <= 1.0);
+	assert_true(sl_threshold_for(256, n - 1) > 1.0);
+	assert_int_equal(sl_samples_for(256, 1.0, 1.0), SIZE_MAX);
 	sl_cluster *c = sl_cluster_new(D, 0.1);
 	const step s[] = {{0, 1, 0, 0, 0}, {0, 0.7, 1, 0.3, 1}};
 	expect_ids(c, s, SL_ARRAY_LEN(s));

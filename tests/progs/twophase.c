@@ -10,14 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-static double cpu_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "cputime.h"
 
 /* Phase A: integer hashing, branchy, no memory traffic. */
 uint64_t phase_hash(double seconds)

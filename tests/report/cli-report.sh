@@ -54,6 +54,25 @@ if "$SLEUTH" help schedule >/dev/null 2>&1; then
 	expect_ok -- "$SLEUTH" schedule --min-edp --format yaml -o "$T/s.yaml" "$T/p.prof"
 	expect_ok -- "$SLEUTH" report "$T/p.prof" --schedule "$T/s.yaml" -o "$T/rs.html"
 	grep -q 'schedule (min-' "$T/rs.html" && ok || fail "no schedule chart"
+	# the headline answer on the page and in the JSON: each phase's frequency
+	expect_ok -- "$SLEUTH" report "$T/p.prof" -s "$T/s.yaml" --format json -o "$T/rs.json"
+	grep -q '<section id="schedule">' "$T/rs.html" && ok || fail "no schedule section"
+	grep -q 'Scheduled frequency over the profiled run' "$T/rs.html" && ok ||
+		fail "no timeline by scheduled frequency"
+	n=0
+	while read -r ph g; do
+		n=$((n + 1))
+		# the JSON: "phase": N, ... "scheduled_ghz": G
+		tr -d '\n' <"$T/rs.json" | grep -Eq "\{\"phase\": $ph, [^{]*\"scheduled_ghz\": $g[,}]" ||
+			fail "JSON: phase $ph lacks scheduled_ghz $g"
+		# the page: the phase's row of the schedule table names its frequency
+		sed -n '/<section id="schedule">/,/<\/section>/p' "$T/rs.html" |
+			grep -Eq "phase $ph[ <(].*<td class=\"n\">$(printf %.2f "$g") GHz</td>" ||
+			fail "HTML: phase $ph lacks $g GHz"
+	done < <(sed -n 's/^- {phase: \([0-9]*\), ghz: \([0-9.]*\),.*/\1 \2/p' "$T/s.yaml")
+	[ "$n" -gt 1 ] && ok || fail "schedule has $n phases"
+	grep -q '"schedule_summary": {"objective": "min-edp"' "$T/rs.json" && ok ||
+		fail "no schedule_summary"
 	# a schedule without one of the profile's phases (made for another
 	# profile) is refused, as by sleuth predict --schedule
 	grep -v '^- {phase: 0,' "$T/s.yaml" >"$T/s-other.yaml"
@@ -73,7 +92,14 @@ expect_ok -- "$SLEUTH" report "$T/t.prof" -o "$T/t.html"
 grep -q 'predictions unavailable: the profile has no event counts' "$T/t.html" && ok ||
 	fail "timer report: no note"
 grep -q '<section id="timeline">' "$T/t.html" && ok || fail "timer report: no timeline"
-grep -q '<section id="power"><h2>[^<]*</h2>' "$T/t.html" && ok || fail "timer report: no power section"
+# its samples are IP samples, and the missing predictions are one line that
+# says how to get them, not three empty sections
+grep -q '<th>IP samples</th>' "$T/t.html" && ok || fail "timer report: not 'IP samples'"
+grep -q 'branch samples' "$T/t.html" && fail "timer report: says branch samples" || ok
+grep -q '<section id="predictions"><h2>Predictions</h2>' "$T/t.html" && ok ||
+	fail "timer report: no one-line predictions section"
+grep -q 'virtual PMU' "$T/t.html" && ok || fail "timer report: no way to predictions"
+grep -q '<section id="power">' "$T/t.html" && fail "timer report: empty power section" || ok
 
 # ---- headless Chromium --------------------------------------------------
 find_chromium() {

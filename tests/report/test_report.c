@@ -256,11 +256,15 @@ static void test_html_no_predictions(void **state)
 	assert_int_equal(xml_check(h), 0);
 	self_contained(h);
 	assert_int_equal(in_section(h, "timeline", "<svg"), 1);
-	assert_int_equal(in_section(h, "power", "<svg"), 0);
-	assert_int_equal(in_section(h, "power", "class=\"na\""), 1);
-	assert_int_equal(in_section(h, "per-phase", "class=\"na\""), 1);
-	assert_int_equal(in_section(h, "sweep", "class=\"na\""), 1);
-	assert_non_null(strstr(h, "the timer backend has no counts"));
+	/* the three prediction sections fold into one line saying why */
+	assert_null(strstr(h, "<section id=\"power\">"));
+	assert_null(strstr(h, "<section id=\"sweep\">"));
+	assert_int_equal(in_section(h, "predictions", "class=\"na\""), 1);
+	assert_int_equal(in_section(h, "predictions", "the timer backend has no counts"), 1);
+	assert_int_equal(in_section(h, "predictions", "<svg"), 0);
+	/* a timer profile's samples are instruction pointers */
+	assert_non_null(strstr(h, "IP samples"));
+	assert_null(strstr(h, "branch samples"));
 	assert_non_null(strstr(h, "matmul"));
 	assert_non_null(strstr(h, "src/app.c:42"));
 	free(h);
@@ -296,6 +300,58 @@ static void json_balanced(const char *s)
 	}
 	assert_int_equal(in, 0);
 	assert_int_equal(d, 0);
+}
+
+/* Under a schedule: its section comes first, one row per phase with its
+ * frequency and its time against fmax and the best fixed frequency, a
+ * strip coloured by frequency; the JSON carries each phase's frequency. */
+static void test_schedule(void **state)
+{
+	(void)state;
+	fixture *fx = malloc(sizeof *fx);
+	make(fx, 1);
+	sl_report *r = &fx->r;
+	r->have_schedule = 1;
+	r->sched_objective = "min-edp";
+	r->sched_max_slowdown = 0.1;
+	r->sched_fixed = 1; /* 2.13 GHz */
+	r->sched_time_s = r->sched_energy_j = 0;
+	for (int k = 0; k < NPH; k++) {
+		sl_rep_phase *ph = &r->phases[k];
+		ph->sched_k = (size_t)k; /* phase 0 at 1.6, 1 at 2.13, 2 at 2.66 GHz */
+		ph->sched_ghz = r->sweep_ghz[k];
+		r->sched_time_s += ph->time_at[k];
+		r->sched_energy_j += ph->energy_at[k];
+	}
+	char *h = render(r, 0);
+	assert_int_equal(xml_check(h), 0);
+	const char *sec = strstr(h, "<section id=\"schedule\">");
+	assert_non_null(sec);
+	assert_true(sec < strstr(h, "<section id=\"timeline\">"));
+	assert_int_equal(in_section(h, "schedule", "<svg"), 1);
+	assert_true(in_section(h, "schedule", "Scheduled frequency over") >= 1);
+	/* coloured by frequency on a sequential scale, not the phase palette:
+	 * 1.6 GHz the darkest, 2.66 GHz the lightest */
+	assert_true(in_section(h, "schedule", "fill=\"#440154\"") >= 1);
+	assert_true(in_section(h, "schedule", "fill=\"#FDE725\"") >= 1);
+	assert_int_equal(in_section(h, "schedule", "<td class=\"n\">1.60 GHz</td>"), 1);
+	assert_int_equal(in_section(h, "schedule", "<td class=\"n\">2.13 GHz</td>"), 1);
+	/* phase 0 at 1.6 GHz: 10 s x 2.66 / 1.6 = 16.625 s, +66.3% on fmax's
+	 * 10 s and +33.1% on 2.13 GHz's 12.488 s */
+	assert_int_equal(in_section(h, "schedule", "<td class=\"n\">16.62</td>"), 1);
+	assert_int_equal(in_section(h, "schedule", "+66.3%"), 1);
+	assert_int_equal(in_section(h, "schedule", "+33.1%"), 1);
+	assert_int_equal(in_section(h, "schedule", "the best single frequency under the "
+				    "same bound is 2.13 GHz"), 1);
+	free(h);
+	char *j = render(r, 1);
+	json_balanced(j);
+	assert_non_null(strstr(j, "\"scheduled_ghz\": 1.6, \"scheduled_time_s\": 16.625,"));
+	assert_non_null(strstr(j, "\"scheduled_ghz\": 2.13,"));
+	assert_non_null(strstr(j, "\"best_fixed_ghz\": 2.13}"));
+	free(j);
+	sl_report_free(r);
+	free(fx);
 }
 
 static void test_json(void **state)
@@ -336,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_html_no_predictions),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_schedule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

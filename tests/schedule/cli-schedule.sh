@@ -17,6 +17,14 @@ expect_exit 2 "max-slowdown" -- "$SLEUTH" schedule --predictions "$P" --min-edp 
 expect_exit 2 "power-cap wants a number > 0" -- "$SLEUTH" schedule --predictions "$P" \
 	--min-edp --power-cap 0
 expect_exit 2 "unknown option '--fast'" -- "$SLEUTH" schedule --fast
+# as people type it: "10" is refused with the fix, not read as 1000%
+expect_exit 2 "max-slowdown: '10' without % would be 1000%; write 10%" -- "$SLEUTH" schedule \
+	--predictions "$P" --min-edp --max-slowdown 10
+# a mistyped option or command gets the nearest one
+expect_exit 2 "did you mean '--max-slowdown'" -- "$SLEUTH" schedule --max-slowdwn 10%
+expect_exit 2 "did you mean '--min-edp'" -- "$SLEUTH" schedule --min-epd
+expect_exit 2 "did you mean 'schedule'" -- "$SLEUTH" schedul
+expect_exit 2 "did you mean 'report'" -- "$SLEUTH" reprot
 
 # the table compares the schedule with the best fixed frequency and the baseline
 out=$("$SLEUTH" schedule --predictions "$P" --min-energy --max-slowdown 20% 2>&1) ||
@@ -91,6 +99,13 @@ sed 3d "$P" > "$T/short.csv"
 expect_exit 1 "every instance must be predicted once at every frequency" -- \
 	"$SLEUTH" schedule --predictions "$T/short.csv" --min-edp
 expect_exit 1 "cannot open" -- "$SLEUTH" schedule --predictions "$T/none.csv" --min-edp
+# the same table with CRLF line ends and blanks around the fields (as a
+# spreadsheet may write it) is the same table (formats/csv.c)
+"$SLEUTH" schedule --predictions "$P" --min-edp --format json >"$T/plain.json"
+sed '2,$s/,/ , /g; s/$/\r/' "$P" >"$T/crlf.csv"
+"$SLEUTH" schedule --predictions "$T/crlf.csv" --min-edp --format json | sed 's/crlf.csv/pred-small.csv/' >"$T/crlf.json"
+sed -i "s|$SRCDIR/tests/schedule/data/||; s|$T/||" "$T/plain.json" "$T/crlf.json"
+cmp -s "$T/plain.json" "$T/crlf.json" && ok || fail "CRLF/blanks: $(diff "$T/plain.json" "$T/crlf.json")"
 # from stdin
 if out=$("$SLEUTH" schedule --predictions - --min-edp < "$P") && grep -q "proven optimal" <<<"$out"
 then ok; else fail "stdin: $out"; fi

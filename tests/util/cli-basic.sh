@@ -35,4 +35,22 @@ wait $pid
 rc=$?
 [ $rc = 130 ] && ok || fail "Ctrl-C during simulate: exit $rc, wanted 130"
 expect_absent big.yaml
+# the options the predicting commands share (src/model-opts.c): the same
+# spellings, the same refusals, before any file is read
+for cmd in predict report schedule; do
+	expect_exit 2 "sleuth $cmd: --model: " -- "$SLEUTH" "$cmd" --model cubic --min-edp
+done
+for cmd in predict report; do
+	expect_exit 2 "sleuth $cmd: --freq: " -- "$SLEUTH" "$cmd" --freq fast
+done
+expect_exit 2 "unknown option '--extrapolate'" -- "$SLEUTH" schedule --min-edp --extrapolate
+expect_exit 2 "unknown option '--freq'" -- "$SLEUTH" schedule --min-edp --freq 2
+# every builtin has predict's shape: parse() options, run() the work,
+# cmd_NAME() the two (docs/hacking.md)
+for f in "$SRCDIR"/src/builtin-*.c; do
+	name=$(basename "$f" .c); name=${name#builtin-}
+	if grep -q '^static int parse(' "$f" && grep -Eq '^static (int|void) run\(' "$f" &&
+	   grep -q "^static int cmd_$name(int argc, char \*\*argv)" "$f" &&
+	   grep -q "\.fn = cmd_$name," "$f"; then ok; else fail "$f: not parse/run/cmd_$name"; fi
+done
 finish

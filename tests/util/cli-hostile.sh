@@ -93,7 +93,7 @@ expect_exit 1 "idle-neg.csv:3: column 'power_w': -32.5 W is negative" -- \
 expect_absent cal.yaml
 # --extrapolate has a stated reach: 2x beyond the P-states
 expect_exit 1 "cannot extrapolate to 1000 GHz: it is more than 2x beyond" -- \
-	"$SLEUTH" predict p.prof --freq 1000 --extrapolate
+	"$SLEUTH" predict p.prof --freq 1000GHz --extrapolate
 expect_exit 1 "cannot extrapolate to 1e-300 GHz: it is more than 2x beyond" -- \
 	"$SLEUTH" predict p.prof --freq 1e-300 --extrapolate
 expect_ok -- "$SLEUTH" predict p.prof --freq 3.0 --extrapolate

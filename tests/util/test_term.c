@@ -128,12 +128,31 @@ static void test_progress(void **state)
 	free(buf);
 }
 
+/* Wrapping at spaces within the width, UTF-8 counted by characters,
+ * continuation lines indented, a long word kept whole. */
+static void test_wrap(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	sl_term_wrap(f, "key: ", "one two three \xe2\x80\x94 four", 2, 14);
+	sl_term_wrap(f, "", "supercalifragilistic x", 2, 10);
+	sl_term_wrap(f, "empty: ", "", 2, 10);
+	fclose(f);
+	/* "  three \xe2\x80\x94 four" is 14 characters (16 bytes): it fits */
+	assert_string_equal(buf, "key: one two\n  three \xe2\x80\x94 four\n"
+				 "supercalifragilistic\n  x\nempty: \n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_colour),
 		cmocka_unit_test(test_strip),
 		cmocka_unit_test(test_progress),
+		cmocka_unit_test(test_wrap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

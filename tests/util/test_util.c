@@ -33,6 +33,12 @@ static void test_freq(void **state)
 	assert_int_equal(sl_parse_freq("GHz", &g), -1);
 	assert_int_equal(sl_parse_freq("nanGHz", &g), -1);
 	assert_int_equal(sl_parse_freq("", &g), -1);
+	/* a bare number as people type it: MHz from 100, refused between */
+	assert_int_equal(sl_parse_freq("1600", &g), 0);
+	assert_true(fabs(g - 1.6) < 1e-12);
+	assert_int_equal(sl_parse_freq("50", &g), -1);
+	assert_non_null(strstr(sl_error(), "MHz"));
+	assert_int_equal(sl_parse_freq("50GHz", &g), 0);
 }
 
 static void test_numbers(void **state)
@@ -61,6 +67,11 @@ static void test_numbers(void **state)
 	assert_true(fabs(d - 0.1) < 1e-15);
 	assert_int_equal(sl_parse_fraction("0.25", &d), 0);
 	assert_int_equal(sl_parse_fraction("-5%", &d), -1);
+	/* "10" is 10% to people, 1000% to a parser: refused with the fix */
+	assert_int_equal(sl_parse_fraction("10", &d), -1);
+	assert_non_null(strstr(sl_error(), "write 10%"));
+	assert_int_equal(sl_parse_fraction("150%", &d), 0);
+	assert_int_equal(sl_parse_fraction("1", &d), 0);
 	char b[40];
 	sl_fmt_double(b, sizeof b, 2.66);
 	assert_string_equal(b, "2.66");
@@ -274,6 +285,98 @@ static void test_json(void **state)
 	}
 }
 
+static size_t num3(char *out, double v)
+{
+	return (size_t)snprintf(out, 40, "%.3g", v);
+}
+
+/* The writer places commas, quotes and nulls; the caller's whitespace and
+ * number format come out as given. */
+static void test_json_writer(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	sl_json w;
+	sl_json_init_file(&w, f, num3);
+	sl_json_open(&w, '{', " ");
+	sl_json_key(&w, "a\"b");
+	sl_json_number(&w, 3.14159);
+	sl_json_key(&w, "nan");
+	sl_json_number(&w, NAN);
+	sl_json_break(&w, "\n  ");
+	sl_json_key(&w, "list");
+	sl_json_open(&w, '[', "");
+	sl_json_uint(&w, 18446744073709551615ull);
+	sl_json_bool(&w, 1);
+	sl_json_null(&w);
+	sl_json_string(&w, NULL);
+	sl_json_number_text(&w, "1.60", 4);
+	sl_json_close(&w, "");
+	sl_json_key(&w, "empty");
+	sl_json_open(&w, '[', " ");
+	sl_json_close(&w, "\n");          /* nothing inside: no whitespace */
+	sl_json_break(&w, "\n  ");
+	sl_json_key(&w, "rows");
+	sl_json_open(&w, '[', "");
+	for (int i = 0; i < 2; i++) {
+		sl_json_break(&w, "\n    ");
+		sl_json_open(&w, '{', " ");
+		sl_json_key(&w, "i");
+		sl_json_uint(&w, (uint64_t)i);
+		sl_json_key(&w, "s");
+		sl_json_string(&w, "x\ny");
+		sl_json_close(&w, "");
+	}
+	sl_json_close(&w, "\n  ");
+	sl_json_close(&w, "\n");
+	fclose(f);
+	assert_string_equal(buf,
+		"{\"a\\\"b\": 3.14, \"nan\": null,\n"
+		"  \"list\": [18446744073709551615,true,null,null,1.60], \"empty\": [],\n"
+		"  \"rows\": [\n"
+		"    {\"i\": 0, \"s\": \"x\\ny\"},\n"
+		"    {\"i\": 1, \"s\": \"x\\ny\"}\n"
+		"  ]\n"
+		"}");
+	free(buf);
+
+	/* a key quoted once and written as text; one that needs escaping is
+	 * refused by sl_json_quote_key */
+	char k[16];
+	assert_int_equal(sl_json_quote_key(k, sizeof k, "ghz"), 7);
+	assert_memory_equal(k, "\"ghz\": ", 7);
+	assert_int_equal(sl_json_quote_key(k, sizeof k, "a\"b"), 0);
+	assert_int_equal(sl_json_quote_key(k, sizeof k, "caf\xc3\xa9"), 0);
+	assert_int_equal(sl_json_quote_key(k, sizeof k, "much-too-long-for-k"), 0);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	sl_json_init_file(&w, f, NULL);
+	sl_json_open(&w, '{', " ");
+	sl_json_key_text(&w, k, sl_json_quote_key(k, sizeof k, "ghz"));
+	sl_json_number(&w, 2.5);
+	sl_json_key_text(&w, k, sl_json_quote_key(k, sizeof k, "n"));
+	sl_json_uint(&w, 0);
+	sl_json_close(&w, "");
+	fclose(f);
+	assert_string_equal(buf, "{\"ghz\": 2.5, \"n\": 0}");
+	free(buf);
+
+	/* the default number format reads back exactly */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	sl_json_init_file(&w, f, NULL);
+	sl_json_open(&w, '[', " ");
+	sl_json_number(&w, 0.1);
+	sl_json_number(&w, 1.0 / 3);
+	sl_json_number(&w, -INFINITY);
+	sl_json_close(&w, "");
+	fclose(f);
+	assert_string_equal(buf, "[0.1, 0.3333333333333333, null]");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_yaml_stream),
 		cmocka_unit_test(test_yaml_write),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_writer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

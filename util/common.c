@@ -224,6 +224,11 @@ int sl_parse_fraction(const char *s, double *out)
 		*out /= 100.0;
 	} else if (sl_parse_double(s, out) < 0) {
 		goto bad;
+	} else if (*out > 1) {
+		/* "--max-slowdown 10" means 10%, not 1000%: refuse the guess */
+		sl_error_set("'%s' without %% would be %g%%; write %s%% (or %g)", s,
+			     100 * *out, s, *out / 100);
+		return -1;
 	}
 	if (*out < 0) {
 		sl_error_set("'%s' is negative; give a fraction like 10%% or 0.1", s);
@@ -258,6 +263,13 @@ int sl_parse_freq(const char *s, double *ghz)
 	double v;
 	if (sl_parse_double(num, &v) < 0 || v <= 0)
 		goto bad;
+	if (!strcmp(num, s) && v >= 100) {
+		scale = 1e-3; /* a bare "1600" is MHz: no CPU runs at 1600 GHz */
+	} else if (!strcmp(num, s) && v > 10) {
+		sl_error_set("'%s' is neither GHz nor MHz; write %sMHz or %.2gGHz", s, s,
+			     v / 1000);
+		return -1;
+	}
 	*ghz = v * scale;
 	return 0;
 bad:
@@ -506,10 +518,26 @@ void sl_afile_abort(sl_afile *af)
 	af->tmp = af->path = NULL;
 }
 
+/* The binary's own location decides where shipped data is: one inside the
+ * build tree runs uninstalled and reads the source tree; any other (an
+ * installed copy) reads only datadir, so an installed sleuth never depends on
+ * a source tree that may have moved or been deleted since it was built. */
+static int running_uninstalled(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = 0;
+	size_t b = strlen(SLEUTH_BUILDDIR);
+	return !strncmp(exe, SLEUTH_BUILDDIR, b) && exe[b] == '/';
+}
+
 char *sl_data_path(const char *rel)
 {
 	const char *env = getenv("SLEUTH_DATADIR");
-	const char *roots[] = {env, SLEUTH_SRCDIR, SLEUTH_DATADIR};
+	const char *roots[] = {env, running_uninstalled() ? SLEUTH_SRCDIR : NULL,
+			       SLEUTH_DATADIR};
 	for (size_t i = 0; i < SL_ARRAY_LEN(roots); i++) {
 		if (!roots[i] || !*roots[i])
 			continue;

@@ -1,5 +1,5 @@
 /*
- * Terminal helpers (see include/sleuth/term.h): the colour decision, the
+ * Terminal helpers (see util/term.h): the colour decision, the
  * phase strip and the progress line.  Kept apart from the commands so that
  * every table printer makes the same choices.
  */
@@ -227,4 +227,38 @@ void sl_progress_finish(sl_progress *p)
 	}
 	p->out = NULL;
 	p->drawn = 0;
+}
+
+/* Columns of the first n bytes of s (UTF-8 continuation bytes count 0). */
+static size_t columns(const char *s, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return c;
+}
+
+void sl_term_wrap(FILE *f, const char *lead, const char *text, size_t indent, size_t width)
+{
+	size_t used = columns(lead, strlen(lead));
+	fputs(lead, f);
+	if (!*text)
+		fputc('\n', f);
+	while (*text) {
+		size_t room = width > used ? width - used : 0, n = strlen(text);
+		if (columns(text, n) > room) {
+			/* the last space within the room, else the first word whole */
+			size_t cut = 0;
+			for (size_t i = 0; i < n && columns(text, i) <= room; i++)
+				if (text[i] == ' ')
+					cut = i;
+			n = cut ? cut : strcspn(text, " ");
+		}
+		fprintf(f, "%.*s\n", (int)n, text);
+		text += n;
+		text += strspn(text, " ");
+		if (*text)
+			fprintf(f, "%*s", (int)indent, "");
+		used = indent;
+	}
 }

@@ -47,6 +47,12 @@ char *sl_term_profile_strip(const struct sl_profile *p, size_t cols, int colour)
  * when `colour`. */
 void sl_term_phase_id(FILE *f, uint32_t ph, int width, int colour);
 
+/* Print `lead`, then `text` wrapped at spaces so that no line is wider
+ * than `width` columns (UTF-8 characters count one each), continuation
+ * lines indented by `indent` spaces; a word longer than a line is kept
+ * whole. */
+void sl_term_wrap(FILE *f, const char *lead, const char *text, size_t indent, size_t width);
+
 /*
  * Progress on stderr: drawn only when stderr is a terminal, the total is
  * known (non-zero), and only once the work has run for `delay` seconds

@@ -1,0 +1,41 @@
+/*
+ * The options the predicting commands share (see model-opts.h).
+ */
+#include "model-opts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "sleuth/common.h"
+
+int sl_model_opts_take(const char *cmd, sl_model_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case SL_OPT_FREQ:
+		SL_GROW(o->freqs, o->n_freqs, o->cap);
+		if (sl_parse_freq(arg, &o->freqs[o->n_freqs]) < 0)
+			return sl_usage_error(cmd, "--freq: %s", sl_error());
+		o->n_freqs++;
+		return SL_EXIT_OK;
+	case SL_OPT_MACHINE:
+		o->machine = arg;
+		return SL_EXIT_OK;
+	case SL_OPT_MODEL:
+		if (sl_time_model_parse(arg, &o->model) < 0)
+			return sl_usage_error(cmd, "--model: %s", sl_error());
+		o->model_given = 1;
+		return SL_EXIT_OK;
+	case SL_OPT_EXTRAPOLATE:
+		o->extrapolate = 1;
+		return SL_EXIT_OK;
+	default:
+		return -1;
+	}
+}
+
+void sl_model_opts_free(sl_model_opts *o)
+{
+	free(o->freqs);
+	memset(o, 0, sizeof *o);
+}
