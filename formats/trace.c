@@ -401,7 +401,8 @@ static void *parse_thread(void *arg);
 
 /*
  * The intervals of a trace as the writer emits them, one flow mapping a
- * line ("- {t: T, n: [..], br: [[0xA, C], ..], e: E, label: L, ghz: G}"),
+ * line ("- {t: T, n: [..], br: [[0xA, C], ..], e: E, temp: C, label: L,
+ * ghz: G}"),
  * are most of its bytes, and libyaml spends most of a replay's time on
  * them.  This reader parses exactly that form, by hand.  On the first line
  * it does not take (anything else YAML allows, and every error), it gives
@@ -764,6 +765,11 @@ static int fast_line(sl_trace_reader *r, char *p, size_t len, slot *s)
 		if (!fast_double(&p, &iv->e) || !(iv->e >= 0))
 			return 0;
 		iv->has_e = 1;
+	}
+	if (LIT(p, ", temp: ")) {
+		if (!fast_double(&p, &iv->temp) || !(iv->temp > SL_TRACE_TEMP_MIN))
+			return 0;
+		iv->has_temp = 1;
 	}
 	if (LIT(p, ", label: ") && !fast_label(&p, s))
 		return 0;

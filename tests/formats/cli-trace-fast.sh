@@ -33,6 +33,11 @@ same t.yaml "the writer's trace"
 grep -q '^- {t: .*, label: [a-z]*}$' t.yaml && ok || fail "t.yaml is not in the canonical form"
 same "$SRCDIR/data/measurements/traces/gcc-1.60.yaml" "a shipped trace (br: [], e:)"
 
+# temperatures (#13's temp:), valid and not
+sed -E '5,$s/, label: /, temp: 61.5, label: /' t.yaml >temp.yaml
+same temp.yaml "temp: on every interval"
+sed -E '30s/, temp: 61.5/, temp: -300/' temp.yaml >tempbad.yaml
+same tempbad.yaml "temp below absolute zero on line 30"
 # labels: double-quoted, and a null label (an error on both paths)
 sed '5,$s/label: \([a-z]*\)/label: "\1 x"/' t.yaml >q.yaml
 same q.yaml "quoted labels"

@@ -46,6 +46,8 @@ static void read_one(const char *path)
 		o->crc = crc32(o->crc, (const Bytef *)&iv.n_br, sizeof iv.n_br);
 		if (iv.has_e)
 			o->crc = crc32(o->crc, (const Bytef *)&iv.e, sizeof iv.e);
+		if (iv.has_temp)
+			o->crc = crc32(o->crc, (const Bytef *)&iv.temp, sizeof iv.temp);
 		if (iv.label)
 			o->crc = crc32(o->crc, (const Bytef *)iv.label, (uInt)strlen(iv.label) + 1);
 	}
