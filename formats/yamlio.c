@@ -650,13 +650,9 @@ int sl_yw_open(sl_ywriter *w, const char *path, const char *comment)
 	return 0;
 }
 
-int sl_yw_commit(sl_ywriter *w)
+/* Flush the emitter's output (a failure named by errno) and end it. */
+static void end_emitter(sl_ywriter *w)
 {
-	yaml_event_t ev;
-	yaml_document_end_event_initialize(&ev, 1);
-	emit(w, &ev);
-	yaml_stream_end_event_initialize(&ev);
-	emit(w, &ev);
 	if (!w->err && !yaml_emitter_flush(&w->em)) {
 		int e = errno;
 		w->err = 1;
@@ -666,11 +662,28 @@ int sl_yw_commit(sl_ywriter *w)
 	}
 	yaml_emitter_delete(&w->em);
 	w->open = 0;
+}
+
+int sl_yw_commit(sl_ywriter *w)
+{
+	yaml_event_t ev;
+	yaml_document_end_event_initialize(&ev, 1);
+	emit(w, &ev);
+	yaml_stream_end_event_initialize(&ev);
+	emit(w, &ev);
+	end_emitter(w);
 	if (w->err) {
 		sl_afile_abort(&w->af);
 		return -1;
 	}
 	return sl_afile_commit(&w->af);
+}
+
+FILE *sl_yw_detach(sl_ywriter *w, int *column)
+{
+	*column = w->em.column; /* flushing does not move it */
+	end_emitter(w);
+	return w->err ? NULL : w->af.f;
 }
 
 void sl_yw_abort(sl_ywriter *w)
@@ -741,6 +754,17 @@ static int needs_quotes(const char *s)
 	const char *t = s + (*s == '-' || *s == '+');
 	return sl_parse_u64(t, &u) == 0 || sl_parse_double(s, &d) == 0 ||
 	       !strcasecmp(t, ".nan") || !strcasecmp(t, ".inf");
+}
+
+int sl_yw_plain_ok(const char *s)
+{
+	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+		return 0;
+	for (const char *c = s; *c; c++)
+		if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') ||
+		      (*c >= '0' && *c <= '9') || *c == '_' || *c == '.' || *c == '-'))
+			return 0;
+	return !needs_quotes(s);
 }
 
 void sl_yw_str(sl_ywriter *w, const char *s)

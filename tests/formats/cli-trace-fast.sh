@@ -27,6 +27,10 @@ same() {
 	ok
 }
 
+# variant[_e] SED-SCRIPT FILE WHAT: t.yaml edited by sed (-E), both paths
+variant() { sed "$1" t.yaml >"$2" && same "$2" "$3"; }
+variant_e() { sed -E "$1" t.yaml >"$2" && same "$2" "$3"; }
+
 same t.yaml "the writer's trace"
 # the fast path really ran: its profile equals libyaml's, and it is the
 # canonical form, so no hand-over happened (both kinds of line are taken)
@@ -34,15 +38,12 @@ grep -q '^- {t: .*, label: [a-z]*}$' t.yaml && ok || fail "t.yaml is not in the 
 same "$SRCDIR/data/measurements/traces/gcc-1.60.yaml" "a shipped trace (br: [], e:)"
 
 # temperatures (#13's temp:), valid and not
-sed -E '5,$s/, label: /, temp: 61.5, label: /' t.yaml >temp.yaml
-same temp.yaml "temp: on every interval"
+variant_e '5,$s/, label: /, temp: 61.5, label: /' temp.yaml "temp: on every interval"
 sed -E '30s/, temp: 61.5/, temp: -300/' temp.yaml >tempbad.yaml
 same tempbad.yaml "temp below absolute zero on line 30"
 # labels: double-quoted, and a null label (an error on both paths)
-sed '5,$s/label: \([a-z]*\)/label: "\1 x"/' t.yaml >q.yaml
-same q.yaml "quoted labels"
-sed '30s/label: [a-z]*/label: null/' t.yaml >null.yaml
-same null.yaml "a null label at interval 10"
+variant '5,$s/label: \([a-z]*\)/label: "\1 x"/' q.yaml "quoted labels"
+variant '30s/label: [a-z]*/label: null/' null.yaml "a null label at interval 10"
 # comments and blank lines between intervals, a trailing comment
 sed '25s/^/# a comment\n\n/' t.yaml >c.yaml
 echo "# the end" >>c.yaml
@@ -53,33 +54,23 @@ same c.yaml "comments and blank lines"
 sed '33{s/^- {/- /; s/}$//; s/, \(n\|br\|e\|label\): /\n  \1: /g}' t.yaml >block.yaml
 grep -q '^  br: \[\[' block.yaml && ok || fail "no block mapping made"
 same block.yaml "a block mapping at interval 13"
-sed '28s/, n: /,\n   n: /' t.yaml >wrap.yaml
-same wrap.yaml "a flow mapping over two lines"
-sed '40s/}$/, extra: 1}/' t.yaml >unk.yaml
-same unk.yaml "an unknown interval key"
-sed '45s/\[0x4000\([0-9a-f]*\), /[4194304, /' t.yaml >dec.yaml
-same dec.yaml "a decimal address"
-sed '36s/{t: /{t:  /' t.yaml >sp.yaml
-same sp.yaml "two spaces"
+variant '28s/, n: /,\n   n: /' wrap.yaml "a flow mapping over two lines"
+variant '40s/}$/, extra: 1}/' unk.yaml "an unknown interval key"
+variant '45s/\[0x4000\([0-9a-f]*\), /[4194304, /' dec.yaml "a decimal address"
+variant '36s/{t: /{t:  /' sp.yaml "two spaces"
 { cat t.yaml; echo 'extra: 1'; } >t3.yaml
 same t3.yaml "a key after the intervals"
 { cat t.yaml; echo 'workload: again'; } >dup.yaml
 same dup.yaml "a duplicate header key after the intervals"
 
 # errors on line 40 (interval 21) are the same, line and all
-sed -E '40s/n: \[[0-9]+/n: [0/' t.yaml >c0.yaml
-same c0.yaml "0 cycles on line 40"
-sed -E '40s/\{t: [0-9.e-]+/{t: -1/' t.yaml >neg.yaml
-same neg.yaml "t < 0 on line 40"
-sed -E '40s/, e: [0-9.e-]+/, e: -2/' t.yaml >nege.yaml
-same nege.yaml "e < 0 on line 40"
-sed -E '40s/n: \[([0-9]+), [0-9]+, /n: [\1, 99999999999999999999, /' t.yaml >big.yaml
-same big.yaml "a count beyond 2^64 on line 40"
-sed -E '40s/n: \[[0-9]+, /n: [/' t.yaml >short.yaml
-same short.yaml "too few counts on line 40"
+variant_e '40s/n: \[[0-9]+/n: [0/' c0.yaml "0 cycles on line 40"
+variant_e '40s/\{t: [0-9.e-]+/{t: -1/' neg.yaml "t < 0 on line 40"
+variant_e '40s/, e: [0-9.e-]+/, e: -2/' nege.yaml "e < 0 on line 40"
+variant_e '40s/n: \[([0-9]+), [0-9]+, /n: [\1, 99999999999999999999, /' big.yaml "a count beyond 2^64 on line 40"
+variant_e '40s/n: \[[0-9]+, /n: [/' short.yaml "too few counts on line 40"
 head -c -200 t.yaml >trunc.yaml
 same trunc.yaml "a trace cut in the middle of a line"
-sed -E '40s/\]\]/]/' t.yaml >bad.yaml
-same bad.yaml "invalid YAML on line 40"
+variant_e '40s/\]\]/]/' bad.yaml "invalid YAML on line 40"
 
 finish

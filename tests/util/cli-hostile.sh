@@ -133,10 +133,12 @@ out=$("$SLEUTH" simulate -q "$W" --intervals 30 -o - 2>&1 >/dev/full); rc=$?
 
 # --- signals ------------------------------------------------------------------
 # Ctrl-C during a replay: no profile, exit 130
-"$SLEUTH" simulate -q "$W" --intervals 4000 -o big.yaml || fail "simulate big"
-env --default-signal=INT "$SLEUTH" run -q --replay big.yaml -o big.prof 2>err.txt &
+# (libyaml's reader, a few seconds for 12,000 intervals: still running at 1 s)
+"$SLEUTH" simulate -q "$W" --intervals 12000 -o big.yaml || fail "simulate big"
+env --default-signal=INT SLEUTH_TRACE_FAST=0 "$SLEUTH" run -q --replay big.yaml -o big.prof \
+	2>err.txt &
 pid=$!
-sleep 0.3
+sleep 1
 kill -INT $pid
 wait $pid; rc=$?
 [ "$rc" = 130 ] && ok || fail "Ctrl-C in replay exited $rc, wanted 130"
