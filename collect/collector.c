@@ -136,6 +136,14 @@ static void fill_metadata(loop *L, const sl_collect_opts *o, const sl_collect_st
 		p->workload = sl_xstrdup(b->workload);
 	if (L->any_energy && b->energy_source && !p->energy_source)
 		p->energy_source = sl_xstrdup(b->energy_source);
+	char **hw[] = {&p->pmu, &p->kernel, &p->sampling, &p->counter_plan};
+	const char *bhw[] = {b->pmu, b->kernel, b->sampling, b->counter_plan};
+	for (size_t i = 0; i < SL_ARRAY_LEN(hw); i++)
+		if (bhw[i] && !*hw[i])
+			*hw[i] = sl_xstrdup(bhw[i]);
+	p->throttles = b->throttles;
+	p->merged_intervals = b->merged_intervals;
+	p->scaled_intervals = b->scaled_intervals;
 	p->freq_ghz = b->freq_ghz;
 	p->interval_instructions = b->interval_instructions;
 	p->interval_s = b->interval_s;

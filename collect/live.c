@@ -17,7 +17,17 @@ typedef struct live {
 	uint64_t *counts;   /* n_events, handed out in sl_obs */
 	char *on;           /* programmed now */
 	char *on_next;      /* as asked by the last program() */
+	size_t scaled;      /* intervals whose group was multiplexed */
+	double run_sum;     /* their fractions of time on the PMU, summed */
 } live;
+
+/* An interval's group ran the whole time if it missed at most 1% of the
+ * target's time plus 2 ms: the group and task-clock are read one after the
+ * other, and a target running in between (sleuth descheduled on a busy
+ * machine) counts in one and not yet in the other; the next interval gets
+ * it back.  A multiplexed group misses whole rotation slices (4 ms). */
+#define FULL_RUN 0.99
+#define READ_SKEW_NS 2000000.0
 
 char *sl_host_cpu_name(void)
 {
@@ -66,7 +76,7 @@ static int live_program(sl_backend *b, const size_t *ev, size_t n)
 				return -1;
 			l->on[e] = (char)want;
 		}
-	return 0;
+	return sl_session_enable_done(l->s);
 }
 
 static int live_next(sl_backend *b, sl_obs *o)
@@ -84,20 +94,36 @@ static int live_next(sl_backend *b, sl_obs *o)
 	o->n_samples = iv.n_samples;
 	o->lost = iv.lost;
 	o->energy_j = iv.energy_j;
+	b->throttles = sl_session_throttles(l->s);
+	b->merged_intervals = sl_session_merged(l->s);
 	o->counts = l->counts;
 	for (size_t e = 0; e < b->n_events; e++)
 		l->counts[e] = SL_MISSING;
 	if (l->has_counts) {
-		if (iv.values[0] > 0 && iv.run_ns == 0) {
-			sl_error_set("the PMU never scheduled the counter group: the "
-				     "programmed events do not fit its counters together");
+		/* The group must have counted whenever the target ran (the
+		 * counter plan sees to it); if it was multiplexed, scale. */
+		double frac = iv.task_ns ? (double)iv.run_ns / (double)iv.task_ns : 1.0;
+		if (iv.task_ns > 1000000 && iv.run_ns == 0) {
+			sl_error_set("the PMU never scheduled the counter group in an "
+				     "interval of %.1f ms: its events do not fit beside the "
+				     "sampler, or another perf user (the NMI watchdog, "
+				     "'perf') holds counters; run 'sleuth doctor'",
+				     (double)iv.task_ns * 1e-6);
 			return -1;
 		}
-		o->instructions = iv.values[0];
-		o->cycles = iv.values[1];
+		double scale = 1.0;
+		if ((double)iv.run_ns + READ_SKEW_NS < FULL_RUN * (double)iv.task_ns &&
+		    iv.run_ns) {
+			scale = 1.0 / frac;
+			l->scaled++;
+			l->run_sum += frac;
+			b->scaled_intervals = l->scaled;
+		}
+		o->instructions = (uint64_t)((double)iv.values[0] * scale + 0.5);
+		o->cycles = (uint64_t)((double)iv.values[1] * scale + 0.5);
 		for (size_t e = 0; e < b->n_events; e++)
 			if (l->on[e])
-				l->counts[e] = iv.values[2 + e];
+				l->counts[e] = (uint64_t)((double)iv.values[2 + e] * scale + 0.5);
 	}
 	return 1;
 }
@@ -105,11 +131,31 @@ static int live_next(sl_backend *b, sl_obs *o)
 static int live_finish(sl_backend *b)
 {
 	live *l = b->priv;
+	if (l->scaled)
+		sl_warn("the counter group was multiplexed in %zu intervals (on the "
+			"PMU %.0f%% of their time on average); their counts are scaled "
+			"estimates — fewer --counters avoid it", l->scaled,
+			100.0 * l->run_sum / (double)l->scaled);
+	if (b->merged_intervals)
+		sl_warn("%llu intervals were merged into the next one: sleuth fell "
+			"behind the target (a loaded machine?), so their phases and "
+			"counts are those of the pair", (unsigned long long)b->merged_intervals);
+	if (b->throttles)
+		sl_warn("the kernel throttled sampling %llu times (more samples a "
+			"second than kernel.perf_event_max_sample_rate allows): samples "
+			"and counts of those ticks are missing; a longer --sample-period "
+			"avoids it", (unsigned long long)b->throttles);
 	uint64_t lost = sl_session_lost(l->s);
 	if (lost)
 		sl_warn("%llu samples were lost (the ring buffer overflowed); phases "
 			"are computed from the rest", (unsigned long long)lost);
 	return sl_session_status(l->s);
+}
+
+int sl_live_precise(const sl_backend *b)
+{
+	const live *l = b->priv;
+	return sl_session_precise(l->s);
 }
 
 static void live_interrupt(sl_backend *b)
@@ -140,6 +186,10 @@ static void live_destroy(sl_backend *b)
 		free((char *)b->events[i]);
 	free(b->events);
 	free(b->host_cpu);
+	free(b->pmu);
+	free(b->kernel);
+	free(b->sampling);
+	free(b->counter_plan);
 	free(b->workload);
 	free(b->energy_source);
 	free(b);

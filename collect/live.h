@@ -18,6 +18,9 @@ sl_backend *sl_live_backend_new(const char *name, const sl_live_opts *o,
 				const sl_session_cfg *cfg, int has_counts,
 				const char *const *events, size_t n_events, size_t k);
 
+/* The precise_ip the live backend's sampler was opened with. */
+int sl_live_precise(const sl_backend *b);
+
 /* The host CPU's model name from /proc/cpuinfo (malloc'd; "unknown"). */
 char *sl_host_cpu_name(void);
 

@@ -14,9 +14,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "live.h"
+#include "perf-sys.h"
+#include "plan.h"
 #include "sleuth/common.h"
 
 int sl_perf_probe(uint32_t type, uint64_t config, const char *name)
@@ -32,8 +36,86 @@ int sl_perf_probe(uint32_t type, uint64_t config, const char *name)
 	int fd = sl_perf_open(&a, 0, -1, -1, name);
 	if (fd < 0)
 		return 0;
-	close(fd);
+	sl_perf_sys_get()->close(fd);
 	return 1;
+}
+
+/* The counter plan checked on this machine at start-up: the group
+ * {instructions, cycles, the first k events} and the sampler, opened on
+ * sleuth itself and run for a few milliseconds of CPU, must both run the
+ * whole time (for one task's events on any CPU, time_enabled ==
+ * time_running unless the kernel multiplexed them).  Catches what the plan
+ * cannot know: another perf user holding counters, per-event counter
+ * constraints.  1 fits, 0 does not, -1 could not be checked. */
+static int probe_fit(const struct perf_event_attr *lead,
+		     const struct perf_event_attr *members, size_t k,
+		     const struct perf_event_attr *smp)
+{
+	const sl_perf_sys *sys = sl_perf_sys_get();
+	int fds[72], rc = -1;
+	size_t nfd = 0;
+	uint64_t g[3 + 66], sv[3];
+	struct perf_event_attr a = *lead;
+	a.sample_period = 0;
+	a.disabled = 1;
+	a.inherit = 0;
+	a.enable_on_exec = 0;
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (k + 1 > 64 || (fds[nfd] = sys->open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC)) < 0)
+		return -1;
+	nfd++;
+	for (size_t i = 0; i <= k; i++) {
+		struct perf_event_attr m = members[i];
+		m.disabled = 0;
+		m.inherit = 0;
+		m.read_format = 0;
+		m.sample_period = 0;
+		if ((fds[nfd] = sys->open(&m, 0, -1, fds[0], PERF_FLAG_FD_CLOEXEC)) < 0) {
+			rc = errno == EINVAL ? 0 : -1; /* EINVAL: can never fit */
+			goto out;
+		}
+		nfd++;
+	}
+	struct perf_event_attr s = *smp;
+	s.disabled = 1;
+	s.inherit = 0;
+	s.enable_on_exec = 0;
+	s.sample_type = PERF_SAMPLE_IP;
+	s.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	while ((fds[nfd] = sys->open(&s, 0, -1, -1, PERF_FLAG_FD_CLOEXEC)) < 0 &&
+	       s.precise_ip && (errno == EINVAL || errno == EOPNOTSUPP))
+		s.precise_ip--;
+	if (fds[nfd] < 0)
+		goto out;
+	nfd++;
+	if (sys->ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0) < 0 ||
+	    sys->ioctl(fds[nfd - 1], PERF_EVENT_IOC_ENABLE, 0) < 0)
+		goto out;
+	/* 3 ms of sleuth's own CPU (at most 200 ms of wall time) */
+	struct timespec c0, c, w0, w;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	clock_gettime(CLOCK_MONOTONIC, &w0);
+	volatile uint64_t x = 1;
+	do {
+		for (int i = 0; i < 100000; i++)
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+		sys->read(fds[0], g, sizeof g); /* the fake PMU keeps pace here */
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c);
+		clock_gettime(CLOCK_MONOTONIC, &w);
+	} while ((c.tv_sec - c0.tv_sec) * 1000000000L + (c.tv_nsec - c0.tv_nsec) < 3000000 &&
+		 (w.tv_sec - w0.tv_sec) * 1000000000L + (w.tv_nsec - w0.tv_nsec) < 200000000);
+	sys->ioctl(fds[0], PERF_EVENT_IOC_DISABLE, 0);
+	sys->ioctl(fds[nfd - 1], PERF_EVENT_IOC_DISABLE, 0);
+	if (sys->read(fds[0], g, sizeof g) < (ssize_t)(3 * sizeof(uint64_t)) ||
+	    sys->read(fds[nfd - 1], sv, sizeof sv) < (ssize_t)(3 * sizeof(uint64_t)) ||
+	    !g[1] || !sv[1])
+		goto out;
+	rc = (double)g[2] >= 0.99 * (double)g[1] && (double)sv[2] >= 0.99 * (double)sv[1];
+out:
+	while (nfd)
+		sys->close(fds[--nfd]);
+	return rc;
 }
 
 int sl_hw_available(void)
@@ -43,14 +125,38 @@ int sl_hw_available(void)
 
 sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 {
-	if (!sl_hw_available())
+	if (!sl_hw_available() || sl_pmu_hybrid())
 		return NULL;
+	const char *pmu, *pmu_desc;
+	if (sl_pfm_host_pmu(&pmu, &pmu_desc) < 0)
+		return NULL;
+	/* the model knows this CPU better than sleuth's defaults */
 	int precise;
-	const char *branch = sl_pfm_branch_event(&precise);
+	const char *branch = o->branch_event ? o->branch_event
+					     : sl_pfm_branch_event(&precise);
 	if (!branch)
 		return NULL;
-	if (o->branch_event)
-		branch = o->branch_event; /* the model knows this CPU better */
+	precise = sl_pfm_precise_for(pmu);
+	sl_counter_plan plan;
+	char desc[512];
+	if (sl_counter_plan_host(&plan) < 0)
+		return NULL;
+	sl_counter_plan_describe(&plan, desc, sizeof desc);
+	if (plan.programmable < 1) {
+		sl_error_set("counter plan %s: no counter is left for the machine "
+			     "model's events%s", desc,
+			     plan.watchdog ? "; free one with 'sudo sysctl "
+					     "kernel.nmi_watchdog=0'" : "");
+		return NULL;
+	}
+	size_t k = o->k ? o->k : (size_t)plan.programmable;
+	if (k > (size_t)plan.programmable) {
+		sl_info("counter plan %s; programming %d of the %zu asked for",
+			desc, plan.programmable, k);
+		k = (size_t)plan.programmable;
+	} else {
+		sl_info("counter plan %s", desc);
+	}
 	const char *const *events = o->events;
 	size_t n = o->n_events;
 	sl_session_cfg cfg;
@@ -69,19 +175,42 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 		members[1 + i].disabled = 1;
 		names[1 + i] = events[i];
 	}
+	/* check the plan on this machine; fewer events while they do not fit */
+	size_t k0 = k;
+	int fit;
+	while (k > 0 && (fit = probe_fit(&cfg.boundary, members, SL_MIN(k, n), &cfg.sampler)) == 0)
+		k--;
+	if (k == 0) {
+		sl_error_set("the counter group and the branch sampler do not run "
+			     "together on this PMU even with one event (counter plan %s); "
+			     "another perf user holds counters? run 'sleuth doctor'", desc);
+		goto out;
+	}
+	if (k < k0)
+		sl_info("start-up check: %zu events and the sampler did not fit together "
+			"here (another perf user holds counters?); programming %zu", k0, k);
 	cfg.argv = o->argv;
 	cfg.boundary.sample_period = o->interval_instructions
 					     ? o->interval_instructions
 					     : SL_DEFAULT_INTERVAL_INSTRUCTIONS;
 	cfg.sampler.sample_period = o->branch_period ? o->branch_period
 						     : SL_DEFAULT_BRANCH_PERIOD;
-	cfg.sampler.precise_ip = precise ? 2 : 0;
+	cfg.sampler.precise_ip = (unsigned)precise;
 	cfg.sampler_precise_fallback = 1;
 	cfg.members = members;
 	cfg.n_members = n + 1;
 	cfg.member_names = names;
 	cfg.energy = o->energy;
-	b = sl_live_backend_new("perf", o, &cfg, 1, events, n, o->k ? o->k : 4);
+	b = sl_live_backend_new("perf", o, &cfg, 1, events, n, k);
+	if (b) {
+		char buf[256];
+		struct utsname u;
+		b->pmu = sl_xstrdup(pmu);
+		b->kernel = sl_xstrdup(uname(&u) == 0 ? u.release : "unknown");
+		b->sampling = sl_xstrdup(
+			sl_pfm_sampling_desc(pmu, sl_live_precise(b), buf, sizeof buf));
+		b->counter_plan = sl_xstrdup(desc);
+	}
 out:
 	free(members);
 	free(names);

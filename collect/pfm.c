@@ -4,6 +4,8 @@
  * knows which PMU this CPU has and how each event is encoded for it, so
  * sleuth never carries raw codes.  Everything here is user space only.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* linux/perf_event.h (through collect.h) first: libpfm4's own copy of the
@@ -17,6 +19,10 @@ static int pfm_state; /* 0 untried, 1 ready, -1 failed */
 int sl_pfm_init(void)
 {
 	if (pfm_state == 0) {
+		/* the fake PMU (tests) is this PMU for libpfm4 too */
+		const char *fake = getenv("SLEUTH_FAKE_PMU");
+		if (fake && *fake)
+			setenv("LIBPFM_FORCE_PMU", fake, 1);
 		int r = pfm_initialize();
 		pfm_state = r == PFM_SUCCESS ? 1 : -1;
 		if (r != PFM_SUCCESS)
@@ -83,6 +89,9 @@ int sl_pfm_encode(const char *event, struct perf_event_attr *attr)
 	if (sl_pfm_init() < 0)
 		return -1;
 	memset(attr, 0, sizeof *attr);
+	/* libpfm4 copies back attr.size bytes (0: the first ABI's 64, which
+	 * drops config2 and everything after) */
+	attr->size = sizeof *attr;
 	pfm_perf_encode_arg_t arg;
 	memset(&arg, 0, sizeof arg);
 	arg.size = sizeof arg;
@@ -98,6 +107,14 @@ int sl_pfm_encode(const char *event, struct perf_event_attr *attr)
 			     event, pmu, desc, pfm_strerror(r));
 		return -1;
 	}
+	if (attr->exclude_user) {
+		/* ":k": kernel only, and sleuth excludes the kernel: it would
+		 * count nothing at all */
+		sl_error_set("event %s counts kernel mode only, and sleuth counts user "
+			     "space only (it never needs kernel access): drop the :k "
+			     "modifier in the machine model", event);
+		return -1;
+	}
 	attr->size = sizeof *attr;
 	attr->exclude_kernel = 1;
 	attr->exclude_hv = 1;
@@ -106,7 +123,9 @@ int sl_pfm_encode(const char *event, struct perf_event_attr *attr)
 
 /* Retired conditional branches: Intel names the umask CONDITIONAL up to
  * Skylake and COND from Ice Lake on (libpfm4 knows which is valid where);
- * AMD has a dedicated event and no precise sampling of it. */
+ * AMD has a dedicated event and no precise sampling of it; Arm's common
+ * events have none for conditional branches only, so BR_RETIRED (every
+ * retired branch) stands in, without precise sampling. */
 const char *sl_pfm_branch_event(int *precise)
 {
 	static const char *const intel[] = {"BR_INST_RETIRED:CONDITIONAL",
@@ -121,6 +140,14 @@ const char *sl_pfm_branch_event(int *precise)
 			return "RETIRED_CONDITIONAL_BRANCH_INSTRUCTIONS";
 		return NULL;
 	}
+	if (!strncmp(pmu, "arm", 3)) {
+		*precise = 0;
+		if (sl_pfm_encode("BR_RETIRED", &a) == 0)
+			return "BR_RETIRED";
+		sl_error_set("PMU %s (%s) has no BR_RETIRED event; name the branch "
+			     "event as branch_sample in the machine model", pmu, desc);
+		return NULL;
+	}
 	*precise = 1;
 	for (size_t i = 0; i < SL_ARRAY_LEN(intel); i++)
 		if (sl_pfm_encode(intel[i], &a) == 0)
@@ -128,4 +155,23 @@ const char *sl_pfm_branch_event(int *precise)
 	sl_error_set("PMU %s (%s) has no retired-conditional-branch event sleuth "
 		     "knows; run 'sleuth doctor'", pmu, desc);
 	return NULL;
+}
+
+int sl_pfm_precise_for(const char *pmu)
+{
+	return strncmp(pmu, "amd64", 5) && strncmp(pmu, "arm", 3) ? 2 : 0;
+}
+
+const char *sl_pfm_sampling_desc(const char *pmu, int precise, char *buf, size_t len)
+{
+	if (!strncmp(pmu, "arm", 3))
+		snprintf(buf, len, "imprecise (arm_pmu has no precise sampling and "
+			 "ignores precise_ip)");
+	else if (!strncmp(pmu, "amd64", 5))
+		snprintf(buf, len, "imprecise (no PEBS on AMD; IBS not used)");
+	else if (precise)
+		snprintf(buf, len, "precise_ip=%d (PEBS)", precise);
+	else
+		snprintf(buf, len, "imprecise (the PMU refused precise_ip 2 and 1)");
+	return buf;
 }

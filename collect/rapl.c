@@ -3,17 +3,24 @@
  * measured energy per interval for `sleuth calibrate`.  PAPI's powercap
  * component is preferred (then its rapl component, which reads the MSRs);
  * without either, the powercap files in sysfs are read directly.  Package
- * zones and DRAM zones are summed (core zones are part of the package and
- * only named in the source).  Counters wrap at max_energy_range_uj; each
- * read adds the wrapped difference to a running total, so reads must come
- * more often than one wrap (minutes, even on big servers).
+ * zones and their DRAM subzones are summed, nothing else: core and uncore
+ * subzones are part of the package, and a laptop's top-level "psys" zone
+ * (the whole platform) contains it, so adding them counts twice.  PAPI
+ * events are matched by exact name (powercap: ENERGY_UJ:ZONEn whose zone
+ * is named package-*, ENERGY_UJ:ZONEn_SUBZONEm named dram; rapl:
+ * PACKAGE_ENERGY:PACKAGEn, DRAM_ENERGY:PACKAGEn).  Counters run from 0 to
+ * max_energy_range_uj inclusive and then wrap; each read adds the wrapped
+ * difference to a running total, so reads must come more often than one
+ * wrap (minutes, even on big servers).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <papi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rapl.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
 
@@ -60,24 +67,84 @@ static void read_name(const char *dir, char *buf, size_t len)
 	}
 }
 
-/* Add the zones of one PAPI component whose names match the package and
- * DRAM energy counters; returns how many were added. */
-static size_t papi_add(sl_energy *e, int cid, const char *const *prefixes,
-		       char *src, size_t srclen)
+/* s is "<digits>" and nothing more, or "<digits>_SUBZONE<digits>" when
+ * sub; 1 if so. */
+static int zone_index(const char *s, int sub)
+{
+	size_t n = strspn(s, "0123456789");
+	if (!n)
+		return 0;
+	if (!sub)
+		return s[n] == 0;
+	if (strncmp(s + n, "_SUBZONE", 8))
+		return 0;
+	s += n + 8;
+	n = strspn(s, "0123456789");
+	return n && s[n] == 0;
+}
+
+int sl_rapl_papi_wanted(const char *comp, const char *event, const char *zone_name)
+{
+	const char *colons = strstr(event, ":::");
+	if (colons)
+		event = colons + 3; /* "powercap:::ENERGY_UJ:ZONE0" */
+	if (!strcmp(comp, "rapl")) {
+		static const char *const pre[] = {"PACKAGE_ENERGY:PACKAGE", "DRAM_ENERGY:PACKAGE"};
+		for (size_t i = 0; i < SL_ARRAY_LEN(pre); i++)
+			if (!strncmp(event, pre[i], strlen(pre[i])) &&
+			    zone_index(event + strlen(pre[i]), 0))
+				return 1;
+		return 0;
+	}
+	if (strncmp(event, "ENERGY_UJ:ZONE", 14) || !zone_name)
+		return 0;
+	const char *z = event + 14;
+	if (zone_index(z, 0))
+		return !strncmp(zone_name, "package", 7);
+	return zone_index(z, 1) && !strncmp(zone_name, "dram", 4);
+}
+
+/* The name of the powercap zone of ENERGY_UJ event `name`: the long
+ * description of its NAME:... event ("package-0", "dram"); NULL if none. */
+static const char *papi_zone_name(const char *name, char *buf, size_t len)
+{
+	const char *z = strstr(name, "ENERGY_UJ:");
+	if (!z)
+		return NULL;
+	char *ev = sl_xasprintf("%.*sNAME:%s", (int)(z - name), name, z + 10);
+	int code;
+	PAPI_event_info_t info;
+	int ok = PAPI_event_name_to_code(ev, &code) == PAPI_OK &&
+		 PAPI_get_event_info(code, &info) == PAPI_OK;
+	free(ev);
+	if (!ok)
+		return NULL;
+	size_t n = strnlen(info.long_descr, sizeof info.long_descr);
+	n = SL_MIN(n, len - 1);
+	memcpy(buf, info.long_descr, n);
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return buf;
+}
+
+/* Add the package and DRAM energy events of one PAPI component; returns
+ * how many were added. */
+static size_t papi_add(sl_energy *e, int cid, const char *comp, char *src, size_t srclen)
 {
 	int code = PAPI_NATIVE_MASK, r = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cid);
 	size_t n = 0;
 	for (; r == PAPI_OK; r = PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cid)) {
-		char name[PAPI_MAX_STR_LEN];
+		char name[PAPI_MAX_STR_LEN], zname[PAPI_MAX_STR_LEN];
 		if (PAPI_event_code_to_name(code, name) != PAPI_OK)
 			continue;
-		for (size_t p = 0; prefixes[p]; p++)
-			if (strstr(name, prefixes[p]) &&
-			    PAPI_add_named_event(e->papi_set, name) == PAPI_OK) {
-				size_t used = strlen(src);
-				snprintf(src + used, srclen - used, "%s%s", n ? "," : " ", name);
-				n++;
-			}
+		const char *zn = strcmp(comp, "rapl") ? papi_zone_name(name, zname, sizeof zname)
+						      : NULL;
+		if (sl_rapl_papi_wanted(comp, name, zn) &&
+		    PAPI_add_named_event(e->papi_set, name) == PAPI_OK) {
+			size_t used = strlen(src);
+			snprintf(src + used, srclen - used, "%s%s", n ? "," : " ", name);
+			n++;
+		}
 	}
 	return n;
 }
@@ -89,11 +156,7 @@ static int open_papi(sl_energy *e, char *why, size_t whylen)
 	static const struct {
 		const char *comp;
 		double unit;
-		const char *const prefixes[3];
-	} comps[] = {
-		{"powercap", 1e-6, {"ENERGY_UJ:ZONE", NULL, NULL}},
-		{"rapl", 1e-9, {"PACKAGE_ENERGY:PACKAGE", "DRAM_ENERGY:PACKAGE", NULL}},
-	};
+	} comps[] = {{"powercap", 1e-6}, {"rapl", 1e-9}};
 	int r = PAPI_library_init(PAPI_VER_CURRENT);
 	if (r != PAPI_VER_CURRENT) {
 		snprintf(why, whylen, "PAPI failed to initialise (%s)", PAPI_strerror(r));
@@ -119,7 +182,7 @@ static int open_papi(sl_energy *e, char *why, size_t whylen)
 			continue;
 		char src[1024];
 		snprintf(src, sizeof src, "papi:%s", comps[c].comp);
-		size_t n = papi_add(e, cid, comps[c].prefixes, src, sizeof src);
+		size_t n = papi_add(e, cid, comps[c].comp, src, sizeof src);
 		if (n && PAPI_start(e->papi_set) == PAPI_OK) {
 			e->vals = sl_xcalloc(n, sizeof *e->vals);
 			e->zones = sl_xcalloc(n, sizeof *e->zones);
@@ -139,8 +202,10 @@ static int open_papi(sl_energy *e, char *why, size_t whylen)
 	return -1;
 }
 
-/* sysfs: top-level zones intel-rapl:N (packages) and subzones named dram. */
-static int open_sysfs(sl_energy *e, const char *root)
+/* sysfs: top-level zones intel-rapl:N named package-* (not psys) and
+ * their subzones named dram.  *denied: a zone exists but its energy_uj is
+ * not readable (root only since Linux 5.10). */
+static int open_sysfs(sl_energy *e, const char *root, int *denied)
 {
 	DIR *d = opendir(root);
 	if (!d)
@@ -154,12 +219,13 @@ static int open_sysfs(sl_energy *e, const char *root)
 		int sub = strchr(de->d_name + 11, ':') != NULL;
 		char *dir = sl_xasprintf("%s/%s", root, de->d_name), name[64];
 		read_name(dir, name, sizeof name);
-		if (!sub || !strcmp(name, "dram")) {
+		if (sub ? !strcmp(name, "dram") : !strncmp(name, "package", 7)) {
 			zone z = {sl_xasprintf("%s/energy_uj", dir), 0, 0};
 			char *mp = sl_xasprintf("%s/max_energy_range_uj", dir);
 			if (read_u64_file(mp, &z.range) < 0)
 				z.range = 0;
 			free(mp);
+			errno = 0;
 			if (read_u64_file(z.path, &z.last) == 0) {
 				e->zones = sl_xreallocarray(e->zones, e->n_zones + 1, sizeof *e->zones);
 				e->zones[e->n_zones++] = z;
@@ -167,6 +233,7 @@ static int open_sysfs(sl_energy *e, const char *root)
 				snprintf(src + used, sizeof src - used, "%s%s(%s)",
 					 e->n_zones > 1 ? "," : " ", de->d_name, name);
 			} else {
+				*denied |= errno == EACCES || errno == EPERM;
 				free(z.path);
 			}
 		}
@@ -187,9 +254,17 @@ sl_energy *sl_energy_open_at(const char *powercap_root, int use_papi)
 	char why[1024] = "PAPI not tried";
 	if (use_papi && open_papi(e, why, sizeof why) == 0)
 		return e;
-	if (open_sysfs(e, powercap_root) == 0)
+	int denied = 0;
+	if (open_sysfs(e, powercap_root, &denied) == 0)
 		return e;
-	sl_error_set("no RAPL energy counters: %s, and %s has no readable intel-rapl "
+	if (denied)
+		sl_error_set("RAPL energy is readable by root only (%s/intel-rapl:*/"
+			     "energy_uj, Linux 5.10 and later): run 'sudo chmod a+r "
+			     "%s/intel-rapl:*/energy_uj %s/intel-rapl:*:*/energy_uj' or "
+			     "record as root; %s", powercap_root, powercap_root,
+			     powercap_root, why);
+	else
+		sl_error_set("no RAPL energy counters: %s, and %s has no readable intel-rapl "
 		     "zone; this machine (a VM?) does not expose energy — record power "
 		     "externally and pass PROFILE:LOG.csv to calibrate",
 		     why, powercap_root);
@@ -202,12 +277,13 @@ sl_energy *sl_energy_open(void)
 	return sl_energy_open_at("/sys/class/powercap", 1);
 }
 
-/* Counter difference modulo the zone's range (a read after a wrap). */
+/* Counter difference modulo the zone's range (a read after a wrap): the
+ * counter takes every value 0..range, so a wrap spans range + 1. */
 static uint64_t wrapped_delta(uint64_t now, uint64_t last, uint64_t range)
 {
 	if (now >= last)
 		return now - last;
-	return range ? range - last + now : now; /* unknown range: count from 0 */
+	return range ? range - last + 1 + now : now; /* unknown range: count from 0 */
 }
 
 int sl_energy_read(sl_energy *e, double *joules)

@@ -209,6 +209,10 @@ static void replay_destroy(sl_backend *b)
 	}
 	free(b->events);
 	free(b->host_cpu);
+	free(b->pmu);
+	free(b->kernel);
+	free(b->sampling);
+	free(b->counter_plan);
 	free(b->workload);
 	free(b->energy_source);
 	free(b);

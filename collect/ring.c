@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "perf-sys.h"
 #include "session.h"
 #include "sleuth/common.h"
 
@@ -24,7 +25,7 @@ int sl_ring_map(sl_ring *r, int fd, size_t data_pages)
 	memset(r, 0, sizeof *r);
 	r->fd = fd;
 	r->map_len = (n + 1) * page;
-	r->base = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	r->base = sl_perf_sys_get()->mmap(r->map_len, fd);
 	if (r->base == MAP_FAILED) {
 		int e = errno;
 		r->base = NULL;
@@ -97,7 +98,7 @@ int sl_ring_drain(sl_ring *r,
 void sl_ring_unmap(sl_ring *r)
 {
 	if (r->base)
-		munmap(r->base, r->map_len);
+		sl_perf_sys_get()->munmap(r->base, r->map_len);
 	free(r->scratch);
 	memset(r, 0, sizeof *r);
 	r->fd = -1;

@@ -30,13 +30,14 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "perf-sys.h"
 #include "session.h"
 #include "sleuth/common.h"
 #include "sleuth/profile.h"
@@ -50,6 +51,7 @@ typedef struct pend_sample {
 typedef struct cpu_events {
 	int id;              /* the CPU's number */
 	int leader, sampler;
+	int ref;             /* task-clock: the target's time on this CPU */
 	uint64_t leader_id;  /* each CPU's leader has its own id */
 	int *members;
 	sl_ring ring;
@@ -77,10 +79,15 @@ struct sl_session {
 	uint64_t *bounds;
 	size_t n_bounds, cap_bounds;
 	uint64_t lost, lost_pending;
+	uint64_t throttles, merged;
+	uint64_t ring_leader_id; /* the leader of the ring being drained */
 	/* counts */
 	uint64_t *prev, *now;   /* 1 + n_members, summed over CPUs */
 	uint64_t prev_run, now_run;
+	uint64_t prev_task, now_task;   /* the target's CPU time (task-clock) */
 	uint64_t *deltas;
+	char *late;             /* member switched on after the last read */
+	uint64_t *late_base;    /* instructions when it was switched on */
 	/* the interval handed out */
 	uint64_t *out_samples;
 	size_t cap_out;
@@ -191,38 +198,87 @@ static void target_reap(sl_session *s, int hang)
 
 static long read_paranoid(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	long v = -99;
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -99;
-		fclose(f);
-	}
-	return v;
+	return sl_perf_sys_get()->knob(SL_KNOB_PARANOID, -99);
+}
+
+/* "on CPU 3 (PMU skl)" for an error line. */
+static char *where(int cpu)
+{
+	const char *pmu = "unknown", *desc;
+	if (sl_pfm_host_pmu(&pmu, &desc) < 0)
+		pmu = "none known to libpfm4";
+	return cpu >= 0 ? sl_xasprintf("on CPU %d (PMU %s)", cpu, pmu)
+			: sl_xasprintf("(PMU %s)", pmu);
 }
 
 int sl_perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
 		 const char *what)
 {
-	int fd = (int)syscall(SYS_perf_event_open, a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
+	int fd = sl_perf_sys_get()->open(a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
 	if (fd >= 0)
 		return fd;
 	int e = errno;
-	if ((e == ENOENT || e == ENODEV || e == EOPNOTSUPP) && a->type != PERF_TYPE_SOFTWARE)
-		sl_error_set("no hardware PMU: perf_event_open(%s) failed with %s; this "
-			     "machine (a VM?) exposes no PMU — use --backend timer, or "
-			     "--replay TRACE", what, e == ENOENT ? "ENOENT" : strerror(e));
-	else if (e == EACCES || e == EPERM)
-		sl_error_set("perf_event_open(%s) refused: kernel.perf_event_paranoid is "
-			     "%ld; allow user-space profiling of your own programs with "
-			     "'sudo sysctl kernel.perf_event_paranoid=2'",
-			     what, read_paranoid());
-	else if (e == EMFILE)
-		sl_error_set("perf_event_open(%s): too many open files; raise 'ulimit -n'",
-			     what);
+	int hw = a->type != PERF_TYPE_SOFTWARE;
+	char *at = where(cpu);
+	long paranoid = read_paranoid();
+	if ((e == ENOENT || e == ENODEV) && hw)
+		sl_error_set("perf_event_open(%s) %s: %s: the kernel has no such "
+			     "hardware event here — no PMU (a VM?), or a hybrid CPU "
+			     "whose other core type lacks it; use --backend timer, or "
+			     "--replay TRACE", what, at, e == ENOENT ? "ENOENT" : "ENODEV");
+	else if (e == EOPNOTSUPP)
+		sl_error_set("perf_event_open(%s) %s: EOPNOTSUPP: the PMU cannot do "
+			     "this (sampling%s, or no PMU interrupt in this VM); use "
+			     "--backend timer", what, at, a->precise_ip ? " at this precise_ip" : "");
+	else if (e == EACCES)
+		sl_error_set("perf_event_open(%s) %s: EACCES: kernel.perf_event_paranoid "
+			     "is %ld%s; allow user-space profiling of your own programs "
+			     "with 'sudo sysctl kernel.perf_event_paranoid=2' (or give "
+			     "sleuth CAP_PERFMON)", what, at, paranoid,
+			     paranoid >= 3 ? ", which closes perf events to users" : "");
+	else if (e == EPERM)
+		sl_error_set("perf_event_open(%s) %s: EPERM: refused by a seccomp filter "
+			     "or security module, not by perf_event_paranoid (%ld): in "
+			     "Docker, run with a seccomp profile that allows "
+			     "perf_event_open (e.g. --security-opt seccomp=unconfined) "
+			     "and --cap-add PERFMON", what, at, paranoid);
+	else if (e == E2BIG)
+		sl_error_set("perf_event_open(%s) %s: E2BIG: this kernel does not know "
+			     "perf_event_attr of %u bytes (it knows %u); sleuth needs "
+			     "Linux 4.13 or later", what, at, (unsigned)sizeof *a, a->size);
+	else if (e == EBUSY)
+		sl_error_set("perf_event_open(%s) %s: EBUSY: another user holds the PMU "
+			     "exclusively (an exclusive perf event, a profiler using the "
+			     "PMU directly); stop it and try again", what, at);
+	else if (e == EMFILE || e == ENFILE)
+		sl_error_set("perf_event_open(%s) %s: too many open files; raise "
+			     "'ulimit -n' (sleuth opens 4 or more descriptors per CPU)",
+			     what, at);
+	else if (e == EINVAL && hw && group >= 0)
+		sl_error_set("perf_event_open(%s) %s: EINVAL: the PMU refuses it in "
+			     "the counter group (the group can never fit its counters); "
+			     "give fewer --counters or run 'sleuth doctor'", what, at);
 	else
-		sl_error_set("perf_event_open(%s) failed: %s", what, strerror(e));
+		sl_error_set("perf_event_open(%s) %s failed: %s", what, at, strerror(e));
+	free(at);
+	errno = e;
 	return -1;
+}
+
+/* Enough descriptors for every CPU's events (3 + members each, and the
+ * task-clock; 1024 runs out past ~90 CPUs): the soft limit is raised
+ * towards the hard one.  Best effort: if still too low, perf_event_open
+ * says EMFILE and sl_perf_open names the way out. */
+static void raise_nofile(size_t need)
+{
+	struct rlimit rl;
+	need += 64; /* stdio, the target's pipes, PAPI, libdw */
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur >= need)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? (rlim_t)need
+									 : rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
 static void common_attr(struct perf_event_attr *a)
@@ -269,11 +325,26 @@ static int *online_cpus(int *n)
 static int open_cpu(sl_session *s, const sl_session_cfg *cfg, int idx,
 		    struct perf_event_attr *lead, struct perf_event_attr *smp)
 {
+	const sl_perf_sys *sys = sl_perf_sys_get();
 	cpu_events *c = &s->cpus[idx];
 	int cpu = c->id;
 	c->leader = sl_perf_open(lead, s->pid, cpu, -1, "the interval counter");
 	if (c->leader < 0)
 		return -1;
+	if (s->eager) {
+		/* A software event always runs while the target does: the
+		 * yardstick for how long the counter group ran. */
+		struct perf_event_attr r;
+		memset(&r, 0, sizeof r);
+		r.type = PERF_TYPE_SOFTWARE;
+		r.config = PERF_COUNT_SW_TASK_CLOCK;
+		common_attr(&r);
+		r.disabled = 1;
+		r.enable_on_exec = 1;
+		c->ref = sl_perf_open(&r, s->pid, cpu, -1, "task-clock");
+		if (c->ref < 0)
+			return -1;
+	}
 	for (size_t i = 0; i < cfg->n_members; i++) {
 		struct perf_event_attr m = cfg->members[i];
 		common_attr(&m);
@@ -286,8 +357,8 @@ static int open_cpu(sl_session *s, const sl_session_cfg *cfg, int idx,
 	}
 	/* The sampler may refuse a precise level: try lower ones. */
 	for (;;) {
-		c->sampler = (int)syscall(SYS_perf_event_open, smp, s->pid, cpu, -1,
-					  PERF_FLAG_FD_CLOEXEC);
+		c->sampler = sl_perf_sys_get()->open(smp, s->pid, cpu, -1,
+						     PERF_FLAG_FD_CLOEXEC);
 		if (c->sampler >= 0 || !cfg->sampler_precise_fallback || !smp->precise_ip ||
 		    (errno != EINVAL && errno != EOPNOTSUPP))
 			break;
@@ -297,11 +368,11 @@ static int open_cpu(sl_session *s, const sl_session_cfg *cfg, int idx,
 		return sl_perf_open(smp, s->pid, cpu, -1, "the address sampler");
 	if (sl_ring_map(&c->ring, c->sampler, cfg->ring_pages ? cfg->ring_pages : 16) < 0)
 		return -1;
-	if (ioctl(c->leader, PERF_EVENT_IOC_SET_OUTPUT, c->sampler) < 0) {
+	if (sys->ioctl(c->leader, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)c->sampler) < 0) {
 		sl_error_set("cannot share a perf ring buffer: %s", strerror(errno));
 		return -1;
 	}
-	if (ioctl(c->leader, PERF_EVENT_IOC_ID, &c->leader_id) < 0) {
+	if (sys->ioctl(c->leader, PERF_EVENT_IOC_ID, (unsigned long)&c->leader_id) < 0) {
 		sl_error_set("cannot identify the interval counter: %s", strerror(errno));
 		return -1;
 	}
@@ -350,16 +421,19 @@ sl_session *sl_session_start(const sl_session_cfg *cfg)
 	s->cpus = sl_xcalloc((size_t)s->ncpu, sizeof *s->cpus);
 	for (int i = 0; i < s->ncpu; i++) {
 		s->cpus[i].id = ids[i];
-		s->cpus[i].leader = s->cpus[i].sampler = -1;
+		s->cpus[i].leader = s->cpus[i].sampler = s->cpus[i].ref = -1;
 		s->cpus[i].ring.fd = -1;
 		s->cpus[i].members = sl_xmalloc((cfg->n_members + 1) * sizeof(int));
 		for (size_t m = 0; m < cfg->n_members; m++)
 			s->cpus[i].members[m] = -1;
 	}
 	free(ids);
+	raise_nofile((size_t)s->ncpu * (cfg->n_members + 4));
 	s->prev = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->now = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->deltas = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
+	s->late = sl_xcalloc(cfg->n_members + 1, 1);
+	s->late_base = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	if (cfg->energy) {
 		s->energy = sl_energy_open();
 		if (!s->energy || sl_energy_read(s->energy, &s->prev_energy) < 0)
@@ -401,6 +475,31 @@ fail:
 	return NULL;
 }
 
+static int read_counts(sl_session *s);
+
+int sl_session_enable_done(sl_session *s)
+{
+	size_t n = s->n_members + 1;
+	int any = 0;
+	for (size_t m = 0; m < n; m++)
+		any |= s->late[m];
+	if (!any || !s->eager)
+		return 0;
+	/* read into now[] without disturbing the interval's bookkeeping */
+	uint64_t *keep = sl_xmalloc(n * sizeof(uint64_t));
+	memcpy(keep, s->now, n * sizeof(uint64_t));
+	uint64_t run = s->now_run, task = s->now_task;
+	int rc = read_counts(s);
+	for (size_t m = 0; m < n && rc == 0; m++)
+		if (s->late[m])
+			s->late_base[m] = s->now[0];
+	memcpy(s->now, keep, n * sizeof(uint64_t));
+	s->now_run = run;
+	s->now_task = task;
+	free(keep);
+	return rc;
+}
+
 int sl_session_precise(const sl_session *s)
 {
 	return s->precise;
@@ -408,9 +507,12 @@ int sl_session_precise(const sl_session *s)
 
 int sl_session_enable(sl_session *s, size_t member, int on)
 {
+	if (member < s->n_members) /* late[] is indexed as the counts: leader first */
+		s->late[1 + member] = (char)(on && s->started);
 	for (int i = 0; i < s->ncpu; i++)
-		if (ioctl(s->cpus[i].members[member],
-			  on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0) < 0) {
+		if (sl_perf_sys_get()->ioctl(s->cpus[i].members[member],
+					     on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
+					     0) < 0) {
 			sl_error_set("cannot %s a counter: %s", on ? "enable" : "disable",
 				     strerror(errno));
 			return -1;
@@ -481,12 +583,11 @@ static uint64_t canonical(sl_session *s, uint32_t pid, uint64_t ip)
 	return ip - (m->start - m->pgoff) + s->map_canon[hit];
 }
 
+/* A CPU's ring holds only that CPU's leader and sampler: one compare,
+ * not a scan of every CPU per record. */
 static int is_leader(const sl_session *s, uint64_t id)
 {
-	for (int i = 0; i < s->ncpu; i++)
-		if (s->cpus[i].leader_id == id)
-			return 1;
-	return 0;
+	return id == s->ring_leader_id;
 }
 
 static int on_record(void *ctx, const struct perf_event_header *h)
@@ -561,7 +662,10 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 			add_mapping(s, m.pid, m.addr, m.len, m.pgoff, name);
 		break;
 	}
-	default: /* COMM, EXIT, FORK, THROTTLE: nothing to keep */
+	case PERF_RECORD_THROTTLE:
+		s->throttles++;
+		break;
+	default: /* COMM, EXIT, FORK, UNTHROTTLE: nothing to keep */
 		break;
 	}
 	return 0;
@@ -569,8 +673,10 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 
 static void drain_all(sl_session *s)
 {
-	for (int i = 0; i < s->ncpu; i++)
+	for (int i = 0; i < s->ncpu; i++) {
+		s->ring_leader_id = s->cpus[i].leader_id;
 		sl_ring_drain(&s->cpus[i].ring, on_record, s);
+	}
 }
 
 /* Sum the group over CPUs: leader, members, and the running time. */
@@ -579,10 +685,10 @@ static int read_counts(sl_session *s)
 	size_t n = s->n_members + 1;
 	uint64_t *buf = sl_xmalloc((3 + n) * sizeof(uint64_t));
 	memset(s->now, 0, n * sizeof(uint64_t));
-	s->now_run = 0;
+	s->now_run = s->now_task = 0;
 	int rc = 0;
 	for (int i = 0; i < s->ncpu && rc == 0; i++) {
-		ssize_t r = read(s->cpus[i].leader, buf, (3 + n) * sizeof(uint64_t));
+		ssize_t r = sl_perf_sys_get()->read(s->cpus[i].leader, buf, (3 + n) * sizeof(uint64_t));
 		if (r < (ssize_t)(3 * sizeof(uint64_t)) || buf[0] != n) {
 			sl_error_set("cannot read the counters: %s",
 				     r < 0 ? strerror(errno) : "short read");
@@ -592,6 +698,15 @@ static int read_counts(sl_session *s)
 		s->now_run += buf[2];
 		for (size_t k = 0; k < n; k++)
 			s->now[k] += buf[3 + k];
+		uint64_t t;
+		if (s->cpus[i].ref >= 0) {
+			if (sl_perf_sys_get()->read(s->cpus[i].ref, &t, sizeof t) != sizeof t) {
+				sl_error_set("cannot read task-clock: %s", strerror(errno));
+				rc = -1;
+				break;
+			}
+			s->now_task += t;
+		}
 	}
 	free(buf);
 	return rc;
@@ -637,11 +752,22 @@ static int cut(sl_session *s, uint64_t t, sl_interval *iv)
 	if (s->eager) {
 		if (read_counts(s) < 0)
 			return -1;
-		for (size_t k = 0; k <= s->n_members; k++)
+		for (size_t k = 0; k <= s->n_members; k++) {
 			s->deltas[k] = s->now[k] - s->prev[k];
+			/* switched on late: scale to the whole interval */
+			uint64_t all = s->now[0] - s->prev[0];
+			uint64_t seen = s->late[k] && s->late_base[k] >= s->prev[0]
+						? s->now[0] - s->late_base[k] : all;
+			if (seen && seen < all)
+				s->deltas[k] = (uint64_t)((double)s->deltas[k] * (double)all /
+							  (double)seen + 0.5);
+			s->late[k] = 0;
+		}
 		iv->run_ns = s->now_run - s->prev_run;
+		iv->task_ns = s->now_task - s->prev_task;
 		memcpy(s->prev, s->now, (s->n_members + 1) * sizeof(uint64_t));
 		s->prev_run = s->now_run;
+		s->prev_task = s->now_task;
 	}
 	iv->energy_j = NAN;
 	if (s->energy) {
@@ -662,6 +788,7 @@ static int take_bounds(sl_session *s, uint64_t *t)
 		return 0;
 	qsort(s->bounds, s->n_bounds, sizeof *s->bounds, cmp_u64);
 	size_t take = s->eager ? s->n_bounds / s->ticks * s->ticks : s->ticks;
+	s->merged += take / s->ticks - 1;
 	*t = s->bounds[take - 1];
 	memmove(s->bounds, s->bounds + take, (s->n_bounds - take) * sizeof *s->bounds);
 	s->n_bounds -= take;
@@ -694,7 +821,7 @@ int sl_session_next(sl_session *s, sl_interval *iv)
 			pfd[n++] = (struct pollfd){.fd = s->cpus[i].sampler, .events = POLLIN};
 		if (s->pidfd >= 0)
 			pfd[n++] = (struct pollfd){.fd = s->pidfd, .events = POLLIN};
-		int r = poll(pfd, (nfds_t)n, s->pidfd >= 0 ? 1000 : 20);
+		int r = sl_perf_sys_get()->poll(pfd, (nfds_t)n, s->pidfd >= 0 ? 1000 : 20);
 		free(pfd);
 		if (r < 0 && errno != EINTR) {
 			sl_error_set("poll: %s", strerror(errno));
@@ -737,6 +864,16 @@ uint64_t sl_session_lost(const sl_session *s)
 	return s->lost + s->lost_pending;
 }
 
+uint64_t sl_session_throttles(const sl_session *s)
+{
+	return s->throttles;
+}
+
+uint64_t sl_session_merged(const sl_session *s)
+{
+	return s->merged;
+}
+
 pid_t sl_session_pid(const sl_session *s)
 {
 	return s->pid;
@@ -759,16 +896,19 @@ void sl_session_free(sl_session *s)
 		s->gate_fd = -1;
 		target_reap(s, 1);
 	}
+	const sl_perf_sys *sys = sl_perf_sys_get();
 	for (int i = 0; i < s->ncpu; i++) {
 		cpu_events *c = &s->cpus[i];
 		sl_ring_unmap(&c->ring);
 		for (size_t m = 0; m < s->n_members; m++)
 			if (c->members[m] >= 0)
-				close(c->members[m]);
+				sys->close(c->members[m]);
 		if (c->leader >= 0)
-			close(c->leader);
+			sys->close(c->leader);
 		if (c->sampler >= 0)
-			close(c->sampler);
+			sys->close(c->sampler);
+		if (c->ref >= 0)
+			sys->close(c->ref);
 		free(c->members);
 	}
 	for (size_t i = 0; i < s->n_maps; i++)
@@ -790,6 +930,8 @@ void sl_session_free(sl_session *s)
 	free(s->prev);
 	free(s->now);
 	free(s->deltas);
+	free(s->late);
+	free(s->late_base);
 	free(s->out_samples);
 	free(s->prog);
 	free(s);

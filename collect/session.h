@@ -24,6 +24,13 @@ int sl_pfm_encode(const char *event, struct perf_event_attr *attr);
 /* The event that samples retired conditional branches on this PMU and
  * whether it may be precise (PEBS); NULL with sl_error() if none. */
 const char *sl_pfm_branch_event(int *precise);
+/* The precise_ip to ask for when sampling on PMU pmu (libpfm4 name): 2 on
+ * Intel (PEBS, lowered by the session if refused), 0 on AMD (no PEBS) and
+ * Arm (arm_pmu accepts precise_ip and ignores it: asking would record a
+ * precision never had). */
+int sl_pfm_precise_for(const char *pmu);
+/* What a profile records of the samples' precision, in buf. */
+const char *sl_pfm_sampling_desc(const char *pmu, int precise, char *buf, size_t len);
 
 /* ---- perf ring buffer ------------------------------------------------ */
 
@@ -87,6 +94,9 @@ typedef struct sl_interval {
 	double start_s, time_s;   /* wall clock, since the target's exec */
 	uint64_t *values;         /* 1 + n_members deltas (leader first) */
 	uint64_t run_ns;          /* the group's running time in the interval */
+	uint64_t task_ns;         /* the target's CPU time in it (task-clock):
+				   * run_ns < task_ns means the group was
+				   * multiplexed off the PMU part of the time */
 	uint64_t *samples;        /* addresses */
 	size_t n_samples;
 	uint64_t lost;
@@ -98,6 +108,11 @@ typedef struct sl_interval {
 sl_session *sl_session_start(const sl_session_cfg *cfg);
 /* Switch member i on or off for the target and all its threads. */
 int sl_session_enable(sl_session *s, size_t member, int on);
+/* After the enables of one program(): members switched on since the last
+ * interval missed its start (between the boundary read and the enable);
+ * the group is read now, and at the next cut their counts are scaled by
+ * the share of the interval's instructions they saw. */
+int sl_session_enable_done(sl_session *s);
 /* The precise_ip the sampler was opened with. */
 int sl_session_precise(const sl_session *s);
 /* 1: the next interval in *iv (storage owned by the session until the
@@ -113,6 +128,11 @@ int sl_session_status(sl_session *s);
 /* Executable mappings seen so far (owned by the session). */
 const sl_mapping *sl_session_maps(const sl_session *s, size_t *n);
 uint64_t sl_session_lost(const sl_session *s);
+/* THROTTLE records seen (the kernel stopped a sampling event for the rest
+ * of a tick), and intervals merged into the next because their boundaries
+ * were read together. */
+uint64_t sl_session_throttles(const sl_session *s);
+uint64_t sl_session_merged(const sl_session *s);
 pid_t sl_session_pid(const sl_session *s);
 const char *sl_session_energy_source(const sl_session *s);
 void sl_session_free(sl_session *s);

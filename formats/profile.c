@@ -74,6 +74,10 @@ void sl_profile_free(sl_profile *p)
 	free(p->machine_text);
 	free(p->machine_path);
 	free(p->energy_source);
+	free(p->pmu);
+	free(p->kernel);
+	free(p->sampling);
+	free(p->counter_plan);
 	for (size_t i = 0; i < p->n_notes; i++)
 		free(p->notes[i]);
 	free(p->notes);
@@ -228,6 +232,15 @@ static void enc_meta(buf *b, const sl_profile *p)
 	meta_u64(b, &n, "bv_dims", p->bv_dims);
 	meta_f64(b, &n, "threshold", p->threshold);
 	meta_f64(b, &n, "threshold_margin", p->threshold_margin);
+	meta_str(b, &n, "pmu", p->pmu);
+	meta_str(b, &n, "kernel", p->kernel);
+	meta_str(b, &n, "sampling", p->sampling);
+	meta_str(b, &n, "counter_plan", p->counter_plan);
+	if (p->pmu) {
+		meta_u64(b, &n, "throttles", p->throttles);
+		meta_u64(b, &n, "merged_intervals", p->merged_intervals);
+		meta_u64(b, &n, "scaled_intervals", p->scaled_intervals);
+	}
 	uint32_t le = htole32(n);
 	memcpy(b->d, &le, 4);
 }
@@ -508,6 +521,10 @@ static const meta_key meta_keys[] = {
 	MK(lost_samples, MT_U64),      MK(predictor_accuracy, MT_F64),
 	MK(bv_dims, MT_U64),           MK(threshold, MT_F64),
 	MK(threshold_margin, MT_F64),
+	MK(pmu, MT_STR),               MK(kernel, MT_STR),
+	MK(sampling, MT_STR),          MK(counter_plan, MT_STR),
+	MK(throttles, MT_U64),         MK(merged_intervals, MT_U64),
+	MK(scaled_intervals, MT_U64),
 };
 #undef MK
 

@@ -12,6 +12,8 @@
 
 #include "builtin.h"
 #include "collect/live.h"
+#include "collect/perf-sys.h"
+#include "collect/plan.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
 #include "util/term.h"
@@ -95,7 +97,7 @@ static void check_pebs(void)
 		int fd = sl_perf_open(&a, 0, -1, -1, ev);
 		if (fd < 0)
 			continue;
-		close(fd);
+		sl_perf_sys_get()->close(fd);
 		char *s = sl_xasprintf("%s with precise_ip=%d", ev, p);
 		line("precise sampling:", s,
 		     p ? "branch samples are precise (PEBS): sharp phase vectors"
@@ -109,9 +111,35 @@ static void check_pebs(void)
 	free(st);
 }
 
+/* How many of a model's events fit beside the leader and the sampler. */
+static void check_plan(void)
+{
+	sl_counter_plan p;
+	if (sl_counter_plan_host(&p) < 0) {
+		char *st = sl_xasprintf("unknown (%s)", sl_error());
+		line("counter plan:", st, "the perf backend cannot size its groups");
+		free(st);
+		return;
+	}
+	char desc[512];
+	sl_counter_plan_describe(&p, desc, sizeof desc);
+	char *f = p.programmable < 1
+			  ? sl_xstrdup("no counter left for a model's events: the perf "
+				       "backend refuses to run; free one with 'sudo sysctl "
+				       "kernel.nmi_watchdog=0'")
+			  : sl_xasprintf("the perf backend counts up to %d model events per "
+					 "interval and rotates the rest by phase%s",
+					 p.programmable,
+					 p.watchdog ? " ('sudo sysctl kernel.nmi_watchdog=0' "
+						      "frees a counter)" : "");
+	line("counter plan:", desc, f);
+	free(f);
+}
+
 static void check_paranoid(void)
 {
-	char *v = read_line("/proc/sys/kernel/perf_event_paranoid");
+	long pv = sl_perf_sys_get()->knob(SL_KNOB_PARANOID, -99);
+	char *v = pv == -99 ? NULL : sl_xasprintf("%ld", pv);
 	if (!v) {
 		line("perf_event_paranoid:", "unreadable", "perf events may not exist in "
 		     "this kernel; only --replay and simulate work");
@@ -208,6 +236,10 @@ static void run(void)
 		     "counts, so no predictions from runs on this machine");
 		free(st);
 	}
+	if (sl_pmu_hybrid())
+		line("hybrid cpu:", "yes", sl_error());
+	if (have_pmu)
+		check_plan();
 	if (hw && have_pmu)
 		check_pebs();
 	else

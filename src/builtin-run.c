@@ -373,6 +373,10 @@ static int run(sl_run_opts *o)
 	if (!o->replay)
 		sl_run_pick_backend(o);
 	have = load_machine(o, &m, &mpath);
+	if (have < 0 && !o->machine && sl_run_fallback(o)) {
+		free(mpath);
+		have = load_machine(o, &m, &mpath);
+	}
 	if (have < 0)
 		goto fail;
 	if (have > 0 && resolve_pin(o, &m) < 0)
@@ -384,6 +388,18 @@ static int run(sl_run_opts *o)
 		b = sl_replay_backend_new(&ro);
 	} else {
 		b = sl_run_live_backend(o, have ? &m : NULL, &live_events);
+		if (!b && sl_run_fallback(o)) {
+			free(live_events);
+			live_events = NULL;
+			if (have > 0) { /* the timer backend takes no model */
+				free((void *)o->copts.pin);
+				o->copts.pin = NULL;
+				o->copts.n_pin = 0;
+				sl_machine_free(&m);
+				have = 0;
+			}
+			b = sl_run_live_backend(o, NULL, &live_events);
+		}
 	}
 	if (!b)
 		goto fail;
@@ -422,6 +438,16 @@ static int run(sl_run_opts *o)
 	if (p.lost_samples)
 		sl_profile_add_note(&p, "%llu samples lost",
 				    (unsigned long long)p.lost_samples);
+	if (p.throttles)
+		sl_profile_add_note(&p, "the kernel throttled sampling %llu times; "
+				    "those ticks lack samples and counts",
+				    (unsigned long long)p.throttles);
+	if (p.merged_intervals)
+		sl_profile_add_note(&p, "%llu intervals merged into the next (sleuth "
+				    "fell behind)", (unsigned long long)p.merged_intervals);
+	if (p.scaled_intervals)
+		sl_profile_add_note(&p, "%llu intervals' counts scaled: the counter "
+				    "group was multiplexed", (unsigned long long)p.scaled_intervals);
 	check_phase_noise(&p, b->name);
 	if (sl_profile_write(o->output, &p) < 0)
 		goto fail;
@@ -469,7 +495,8 @@ const struct sl_cmd sl_cmd_run = {
 	"  -o, --output FILE     profile to write (default sleuth.prof)\n"
 	"  --replay TRACE        replay a sleuth-trace/1 instead of running\n"
 	"  --backend B           auto (default), perf or timer; auto uses perf if\n"
-	"                        hardware events open, else timer\n"
+	"                        it can run here (hardware events, a machine\n"
+	"                        model, counters), else timer, saying why\n"
 	"  --machine FILE        machine model (sleuth-machine/1); default: for\n"
 	"                        replay " REPLAY_MACHINE ", for perf the\n"
 	"                        model under data/machines/ matching the host PMU\n"
@@ -477,8 +504,9 @@ const struct sl_cmd sl_cmd_run = {
 	"                        K/M/G suffixes) or CPU time per interval (timer,\n"
 	"                        s/ms/us suffixes; default: long enough for the\n"
 	"                        samples phases need, 145ms at 2000 Hz)\n"
-	"  --counters K          programmable counters (default: the machine's;\n"
-	"                        0 = unlimited)\n"
+	"  --counters K          programmable counters (default: the machine's,\n"
+	"                        at most what fits beside the sampler: 'sleuth\n"
+	"                        doctor' prints the plan; 0 = unlimited, replay)\n"
 	"  --sample-period N     sample every Nth conditional branch (replay\n"
 	"                        default 49999, perf default 20011)\n"
 	"  --sample-rate HZ      timer: IP samples per second of CPU time\n"

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "run.h"
+#include "collect/plan.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
 #include "sleuth/phases.h"
@@ -18,21 +19,34 @@ void sl_run_pick_backend(sl_run_opts *o)
 {
 	if (o->backend && strcmp(o->backend, "auto"))
 		return;
-	if (sl_hw_available()) {
+	if (sl_hw_available() && !sl_pmu_hybrid()) {
+		/* tentative: sl_run_fallback() takes timer if perf cannot run */
 		o->backend = "perf";
-		sl_info("backend perf: hardware events are available");
+		o->auto_perf = 1;
 	} else {
 		sl_info("backend timer: %s", sl_error());
 		o->backend = "timer";
 	}
 }
 
-/* libpfm4 PMU short names and the file-name prefix of their models. */
+int sl_run_fallback(sl_run_opts *o)
+{
+	if (!o->auto_perf)
+		return 0;
+	o->auto_perf = 0;
+	o->backend = "timer";
+	sl_info("backend timer: the perf backend cannot run here (%s)", sl_error());
+	return 1;
+}
+
+/* libpfm4 PMU names (matched by prefix: "amd64_fam19h" is also
+ * "amd64_fam19h_zen3", "nhm" also "nhm_ex") and the file-name prefix of
+ * their models. */
 static const struct {
 	const char *pmu, *family;
 } families[] = {
-	{"nhm", "nehalem"},       {"nhm_ex", "nehalem"},   {"wsm", "westmere"},
-	{"wsm_dp", "westmere"},   {"snb", "sandybridge"},  {"ivb", "ivybridge"},
+	{"nhm", "nehalem"},       {"wsm", "westmere"},
+	{"snb", "sandybridge"},   {"ivb", "ivybridge"},
 	{"hsw", "haswell"},       {"bdw", "broadwell"},    {"skl", "skylake"},
 	{"icl", "icelake"},       {"spr", "sapphirerapids"}, {"amd64_fam17h", "zen"},
 	{"amd64_fam19h", "zen"},
@@ -77,7 +91,8 @@ int sl_run_default_machine(const sl_run_opts *o, char **path)
 		return -1;
 	}
 	for (size_t i = 0; i < SL_ARRAY_LEN(families); i++)
-		if (!strcmp(pmu, families[i].pmu) && (*path = find_model(families[i].family)))
+		if (!strncmp(pmu, families[i].pmu, strlen(families[i].pmu)) &&
+		    (*path = find_model(families[i].family)))
 			return 0;
 	sl_error_set("no machine model under data/machines/ for this CPU (PMU %s, %s); give "
 		     "--machine FILE (write one from data/machines/nehalem-i7-920.yaml)", pmu,

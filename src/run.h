@@ -15,6 +15,7 @@ typedef struct sl_run_opts {
 	const char *output;
 	const char *replay;
 	const char *backend;   /* NULL: auto */
+	int auto_perf;         /* auto chose perf; timer if perf cannot run */
 	const char *machine;
 	const char *interval;  /* as given; parsed by the backend chosen */
 	int counters;          /* -1: the machine's */
@@ -33,6 +34,9 @@ typedef struct sl_run_opts {
 /* Resolve --backend auto to "perf" or "timer", saying which and why on
  * stderr.  Sets o->backend. */
 void sl_run_pick_backend(sl_run_opts *o);
+/* When auto chose perf and perf cannot run (sl_error() says why): switch
+ * to timer, saying so in one line, and return 1; else 0. */
+int sl_run_fallback(sl_run_opts *o);
 /* The default machine model of a live run: for perf, the model under
  * models/ matching the host PMU (malloc'd path), for timer none (*path
  * NULL).  -1 with sl_error() naming --machine when there is none. */

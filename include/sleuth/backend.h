@@ -44,6 +44,14 @@ struct sl_backend {
 	char *host_cpu;
 	char *workload;
 	char *energy_source;     /* NULL when no reference energy */
+	/* perf: what the hardware gave (NULL / 0 elsewhere) */
+	char *pmu;               /* libpfm4 PMU name */
+	char *kernel;            /* uname release */
+	char *sampling;          /* "precise_ip=2 (PEBS)", "imprecise (...)" */
+	char *counter_plan;      /* the counter plan, one line */
+	uint64_t throttles;      /* THROTTLE records: sampling stopped a tick */
+	uint64_t merged_intervals; /* intervals merged into the next one */
+	uint64_t scaled_intervals; /* intervals whose group was multiplexed */
 	sl_mapping *maps;        /* executable mappings seen (perf, timer) */
 	size_t n_maps;
 

@@ -52,6 +52,11 @@ typedef struct sl_profile {
 	double interval_s;    /* timer backend's interval length */
 	int has_counts;       /* 0: no event counts (timer backend) */
 	char *energy_source;  /* NULL, "trace", "rapl:package", ... */
+	/* perf backend: the PMU (libpfm4 name), kernel release, the branch
+	 * samples' precision, the counter plan (NULL: not recorded), and how
+	 * often sampling was throttled, intervals merged or counts scaled */
+	char *pmu, *kernel, *sampling, *counter_plan;
+	uint64_t throttles, merged_intervals, scaled_intervals;
 	char **notes;         /* what could not be done, one line each */
 	size_t n_notes;
 	uint64_t samples, lost_samples;

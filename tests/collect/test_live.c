@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "collect/live.h"
@@ -361,29 +362,40 @@ static int count_fds(void)
 }
 
 /* File descriptors running out half way through the start (the second of
- * the two pipes) is one clear error, and nothing already made leaks. */
+ * the two pipes) is one clear error, and nothing already made leaks.  The
+ * session raises a low soft limit up to the hard one, so the hard limit is
+ * lowered too, in a child (it cannot be raised again). */
 static void test_out_of_fds(void **state)
 {
 	(void)state;
-	char *prog = prog_path("twophase");
-	char *argv[] = {prog, NULL};
-	sl_live_opts o = {0};
-	o.argv = argv;
-	int before = count_fds();
-	int low = dup(0); /* the lowest free descriptor */
-	assert_true(low >= 0);
-	close(low);
-	struct rlimit old, lim;
-	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
-	lim = old;
-	lim.rlim_cur = (rlim_t)low + 3; /* one pipe and a half */
-	assert_int_equal(setrlimit(RLIMIT_NOFILE, &lim), 0);
-	sl_backend *b = sl_timer_backend_new(&o);
-	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
-	assert_null(b);
-	assert_non_null(strstr(sl_error(), "cannot create a pipe"));
-	assert_int_equal(count_fds(), before);
-	free(prog);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *prog = prog_path("twophase");
+		char *argv[] = {prog, NULL};
+		sl_live_opts o = {0};
+		o.argv = argv;
+		int before = count_fds();
+		int low = dup(0); /* the lowest free descriptor */
+		close(low);
+		struct rlimit lim = {(rlim_t)low + 3, (rlim_t)low + 3}; /* a pipe and a half */
+		if (low < 0)
+			_exit(2);
+		if (setrlimit(RLIMIT_NOFILE, &lim) < 0)
+			_exit(77); /* valgrind keeps the hard limit its own */
+		sl_backend *b = sl_timer_backend_new(&o);
+		int good = !b && strstr(sl_error(), "cannot create a pipe") &&
+			   count_fds() == before;
+		if (!good)
+			fprintf(stderr, "out of fds: %s\n", b ? "started" : sl_error());
+		_exit(good ? 0 : 1);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 77)
+		skip();
+	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 /* Interval length and sampling rate are honoured; bad values and missing
@@ -446,10 +458,10 @@ static void test_perf_no_pmu(void **state)
 		skip();
 	}
 	assert_null(b);
-	assert_string_equal(sl_error(),
-			    "no hardware PMU: perf_event_open(cycles) failed with ENOENT; "
-			    "this machine (a VM?) exposes no PMU — use --backend timer, or "
-			    "--replay TRACE");
+	assert_non_null(strstr(sl_error(), "perf_event_open(cycles) "));
+	assert_non_null(strstr(sl_error(), ": ENOENT: the kernel has no such hardware "
+					   "event here — no PMU (a VM?)"));
+	assert_non_null(strstr(sl_error(), "use --backend timer, or --replay TRACE"));
 	free(p);
 }
 

@@ -128,6 +128,25 @@ static void test_amd(void **state)
 	check_branch("RETIRED_CONDITIONAL_BRANCH_INSTRUCTIONS", 0x00d1, 0);
 }
 
+/* Precise sampling is asked for on Intel only; a profile from AMD or Arm
+ * says its samples are imprecise even if the kernel took precise_ip
+ * (arm_pmu accepts it and ignores it). */
+static void test_precision(void **state)
+{
+	(void)state;
+	char buf[128];
+	assert_int_equal(sl_pfm_precise_for("skl"), 2);
+	assert_int_equal(sl_pfm_precise_for("amd64_fam19h_zen4"), 0);
+	assert_int_equal(sl_pfm_precise_for("arm_neoverse_n1"), 0);
+	assert_non_null(strstr(sl_pfm_sampling_desc("arm_neoverse_n1", 2, buf, sizeof buf),
+			       "imprecise"));
+	assert_non_null(strstr(sl_pfm_sampling_desc("amd64_fam19h_zen3", 0, buf, sizeof buf),
+			       "imprecise"));
+	assert_string_equal(sl_pfm_sampling_desc("icl", 2, buf, sizeof buf),
+			    "precise_ip=2 (PEBS)");
+	assert_non_null(strstr(sl_pfm_sampling_desc("icl", 0, buf, sizeof buf), "imprecise"));
+}
+
 static void test_unknown_event(void **state)
 {
 	(void)state;
@@ -136,13 +155,20 @@ static void test_unknown_event(void **state)
 	assert_int_equal(sl_pfm_encode("NO_SUCH_EVENT:AT_ALL", &a), -1);
 	assert_non_null(strstr(sl_error(), "event NO_SUCH_EVENT:AT_ALL is not supported "
 					   "by PMU nhm (Intel Nehalem)"));
+	/* kernel-only events would count nothing in a user-space profile */
+	assert_int_equal(sl_pfm_encode("LLC_MISSES:k", &a), -1);
+	assert_non_null(strstr(sl_error(), "event LLC_MISSES:k counts kernel mode only"));
+	assert_int_equal(sl_pfm_encode("LLC_MISSES:u", &a), 0);
+	assert_int_equal(a.exclude_kernel, 1);
+	assert_int_equal(a.exclude_user, 0);
 }
 
 int main(void)
 {
 	const char *pmu = getenv("LIBPFM_FORCE_PMU");
 	const struct CMUnitTest nhm[] = {cmocka_unit_test(test_nhm),
-					 cmocka_unit_test(test_unknown_event)};
+					 cmocka_unit_test(test_unknown_event),
+					 cmocka_unit_test(test_precision)};
 	const struct CMUnitTest skl[] = {cmocka_unit_test(test_skl)};
 	const struct CMUnitTest icl[] = {cmocka_unit_test(test_icl)};
 	const struct CMUnitTest spr[] = {cmocka_unit_test(test_spr)};

@@ -1,0 +1,274 @@
+/* The perf backend on the fake PMU (SLEUTH_FAKE_PMU=skl, set by meson),
+ * driven directly: an event switched on after an interval's boundary read
+ * (the collector decides, then programs) is counted over the whole next
+ * interval, not from the late enable on.  And the model itself against the
+ * kernel's ABI: all-or-nothing groups, rotation and time_enabled /
+ * time_running, a group enabled past the PMU's counters that never runs,
+ * precise levels per PMU, attr.size, paranoid, mmap of inherited events. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "collect/perf-sys.h"
+#include "collect/session.h"
+
+#include "sleuth/collect.h"
+#include "sleuth/common.h"
+#include "sleuth/profile.h"
+
+static void test_late_enable_counted(void **state)
+{
+	(void)state;
+	const char *b = getenv("BUILDDIR");
+	char *prog = sl_xasprintf("%s/tests/progs/spin", b ? b : "build");
+	char *argv[] = {prog, "0.3", NULL};
+	const char *events[] = {"LONGEST_LAT_CACHE:MISS", "RESOURCE_STALLS:ANY"};
+	sl_live_opts o = {0};
+	o.argv = argv;
+	o.events = events;
+	o.n_events = 2;
+	sl_backend *be = sl_perf_backend_new(&o);
+	if (!be)
+		fail_msg("perf backend on the fake PMU: %s", sl_error());
+	size_t a = 0, bb = 1;
+	assert_int_equal(be->program(be, &a, 1), 0);
+	sl_obs ob;
+	assert_int_equal(be->next(be, &ob), 1);
+	/* a slow collector: the target runs on before B is switched on */
+	usleep(5000);
+	assert_int_equal(be->program(be, &bb, 1), 0);
+	assert_int_equal(be->next(be, &ob), 1);
+	assert_true(ob.counts[1] != SL_MISSING);
+	double late = (double)ob.counts[1] / (double)ob.instructions;
+	assert_int_equal(be->program(be, &bb, 1), 0);
+	assert_int_equal(be->next(be, &ob), 1);
+	double full = (double)ob.counts[1] / (double)ob.instructions;
+	print_message("B per instruction: %.6f after a late enable, %.6f on all along\n",
+		      late, full);
+	/* the synthetic program's first phase has one rate per event */
+	assert_true(late > 0.98 * full && late < 1.02 * full);
+	while (be->next(be, &ob) == 1)
+		;
+	assert_int_equal(be->finish(be), 0);
+	be->destroy(be);
+	free(prog);
+}
+
+/* ---- the model's ABI ------------------------------------------------------ */
+
+static pid_t child;
+static int gate = -1;
+
+/* spin, held before exec until go() */
+static void hold_spin(double secs)
+{
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char c, arg[32];
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(1);
+		const char *b = getenv("BUILDDIR");
+		char *prog = sl_xasprintf("%s/tests/progs/spin", b ? b : "build");
+		snprintf(arg, sizeof arg, "%g", secs);
+		execl(prog, prog, arg, (char *)NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	gate = p[1];
+}
+
+static void go_and_wait(const sl_perf_sys *sys, int poll_fd)
+{
+	assert_int_equal(write(gate, "x", 1), 1);
+	close(gate);
+	/* let the model run while the target does (its pace is our calls) */
+	int st;
+	while (waitpid(child, &st, WNOHANG) == 0) {
+		struct pollfd p = {.fd = poll_fd, .events = POLLIN};
+		sys->poll(&p, 1, 5);
+	}
+}
+
+static struct perf_event_attr raw(uint64_t config, int disabled)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = PERF_TYPE_RAW;
+	a.config = config;
+	a.exclude_kernel = 1;
+	a.disabled = (unsigned)disabled;
+	a.enable_on_exec = (unsigned)!disabled;
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return a;
+}
+
+/* nhm without SMT or watchdog: 4 GP counters for groups of 3, 1 and 1.
+ * The kernel schedules in order and stops at the first group that does not
+ * fit, rotating the order: {g1,g2}, {g2,g3}, {g3,g1} -- each runs two
+ * thirds of the time, all of its members together. */
+static void test_groups_and_rotation(void **state)
+{
+	(void)state;
+	const sl_perf_sys *sys = sl_fake_pmu_sys("nhm", "ht=0,watchdog=0");
+	assert_non_null(sys);
+	hold_spin(0.3);
+	struct perf_event_attr a = raw(0x412e, 0), m1 = raw(0x01a2, 0), m2 = raw(0x0224, 0);
+	int g1 = sys->open(&a, child, -1, -1, 0);
+	int g1a = sys->open(&m1, child, -1, g1, 0), g1b = sys->open(&m2, child, -1, g1, 0);
+	struct perf_event_attr b = raw(0x00c4, 0), c = raw(0x10cb, 0);
+	int g2 = sys->open(&b, child, -1, -1, 0);
+	int g3 = sys->open(&c, child, -1, -1, 0);
+	assert_true(g1 >= 0 && g1a >= 0 && g1b >= 0 && g2 >= 0 && g3 >= 0);
+	go_and_wait(sys, g1);
+	uint64_t v1[6], v2[4], v3[4];
+	assert_int_equal(sys->read(g1, v1, sizeof v1), 6 * 8);
+	assert_int_equal(sys->read(g2, v2, sizeof v2), 4 * 8);
+	assert_int_equal(sys->read(g3, v3, sizeof v3), 4 * 8);
+	assert_int_equal(v1[0], 3);
+	print_message("enabled/running: g1 %llu/%llu g2 %llu/%llu g3 %llu/%llu\n",
+		      (unsigned long long)v1[1], (unsigned long long)v1[2],
+		      (unsigned long long)v2[1], (unsigned long long)v2[2],
+		      (unsigned long long)v3[1], (unsigned long long)v3[2]);
+	assert_true(v1[1] > 100000000); /* 0.1 s of the target, at least */
+	uint64_t *g[] = {v1, v2, v3};
+	for (int i = 0; i < 3; i++) {
+		double share = (double)g[i][2] / (double)g[i][1];
+		assert_true(share > 0.55 && share < 0.78);
+	}
+	for (int i = 3; i < 6; i++)
+		assert_true(v1[i] > 0);
+	int fds[] = {g1a, g1b, g1, g2, g3};
+	for (size_t i = 0; i < SL_ARRAY_LEN(fds); i++)
+		assert_int_equal(sys->close(fds[i]), 0);
+}
+
+/* A group opened with its members off passes the open-time check and,
+ * enabled past the PMU's counters (IOC_ENABLE checks nothing), never
+ * runs: enabled time, no running time, no counts. */
+static void test_enable_past_counters(void **state)
+{
+	(void)state;
+	const sl_perf_sys *sys = sl_fake_pmu_sys("nhm", "ht=0,watchdog=0");
+	hold_spin(0.2);
+	struct perf_event_attr l = raw(0x412e, 0);
+	int g = sys->open(&l, child, -1, -1, 0);
+	int m[4];
+	for (int i = 0; i < 4; i++) {
+		struct perf_event_attr a = raw(0x0100 + (uint64_t)i, 1);
+		m[i] = sys->open(&a, child, -1, g, 0);
+		assert_true(m[i] >= 0);
+	}
+	/* the same group with its members on cannot even be opened */
+	struct perf_event_attr on[5];
+	on[0] = raw(0x412e, 0);
+	int h = sys->open(&on[0], child, -1, -1, 0), hm[4], last = 0;
+	for (int i = 0; i < 4; i++) {
+		on[1 + i] = raw(0x0200 + (uint64_t)i, 0);
+		hm[i] = sys->open(&on[1 + i], child, -1, h, 0);
+		if (hm[i] < 0)
+			last = errno;
+	}
+	assert_int_equal(hm[3], -1);
+	assert_int_equal(last, EINVAL);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(sys->ioctl(m[i], PERF_EVENT_IOC_ENABLE, 0), 0);
+		if (hm[i] >= 0)
+			sys->close(hm[i]);
+	}
+	sys->close(h);
+	go_and_wait(sys, g);
+	uint64_t v[8];
+	assert_int_equal(sys->read(g, v, sizeof v), 8 * 8);
+	assert_true(v[1] > 50000000);
+	assert_int_equal(v[2], 0);
+	assert_int_equal(v[3], 0);
+	for (int i = 0; i < 4; i++)
+		sys->close(m[i]);
+	sys->close(g);
+}
+
+static int open_err(const sl_perf_sys *sys, struct perf_event_attr *a, int cpu)
+{
+	int fd = sys->open(a, 0, cpu, -1, 0);
+	if (fd >= 0) {
+		sys->close(fd);
+		return 0;
+	}
+	return errno;
+}
+
+static void test_open_checks(void **state)
+{
+	(void)state;
+	const sl_perf_sys *sys = sl_fake_pmu_sys("nhm", "paranoid=2");
+	struct perf_event_attr a = raw(0x00c4, 0);
+	a.read_format = 0;
+	a.sample_period = 10007;
+	a.precise_ip = 2;
+	assert_int_equal(open_err(sys, &a, -1), 0);
+	a.precise_ip = 3; /* Nehalem's PEBS stops at 2 */
+	assert_int_equal(open_err(sys, &a, -1), EOPNOTSUPP);
+	a.precise_ip = 0;
+	a.exclude_kernel = 0; /* paranoid 2: user space only */
+	assert_int_equal(open_err(sys, &a, -1), EACCES);
+	a.exclude_kernel = 1;
+	/* a newer ABI's larger attr: zero tail accepted, non-zero E2BIG */
+	struct {
+		struct perf_event_attr a;
+		uint64_t more;
+	} big = {a, 0};
+	big.a.size = sizeof big;
+	assert_int_equal(open_err(sys, &big.a, -1), 0);
+	big.more = 1;
+	assert_int_equal(open_err(sys, &big.a, -1), E2BIG);
+	assert_int_equal(big.a.size, sizeof a);
+	/* an inherited event not bound to a CPU has no ring */
+	a.inherit = 1;
+	int fd = sys->open(&a, 0, -1, -1, 0);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	assert_true(sys->mmap(9 * page, fd) == MAP_FAILED);
+	sys->close(fd);
+	fd = sys->open(&a, 0, 0, -1, 0);
+	void *ring = sys->mmap(9 * page, fd);
+	assert_true(ring != MAP_FAILED);
+	assert_int_equal(sys->munmap(ring, 9 * page), 0);
+	sys->close(fd);
+	/* AMD: no PEBS; arm_pmu takes precise_ip and ignores it */
+	sys = sl_fake_pmu_sys("amd64_fam19h_zen3", NULL);
+	a.inherit = 0;
+	a.precise_ip = 1;
+	assert_int_equal(open_err(sys, &a, -1), EOPNOTSUPP);
+	sys = sl_fake_pmu_sys("arm_neoverse_n1", NULL);
+	assert_int_equal(open_err(sys, &a, -1), 0);
+	/* the model knows no such PMU: said so */
+	assert_null(sl_fake_pmu_sys("pentium4", NULL));
+	assert_non_null(strstr(sl_error(), "models no PMU named 'pentium4'"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_late_enable_counted),
+		cmocka_unit_test(test_groups_and_rotation),
+		cmocka_unit_test(test_enable_past_counters),
+		cmocka_unit_test(test_open_checks),
+	};
+	int r = cmocka_run_group_tests(tests, NULL, NULL);
+	sl_pfm_terminate();
+	return r;
+}
