@@ -4,10 +4,15 @@
  * A trace can hold 100k intervals of 200 branches each, so neither side ever
  * holds the whole trace: the reader walks the top-level mapping with libyaml
  * events and loads one interval subtree at a time into the parser's arena;
- * the writer emits one flow mapping per interval to libyaml's emitter.
+ * the writer prints one flow mapping per interval, one line each.
  *
- * libyaml is most of the cost of simulating or replaying a trace, so it runs
- * in a thread of its own, overlapping with the caller's work: the writer
+ * The intervals are most of a trace's bytes, and libyaml was most of the
+ * cost of simulating or replaying one.  So the writer prints them itself
+ * (libyaml's emitter writes only the header), and the reader parses lines
+ * in exactly that form by hand, handing over to libyaml on the first line
+ * in any other (see fast_begin); a libyaml-only reader stays behind
+ * SLEUTH_TRACE_FAST=0.  Both run in a thread of their own, overlapping
+ * with the caller's work: the writer
  * copies each interval into a bounded queue of reusable slots that a thread
  * emits; the reader's thread parses ahead into such slots.  Callers see the
  * same API, the same bytes and the same messages (a thread's error is
