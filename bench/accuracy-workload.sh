@@ -10,39 +10,66 @@
 #   accuracy-workload.sh SLEUTH WORKLOAD.yaml WORKDIR INTERVALS COUNTERS FREQ...
 # INTERVALS 0 = the workload's sequence once; COUNTERS e.g. "4 0" (0 =
 # unlimited).  The machine is data/machines/sim-nehalem-i7-920.yaml (calibrated).
+# Environment: MACHINE (sleuth's model), SIM (the simulated machine, default
+# data/sim/nehalem-i7-920.yaml), MODELS (default "stall linear"), SEED
+# (default 1), PIN (run --pin, default time).
 # Prints one line per counters, frequency and model:
 #   workload counters ghz model instances avg_err worst_err run_err energy_err
+#            true_avg_err true_worst_err
 # errors in %: avg_err is the paper's metric (relative error of each phase
 # instance's time, averaged weighted by its intervals), worst_err the worst
 # instance, run_err the whole run's time, energy_err the whole run's energy
-# (time and power models together).
+# (time and power models together); true_* the same over the simulator's
+# true phase instances (runs of one label) instead of the detected ones.
 set -euo pipefail
 [ $# -ge 6 ] || { echo "usage: $0 SLEUTH WORKLOAD.yaml WORKDIR INTERVALS COUNTERS FREQ..." >&2; exit 2; }
 sleuth=$1 wl=$2 dir=$3 nint=$4 counters=$5
 shift 5
 src=$(cd "$(dirname "$0")/.." && pwd)
-machine=$src/data/machines/sim-nehalem-i7-920.yaml
+machine=${MACHINE:-$src/data/machines/sim-nehalem-i7-920.yaml}
+sim=${SIM:-$src/data/sim/nehalem-i7-920.yaml}
+models=${MODELS:-stall linear}
 w=$(basename "$wl" .yaml)
-len=()
-[ "$nint" = 0 ] || len=(--intervals "$nint")
+len=(-m "$sim" --seed "${SEED:-1}")
+[ "$nint" = 0 ] || len+=(--intervals "$nint")
 
 # The truth: per-interval time and exact energy, one "t,e" line per
 # interval, from a --truth trace at each target frequency.
 "$sleuth" simulate "$wl" "${len[@]}" -o "$dir/$w-max.yaml" -q
 for f in "$@"; do
 	"$sleuth" simulate "$wl" "${len[@]}" -f "$f" --truth -o "$dir/$w-$f.yaml" -q
-	sed -n 's/^- {t: \([^,]*\),.* e: \([^,}]*\).*/\1,\2/p' "$dir/$w-$f.yaml" >"$dir/$w-$f.te"
+	sed -n 's/^- {t: \([^,]*\),.* e: \([^,}]*\), label: \([^,}]*\).*/\1,\2,\3/p' \
+		"$dir/$w-$f.yaml" >"$dir/$w-$f.te"
 done
 
 freqs=()
 for f in "$@"; do freqs+=(--freq "$f"); done
 for k in $counters; do
 	"$sleuth" run -q --replay "$dir/$w-max.yaml" --machine "$machine" \
-		--counters "$k" -o "$dir/$w-$k.prof"
-	for model in stall linear; do
+		--counters "$k" --pin "${PIN:-time}" --seed "${SEED:-1}" -o "$dir/$w-$k.prof"
+	for model in $models; do
 		"$sleuth" predict "$dir/$w-$k.prof" "${freqs[@]}" --model "$model" \
 			--per instance --format csv -o "$dir/$w-$k-$model.csv"
+		"$sleuth" predict "$dir/$w-$k.prof" "${freqs[@]}" --model "$model" \
+			--per interval --format csv -o "$dir/$w-$k-$model.iv.csv"
 		for f in "$@"; do
+			# per true instance: runs of one label in the truth trace
+			# (interval CSV: ghz,interval,phase,instance,instructions,time_s,...)
+			true_err=$(awk -F, -v f="$f" '
+				FNR == NR { lab[NR - 1] = $3; t[NR - 1] = $1; n = NR; next }
+				FNR == 1 { next }
+				$1 + 0 == f + 0 { p[$2] = $6 }
+				END {
+					for (i = 0; i <= n; i++) {
+						if (i == n || (i && lab[i] != lab[i - 1])) {
+							err = (pt > tt ? pt - tt : tt - pt) / tt
+							s += err * k; ws += k; if (err > worst) worst = err
+							pt = tt = k = 0
+						}
+						if (i < n) { pt += p[i]; tt += t[i]; k++ }
+					}
+					printf "%.3f %.3f", 100 * s / ws, 100 * worst
+				}' "$dir/$w-$f.te" "$dir/$w-$k-$model.iv.csv")
 			# CSV: ghz,instance,phase,first_interval,intervals,instructions,time_s,power_w,energy_j
 			awk -F, -v w="$w" -v k="$k" -v f="$f" -v model="$model" '
 				FNR == NR { t[NR - 1] = $1; e[NR - 1] = $2; n = NR; next }
@@ -61,9 +88,9 @@ for k in $counters; do
 					if (wsum != n) { print "instances cover " wsum " of " n " intervals" > "/dev/stderr"; exit 1 }
 					rt = (pt > ttot ? pt - ttot : ttot - pt) / ttot
 					re = (pe > etot ? pe - etot : etot - pe) / etot
-					printf "%s %s %s %s %d %.3f %.3f %.3f %.3f\n", w, (k == 0 ? "unlimited" : k), f,
-					       model, m, 100 * sum / wsum, 100 * worst, 100 * rt, 100 * re
-				}' "$dir/$w-$f.te" "$dir/$w-$k-$model.csv"
+					printf "%s %s %s %s %d %.3f %.3f %.3f %.3f %s\n", w, (k == 0 ? "unlimited" : k), f,
+					       model, m, 100 * sum / wsum, 100 * worst, 100 * rt, 100 * re, te
+				}' te="$true_err" "$dir/$w-$f.te" "$dir/$w-$k-$model.csv"
 		done
 	done
 done

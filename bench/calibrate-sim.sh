@@ -2,6 +2,10 @@
 # Fit the shipped power model of the simulated Nehalem i7-920
 # (data/machines/sim-nehalem-i7-920.yaml) the way a user fits their own machine:
 #
+#   0. measure the memory system with microbenchmarks (bench/memprobe-sim.sh:
+#      a pointer chase, a copy loop, an LLC-resident loop) and put the
+#      results in a copy of the skeleton: the models' latency, bandwidth and
+#      LLC-hit time are measured, never read from the simulator's parameters;
 #   1. simulate the training suite (data/workloads/train/) at several
 #      P-states with the power meter's log, plus one idle log;
 #   2. choose the power events: greedy leave-one-workload-out selection on
@@ -15,6 +19,7 @@
 # Environment: FREQS (default "2.66 2.13 1.60"), SELECT (default 5),
 #   SKEL (default data/machines/sim-nehalem-i7-920.skeleton.yaml), OUT (default
 #   data/machines/sim-nehalem-i7-920.yaml),
+#   SIM (default data/sim/nehalem-i7-920.yaml, the simulated machine),
 #   KEEP=DIR keeps the intermediate files there.
 set -euo pipefail
 
@@ -23,7 +28,7 @@ BUILD=${1:-$SRC/build}
 SLEUTH=$BUILD/sleuth
 SKEL=${SKEL:-$SRC/data/machines/sim-nehalem-i7-920.skeleton.yaml}
 OUT=${OUT:-$SRC/data/machines/sim-nehalem-i7-920.yaml}
-SIMMACHINE=$SRC/data/sim/nehalem-i7-920.yaml
+SIMMACHINE=${SIM:-$SRC/data/sim/nehalem-i7-920.yaml}
 FREQS=${FREQS:-2.66 2.13 1.60}
 SELECT=${SELECT:-5}
 if [ -n "${KEEP:-}" ]; then
@@ -39,13 +44,28 @@ die() { echo "calibrate-sim: $*" >&2; exit 1; }
 [ -f "$SKEL" ] || die "no skeleton $SKEL"
 
 # The model's P-states must be the simulated machine's, voltages included,
-# or f*V^2 is wrong for every interval.
-pstates() { grep -Eo '\{ *ghz: *[0-9.]+, *volts: *[0-9.]+' "$1" |
-	awk -F'[:,]' '{printf "%.3f %.4f\n", $2, $4}'; }
+# or f*V^2 is wrong for every interval.  A skeleton without voltages (as
+# 'sleuth machine init' writes on most machines) is compared by frequency
+# only: calibrate fits its relative voltages.
+pstates() { grep -Eo '\{ *ghz: *[0-9.]+(, *volts: *[0-9.]+)?' "$1" |
+	awk -F'[:,]' -v v="$(grep -q 'volts:' "$SKEL" && echo 1)" \
+		'{ if (v) printf "%.3f %.4f\n", $2, $4; else printf "%.3f\n", $2 }'; }
 if ! diff <(pstates "$SIMMACHINE") <(pstates "$SKEL") >/dev/null; then
 	die "the P-states of $SKEL differ from the simulated machine's ($SIMMACHINE):
 $(diff <(pstates "$SIMMACHINE") <(pstates "$SKEL") | grep '^[<>]')"
 fi
+
+echo "0. measuring the memory system (bench/memprobe-sim.sh)" >&2
+"$SRC/bench/memprobe-sim.sh" "$SLEUTH" "$SIMMACHINE" >"$W/memory.yaml"
+lat=$(sed -n 's/^memory_latency_ns: //p' "$W/memory.yaml")
+echo "   memory_latency_ns: $lat" >&2
+grep -q '^memory:' "$SKEL" && die "$SKEL has a memory: section; the probes write it"
+{
+	sed "s/^memory_latency_ns:.*/memory_latency_ns: $lat   # measured: bench\/memprobe-sim.sh/" "$SKEL"
+	sed -n '/^memory:/,$p' "$W/memory.yaml"
+} >"$W/skeleton.yaml"
+grep -q "^memory_latency_ns: $lat " "$W/skeleton.yaml" || die "no memory_latency_ns line in $SKEL"
+SKEL0=$SKEL SKEL=$W/skeleton.yaml
 
 echo "1. simulating the training suite at $FREQS GHz" >&2
 pairs=()
@@ -83,7 +103,7 @@ echo "4. calibrating on the replayed profiles" >&2
 # Say how the model was made; the scratch directory's name means nothing.
 {
 	echo "# made by bench/calibrate-sim.sh (FREQS=\"$FREQS\" SELECT=$SELECT) from"
-	echo "# $(basename "$SKEL"): simulate -> [calibrate --select] -> run --replay -> calibrate"
+	echo "# $(basename "$SKEL0"): memprobe-sim -> simulate -> [calibrate --select] -> run --replay -> calibrate"
 	sed "s|$W/||g" "$W/model.yaml"
 } >"$OUT.tmp.$$"
 mv "$OUT.tmp.$$" "$OUT"

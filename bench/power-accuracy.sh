@@ -11,7 +11,9 @@
 #     weighted by the phase's intervals.
 #
 #   bench/power-accuracy.sh [BUILDDIR] [FREQS...]   (default: 2.66 2.13 1.60)
-# MACHINE=FILE uses another model (default data/machines/sim-nehalem-i7-920.yaml).
+# MACHINE=FILE uses another model (default data/machines/sim-nehalem-i7-920.yaml),
+# SIM=FILE another simulated machine, SUITE=DIR other workloads (default
+# data/workloads), MODEL another time model (default stall).
 # One line per workload and frequency; then the averages and the worst.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +22,7 @@ shift || true
 freqs=("$@")
 [ ${#freqs[@]} -gt 0 ] || freqs=(2.66 2.13 1.60)
 machine=${MACHINE:-$src/data/machines/sim-nehalem-i7-920.yaml}
+sim=(-m "${SIM:-$src/data/sim/nehalem-i7-920.yaml}")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sleuth-pacc.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 sleuth=$build/sleuth
@@ -28,6 +31,7 @@ sleuth=$build/sleuth
 # (percent).  The trace writes one interval per line, `t` first.
 score() {
 	awk -v f="$3" '
+	BEGIN { n = 0 }  # unset, n would index t[""] (not t[0]) for interval 0
 	FNR == NR {
 		if (match($0, /^- \{t: [0-9.e+-]+/)) {
 			t[n] = substr($0, 7, RLENGTH - 6) + 0
@@ -59,15 +63,16 @@ score() {
 }
 
 printf "%-18s %-5s %12s %14s %15s\n" workload ghz power_avg% power_worst% phase_energy%
-for wl in "$src"/data/workloads/*.yaml; do
+for wl in "${SUITE:-$src/data/workloads}"/*.yaml; do
 	w=$(basename "$wl" .yaml)
-	"$sleuth" simulate -q "$wl" -o "$tmp/$w-max.yaml"
+	"$sleuth" simulate -q "$wl" "${sim[@]}" -o "$tmp/$w-max.yaml"
 	"$sleuth" run -q --replay "$tmp/$w-max.yaml" --machine "$machine" -o "$tmp/$w.prof"
 	fl=()
 	for f in "${freqs[@]}"; do fl+=(--freq "$f"); done
-	"$sleuth" predict "$tmp/$w.prof" "${fl[@]}" --per interval --format csv -o "$tmp/$w.csv"
+	"$sleuth" predict "$tmp/$w.prof" "${fl[@]}" --model "${MODEL:-stall}" --per interval \
+		--format csv -o "$tmp/$w.csv"
 	for f in "${freqs[@]}"; do
-		"$sleuth" simulate -q "$wl" -f "$f" --truth -o "$tmp/$w-$f.yaml"
+		"$sleuth" simulate -q "$wl" "${sim[@]}" -f "$f" --truth -o "$tmp/$w-$f.yaml"
 		printf "%-18s %-5s %12s %14s %15s\n" "$w" "$f" $(score "$tmp/$w-$f.yaml" "$tmp/$w.csv" "$f")
 	done
 done | tee "$tmp/all.txt"

@@ -9,14 +9,17 @@
 # usage: bench/schedule-sim.sh [WORKLOAD.yaml ...]   (default: data/workloads/*.yaml)
 # environment: B (build dir, default build), MACHINE (fitted sleuth-machine/1,
 # default data/machines/sim-nehalem-i7-920.yaml), BOUND (default 10%), SEED (default 1),
-# TRANSITION_US (switch cost given to sleuth schedule and so charged by the
+# SIM (the simulated machine), MODEL (time model, default stall), PIN (run --pin,
+# default time), TRANSITION_US (switch cost given to sleuth schedule and so charged by the
 # simulator, default 0), KEEP (a directory to keep traces, profiles, schedules)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}
 S=$B/sleuth
 MACHINE=${MACHINE:-data/machines/sim-nehalem-i7-920.yaml}
-SIM_MACHINE=data/sim/nehalem-i7-920.yaml
+SIM_MACHINE=${SIM:-data/sim/nehalem-i7-920.yaml}
+MODEL=${MODEL:-stall}
+PIN=${PIN:-time}
 BOUND=${BOUND:-10%}
 SEED=${SEED:-1}
 TRANSITION_US=${TRANSITION_US:-0}
@@ -50,10 +53,11 @@ sav=$D/savings.md
 : > "$sav"
 for w in "$@"; do
 	name=$(basename "$w" .yaml)
-	sim() { "$S" simulate -q --seed "$SEED" "$w" "$@"; }
+	sim() { "$S" simulate -q --seed "$SEED" -m "$SIM_MACHINE" "$w" "$@"; }
 	# the profiled run: fmax, energy from the simulated meter, as measured
 	sim -o "$D/$name.yaml"
-	"$S" run -q --replay "$D/$name.yaml" --machine "$MACHINE" -o "$D/$name.prof"
+	"$S" run -q --replay "$D/$name.yaml" --machine "$MACHINE" --pin "$PIN" --seed "$SEED" \
+		-o "$D/$name.prof"
 	# the truth at every P-state
 	declare -A T=() E=()
 	for f in $pstates; do
@@ -64,7 +68,7 @@ for w in "$@"; do
 	fmax=${pstates%%$'\n'*}
 	for obj in min-energy min-edp; do
 		sch=$D/$name-$obj.schedule.yaml
-		args=("$D/$name.prof" --"$obj" --max-slowdown "$BOUND" --machine "$MACHINE"
+		args=("$D/$name.prof" --"$obj" --max-slowdown "$BOUND" --machine "$MACHINE" --model "$MODEL"
 		      --transition-us "$TRANSITION_US")
 		"$S" schedule "${args[@]}" -o "$sch" > /dev/null
 		# the best fixed frequency by the model (JSON best_fixed), as a P-state key

@@ -75,6 +75,9 @@ void sl_calib_model(sl_machine *out, const sl_machine *skeleton,
 	out->has_power = 1;
 	out->has_constant = 1;
 	out->constant = fit->constant;
+	out->has_temp = fit->has_temp;
+	out->temp_ref_c = fit->temp_ref;
+	out->temp_coeff = fit->temp_coeff;
 	out->n_terms = fit->n_terms;
 	out->terms = sl_xcalloc(fit->n_terms ? fit->n_terms : 1, sizeof *out->terms);
 	for (size_t k = 0; k < fit->n_terms; k++) {

@@ -86,6 +86,7 @@ static void add_row(sl_calib_data *d, size_t *cap)
 	d->f = sl_xreallocarray(d->f, *cap, sizeof *d->f);
 	d->v = sl_xreallocarray(d->v, *cap, sizeof *d->v);
 	d->power = sl_xreallocarray(d->power, *cap, sizeof *d->power);
+	d->temp = sl_xreallocarray(d->temp, *cap, sizeof *d->temp);
 	size_t ne = d->n_events ? d->n_events : 1;
 	d->rate = sl_xreallocarray(d->rate, *cap * ne, sizeof *d->rate);
 	d->filled = sl_xreallocarray(d->filled, *cap * ne, sizeof *d->filled);
@@ -144,6 +145,7 @@ int sl_calib_data_build(sl_calib_data *d, const sl_machine *m,
 			d->f[row] = m->pstates[ps].ghz;
 			d->v[row] = m->pstates[ps].volts;
 			d->power[row] = r->energy_j[i] / r->time_s[i];
+			d->temp[row] = r->temp_c[i];
 			for (size_t k = 0; k < ne; k++) {
 				double *rate = &d->rate[row * ne + k];
 				unsigned char *fl = &d->filled[row * ne + k];
@@ -169,6 +171,23 @@ int sl_calib_data_build(sl_calib_data *d, const sl_machine *m,
 	return 0;
 }
 
+int sl_calib_data_temps(const sl_calib_data *d, double *mean, double *range)
+{
+	double sum = 0, lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < d->n; i++) {
+		if (!isfinite(d->temp[i]))
+			return -1;
+		sum += d->temp[i];
+		lo = SL_MIN(lo, d->temp[i]);
+		hi = SL_MAX(hi, d->temp[i]);
+	}
+	if (!d->n)
+		return -1;
+	*mean = sum / (double)d->n;
+	*range = hi - lo;
+	return 0;
+}
+
 void sl_calib_data_free(sl_calib_data *d)
 {
 	for (size_t k = 0; k < d->n_events; k++)
@@ -182,6 +201,7 @@ void sl_calib_data_free(sl_calib_data *d)
 	free(d->f);
 	free(d->v);
 	free(d->power);
+	free(d->temp);
 	free(d->rate);
 	free(d->filled);
 	memset(d, 0, sizeof *d);

@@ -85,9 +85,16 @@ double sl_calib_ceff(const sl_calib_fit *fit, const sl_calib_data *d, size_t i)
 	return c;
 }
 
+/* The temperature term of row i: W above the static power at temp_ref. */
+static double temp_term(const sl_calib_fit *fit, const sl_calib_data *d, size_t i)
+{
+	return fit->has_temp ? fit->temp_coeff * d->v[i] * (d->temp[i] - fit->temp_ref) : 0;
+}
+
 double sl_calib_predict(const sl_calib_fit *fit, const sl_calib_data *d, size_t i)
 {
-	return fit->static_w[d->ps[i]] + d->f[i] * d->v[i] * d->v[i] * sl_calib_ceff(fit, d, i);
+	return fit->static_w[d->ps[i]] + temp_term(fit, d, i) +
+	       d->f[i] * d->v[i] * d->v[i] * sl_calib_ceff(fit, d, i);
 }
 
 /* Design matrix columns: their meaning, for collinearity messages. */
@@ -99,6 +106,8 @@ static char *col_name(const sl_calib_fit *fit, const sl_calib_data *d,
 	size_t k = j - (idle ? 1 : 0);
 	if (k < fit->n_terms)
 		return sl_xstrdup(d->events[fit->term[k]]);
+	if (fit->has_temp && k == fit->n_terms + (idle ? 0 : fit->n_fitted_ps))
+		return sl_xstrdup("temperature");
 	return sl_xasprintf("static@%gGHz", m->pstates[fit->fitted_ps[k - fit->n_terms]].ghz);
 }
 
@@ -258,7 +267,9 @@ static int solve(sl_calib_fit *fit, const sl_calib_data *d, const sl_machine *m,
 			return -1;
 		}
 	}
-	size_t p = (idle ? 1 : 0) + nt + (idle ? 0 : fit->n_fitted_ps);
+	fit->has_temp = o->temp;
+	fit->temp_ref = o->temp_ref;
+	size_t p = (idle ? 1 : 0) + nt + (idle ? 0 : fit->n_fitted_ps) + (o->temp ? 1 : 0);
 	if (nr <= p) {
 		sl_error_set("only %zu usable intervals for %zu model parameters; add "
 			     "training runs or fit fewer events", nr, p);
@@ -276,6 +287,8 @@ static int solve(sl_calib_fit *fit, const sl_calib_data *d, const sl_machine *m,
 			gsl_matrix_set(X, r, j++, fv2 * d->rate[i * d->n_events + fit->term[k]]);
 		for (size_t s = 0; !idle && s < fit->n_fitted_ps; s++)
 			gsl_matrix_set(X, r, j++, d->ps[i] == fit->fitted_ps[s]);
+		if (o->temp) /* leakage: V * I(T), I linear in T near temp_ref */
+			gsl_matrix_set(X, r, j++, d->v[i] * (d->temp[i] - o->temp_ref));
 	}
 	int rc = regress(X, y, c, cov, o->robust);
 	if (rc == 0) {
@@ -292,6 +305,10 @@ static int solve(sl_calib_fit *fit, const sl_calib_data *d, const sl_machine *m,
 		for (size_t s = 0; !idle && s < fit->n_fitted_ps; s++, j++) {
 			fit->fitted_w[s] = gsl_vector_get(c, j);
 			fit->fitted_se[s] = sqrt(gsl_matrix_get(cov, j, j));
+		}
+		if (o->temp) {
+			fit->temp_coeff = gsl_vector_get(c, j);
+			fit->temp_coeff_se = sqrt(gsl_matrix_get(cov, j, j));
 		}
 		if (idle)
 			memcpy(fit->static_w, o->static_w, m->n_pstates * sizeof *fit->static_w);

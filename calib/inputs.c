@@ -93,6 +93,8 @@ int sl_calib_run_from_trace(sl_calib_run *r, const char *path)
 		for (size_t k = 0; k < ne; k++)
 			row[k] = iv.n[src[k]];
 		sl_calib_run_add(r, t, iv.t, iv.has_e ? iv.e : NAN, iv.n[cyc], row, 0);
+		if (iv.has_temp)
+			sl_calib_run_set_temp(r, iv.temp);
 		t += iv.t;
 	}
 	free(row);

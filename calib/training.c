@@ -35,6 +35,7 @@ void sl_calib_run_add(sl_calib_run *r, double start_s, double time_s,
 		r->energy_j = sl_xreallocarray(r->energy_j, r->cap, sizeof *r->energy_j);
 		r->cycles = sl_xreallocarray(r->cycles, r->cap, sizeof *r->cycles);
 		r->phase = sl_xreallocarray(r->phase, r->cap, sizeof *r->phase);
+		r->temp_c = sl_xreallocarray(r->temp_c, r->cap, sizeof *r->temp_c);
 		r->counts = sl_xreallocarray(r->counts, r->cap * (r->n_events ? r->n_events : 1),
 					     sizeof *r->counts);
 	}
@@ -44,6 +45,7 @@ void sl_calib_run_add(sl_calib_run *r, double start_s, double time_s,
 	r->energy_j[i] = energy_j;
 	r->cycles[i] = cycles;
 	r->phase[i] = phase;
+	r->temp_c[i] = NAN;
 	if (r->n_events)
 		memcpy(r->counts + i * r->n_events, counts, r->n_events * sizeof *counts);
 }
@@ -61,7 +63,14 @@ void sl_calib_run_free(sl_calib_run *r)
 	free(r->cycles);
 	free(r->counts);
 	free(r->phase);
+	free(r->temp_c);
 	memset(r, 0, sizeof *r);
+}
+
+void sl_calib_run_set_temp(sl_calib_run *r, double temp_c)
+{
+	if (r->n)
+		r->temp_c[r->n - 1] = temp_c;
 }
 
 int sl_calib_attach_log(sl_calib_run *r, const sl_powerlog *log, sl_calib_align *st)

@@ -39,6 +39,9 @@ typedef struct loop {
 	unsigned dims;
 	uint64_t bv_seed;
 	double fixed, margin; /* fixed threshold, or 0 and the noise margin */
+	sl_behave *bh;        /* behaviour split of code phases, or NULL */
+	size_t *pinned, n_pinned; /* event indices counted in every interval */
+	double *feat;
 	sl_addrhist *hist;    /* per phase */
 	size_t n_hist;
 	size_t iv_cap;
@@ -77,7 +80,40 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 	sl_bv_build(o->samples, o->n_samples, L->dims, L->bv_seed, L->vec);
 	if (!L->fixed)
 		sl_cluster_set_threshold(L->cl, noise_threshold(L, o->n_samples));
-	return sl_cluster_assign(L->cl, L->vec);
+	uint32_t code = sl_cluster_assign(L->cl, L->vec);
+	if (!L->bh)
+		return code;
+	/* what the interval does: log CPI, log(1 + per-kilo-instruction
+	 * rate) of each event counted in every interval (docs/phases.md) */
+	double ins = (double)o->instructions;
+	L->feat[0] = o->cycles && ins > 0 ? log((double)o->cycles / ins) : NAN;
+	for (size_t j = 0; j < L->n_pinned; j++) {
+		uint64_t v = o->counts ? o->counts[L->pinned[j]] : SL_MISSING;
+		L->feat[1 + j] = v != SL_MISSING && ins > 0 ? log1p(1000.0 * (double)v / ins) : NAN;
+	}
+	return sl_behave_assign(L->bh, code, L->feat);
+}
+
+/* Behaviour groups that converged: every interval and address histogram
+ * of a merged phase goes to the phase it was merged into. */
+static void apply_merges(loop *L)
+{
+	if (!L->bh)
+		return;
+	sl_profile *p = L->p;
+	for (size_t i = 0; i < p->n_intervals; i++)
+		p->iv[i].phase = sl_behave_final(L->bh, p->iv[i].phase);
+	for (size_t ph = 0; ph < L->n_hist; ph++) {
+		uint32_t to = sl_behave_final(L->bh, (uint32_t)ph);
+		sl_addrhist *h = &L->hist[ph];
+		if (to == ph || to >= L->n_hist)
+			continue;
+		for (size_t k = 0; k < h->cap; k++)
+			if (h->count[k])
+				sl_addrhist_add(&L->hist[to], h->addr[k], h->count[k]);
+		sl_addrhist_free(h);
+		memset(h, 0, sizeof *h);
+	}
 }
 
 /* Append interval `o`, of `phase`, to the profile. */
@@ -209,7 +245,9 @@ static void pin_events(loop *L, const sl_collect_opts *o)
 			if (o->pin[i] && !strcmp(o->pin[i], b->events[e]))
 				idx[n++] = e, e = b->n_events;
 	sl_mux_pin(L->mux, idx, n);
-	free(idx);
+	/* the behaviour features: whenever pinned or with counters for all */
+	L->pinned = idx;
+	L->n_pinned = n;
 }
 
 static void loop_free(loop *L)
@@ -217,6 +255,9 @@ static void loop_free(loop *L)
 	sl_cluster_free(L->cl);
 	sl_pred_free(L->pred);
 	sl_mux_free(L->mux);
+	sl_behave_free(L->bh);
+	free(L->pinned);
+	free(L->feat);
 	free(L->sel);
 	free(L->measured);
 	free(L->vec);
@@ -240,6 +281,10 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 	size_t k = b->has_counts ? SL_MIN(b->k, b->n_events) : 0;
 	L.mux = sl_mux_new(b->n_events, k);
 	pin_events(&L, o);
+	if (o->behave >= 0 && b->has_counts) {
+		L.bh = sl_behave_new(1 + L.n_pinned, o->behave > 0 ? o->behave : SL_BEHAVE_DEFAULT);
+		L.feat = sl_xcalloc(2 + L.n_pinned, sizeof *L.feat);
+	}
 	L.sel = sl_xcalloc(k + 1, sizeof *L.sel);
 	L.measured = sl_xcalloc(k + 1, sizeof *L.measured);
 	L.vec = sl_xcalloc(L.dims, sizeof *L.vec);
@@ -285,6 +330,7 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 		if (pg.out)
 			sl_progress_update(&pg, b->progress(b, &total));
 	}
+	apply_merges(&L);
 	fill_metadata(&L, o, st);
 	locate(&L, o->top ? o->top : DEFAULT_TOP);
 	rc = 0;

@@ -130,7 +130,9 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 	const char *pmu, *pmu_desc;
 	if (sl_pfm_host_pmu(&pmu, &pmu_desc) < 0)
 		return NULL;
-	/* the model knows this CPU better than sleuth's defaults */
+	/* The model knows this CPU's event better (e.g. BR_RETIRED on Arm,
+	 * which sleuth's guess does not know); whether sampling may be precise
+	 * comes from the PMU's family (not on AMD or Arm). */
 	int precise;
 	const char *branch = o->branch_event ? o->branch_event
 					     : sl_pfm_branch_event(&precise);

@@ -18,6 +18,11 @@ static int pfm_state; /* 0 untried, 1 ready, -1 failed */
 
 int sl_pfm_init(void)
 {
+	/* PAPI shares this process's libpfm4 and terminates it when it shuts
+	 * down (sl_energy_open may start and stop PAPI); pfm_initialize() is
+	 * idempotent, so asking again re-initialises only what was terminated. */
+	if (pfm_state > 0 && pfm_initialize() != PFM_SUCCESS)
+		pfm_state = 0;
 	if (pfm_state == 0) {
 		/* the fake PMU (tests) is this PMU for libpfm4 too */
 		const char *fake = getenv("SLEUTH_FAKE_PMU");

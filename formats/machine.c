@@ -20,7 +20,8 @@
 
 static const char *const known_roles[] = {
 	"branch_sample", "stall_cycles", "llc_misses", "resource_stalls",
-	"memory_stall_cycles", NULL,
+	"memory_stall_cycles", "offcore_cycles", "offcore_occupancy", "prefetches",
+	"llc_references", "miss_stall_cycles", NULL,
 };
 
 /*
@@ -33,6 +34,7 @@ static const char *const known_roles[] = {
 #define MAX_VOLTS 10.0
 #define MAX_WATTS 1e5
 #define MAX_COEFF 1e6
+#define MAX_RATE 1e6 /* GB/s, ns */
 /* and on their number (each list is checked for duplicates pairwise) */
 #define MAX_PSTATES 1024
 #define MAX_TERMS 4096
@@ -46,6 +48,14 @@ static int get_bounded(sl_yparser *yp, const sl_ynode *v, const char *key, doubl
 	if (*out < lo || *out > hi)
 		return sl_yerr(yp, v->line, key, "%s is out of range; give %g to %g",
 			       v->str, lo, hi);
+	return 0;
+}
+
+int sl_machine_known_role(const char *role)
+{
+	for (size_t i = 0; known_roles[i]; i++)
+		if (!strcmp(known_roles[i], role))
+			return 1;
 	return 0;
 }
 
@@ -70,7 +80,7 @@ static int cmp_pstate_desc(const void *a, const void *b)
 static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 {
 	static const char *const known[] = {"ghz", "volts", "static_w", NULL};
-	size_t with_static = 0;
+	size_t with_static = 0, with_volts = 0;
 	if (sl_yexpect(yp, v, SL_YSEQ, "pstates") < 0)
 		return -1;
 	if (!v->n)
@@ -87,9 +97,15 @@ static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		if (sl_yexpect(yp, p, SL_YMAP, "pstates") < 0)
 			return -1;
 		sl_ywarn_unknown(yp, p, known);
-		if (get_positive(yp, p, "ghz", where, MAX_GHZ, &ps->ghz) < 0 ||
-		    get_positive(yp, p, "volts", where, MAX_VOLTS, &ps->volts) < 0)
+		if (get_positive(yp, p, "ghz", where, MAX_GHZ, &ps->ghz) < 0)
 			return -1;
+		/* Most platforms do not expose voltages: then none is given and
+		 * f*V^2 is folded into per-P-state terms (sl_machine_has_volts). */
+		if (sl_ymap_get(p, "volts")) {
+			if (get_positive(yp, p, "volts", where, MAX_VOLTS, &ps->volts) < 0)
+				return -1;
+			with_volts++;
+		}
 		const sl_ynode *s = sl_ymap_get(p, "static_w");
 		if (s) {
 			if (sl_yget_double(yp, s, "static_w", &ps->static_w) < 0)
@@ -109,6 +125,11 @@ static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 					       "(listed twice)", ps->ghz, m->pstates[j].ghz);
 		m->n_pstates++;
 	}
+	for (size_t i = 0; with_volts && i < m->n_pstates; i++)
+		if (!(m->pstates[i].volts > 0))
+			return sl_yerr(yp, v->kid[i]->line, "volts",
+				       "missing here but given for %zu of %zu P-states; "
+				       "give it for all or for none", with_volts, m->n_pstates);
 	for (size_t i = 0; with_static && i < m->n_pstates; i++)
 		if (!m->pstates[i].has_static)
 			return sl_yerr(yp, v->kid[i]->line, "static_w",
@@ -143,7 +164,8 @@ static int read_roles(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
  */
 static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 {
-	static const char *const known[] = {"constant", "terms", NULL};
+	static const char *const known[] = {"constant", "terms", "temp_ref_c", "temp_coeff",
+					    NULL};
 	static const char *const known_term[] = {"event", "coeff", NULL};
 	size_t with_coeff = 0;
 	const sl_ynode *c, *t;
@@ -156,6 +178,15 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 			return -1;
 		m->has_constant = 1;
 	}
+	const sl_ynode *tr = sl_ymap_get(v, "temp_ref_c"), *tc = sl_ymap_get(v, "temp_coeff");
+	if (!tr != !tc)
+		return sl_yerr(yp, (tr ? tr : tc)->line, tr ? "temp_coeff" : "temp_ref_c",
+			       "missing while %s is given; the temperature term needs both",
+			       tr ? "temp_ref_c" : "temp_coeff");
+	if (tr && (get_bounded(yp, tr, "temp_ref_c", -273.15, 1000, &m->temp_ref_c) < 0 ||
+		   get_bounded(yp, tc, "temp_coeff", -MAX_COEFF, MAX_COEFF, &m->temp_coeff) < 0))
+		return -1;
+	m->has_temp = tr != NULL;
 	if (!(t = sl_yreq(yp, v, "terms", "power")) || sl_yexpect(yp, t, SL_YSEQ, "terms") < 0)
 		return -1;
 	if (t->n > MAX_TERMS)
@@ -199,10 +230,90 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	return 0;
 }
 
+/* memory: {bandwidth_gbps: B, latency: [{ghz: F, ns: L, llc_ns: H}, ...]},
+ * every key optional but ghz and ns; latency points sorted by ghz. */
+static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
+{
+	static const char *const known[] = {"bandwidth_gbps", "latency", "loaded", NULL};
+	static const char *const known_ld[] = {"gbps", "ns", NULL};
+	static const char *const known_pt[] = {"ghz", "ns", "llc_ns", NULL};
+	const sl_ynode *x;
+	if (sl_yexpect(yp, v, SL_YMAP, "memory") < 0)
+		return -1;
+	sl_ywarn_unknown(yp, v, known);
+	m->has_memory = 1;
+	if (sl_ymap_get(v, "bandwidth_gbps") &&
+	    get_positive(yp, v, "bandwidth_gbps", NULL, MAX_RATE, &m->mem_bandwidth_gbps) < 0)
+		return -1;
+	if ((x = sl_ymap_get(v, "loaded"))) {
+		if (sl_yexpect(yp, x, SL_YSEQ, "loaded") < 0)
+			return -1;
+		m->mem_loaded_gbps = sl_xcalloc(x->n + 1, sizeof *m->mem_loaded_gbps);
+		m->mem_loaded_ns = sl_xcalloc(x->n + 1, sizeof *m->mem_loaded_ns);
+		for (size_t i = 0; i < x->n; i++) {
+			const sl_ynode *p = x->kid[i];
+			double g, ns;
+			if (sl_yexpect(yp, p, SL_YMAP, "loaded") < 0)
+				return -1;
+			sl_ywarn_unknown(yp, p, known_ld);
+			if (get_positive(yp, p, "gbps", "a loaded-latency point", MAX_RATE, &g) < 0 ||
+			    get_positive(yp, p, "ns", "a loaded-latency point", MAX_RATE, &ns) < 0)
+				return -1;
+			size_t n = m->n_mem_loaded;
+			if (n && !(g > m->mem_loaded_gbps[n - 1]))
+				return sl_yerr(yp, p->line, "gbps",
+					       "loaded-latency points must be in ascending gbps");
+			m->mem_loaded_gbps[n] = g;
+			m->mem_loaded_ns[n] = ns;
+			m->n_mem_loaded++;
+		}
+	}
+	if (!(x = sl_ymap_get(v, "latency")))
+		return 0;
+	if (sl_yexpect(yp, x, SL_YSEQ, "latency") < 0)
+		return -1;
+	m->mem_latency_ghz = sl_xcalloc(x->n + 1, sizeof *m->mem_latency_ghz);
+	m->mem_latency_ns = sl_xcalloc(x->n + 1, sizeof *m->mem_latency_ns);
+	m->mem_llc_ns = sl_xcalloc(x->n + 1, sizeof *m->mem_llc_ns);
+	for (size_t i = 0; i < x->n; i++) {
+		const sl_ynode *p = x->kid[i], *h;
+		double g, ns, llc = 0;
+		if (sl_yexpect(yp, p, SL_YMAP, "latency") < 0)
+			return -1;
+		sl_ywarn_unknown(yp, p, known_pt);
+		if (get_positive(yp, p, "ghz", "a latency point", MAX_GHZ, &g) < 0 ||
+		    get_positive(yp, p, "ns", "a latency point", MAX_RATE, &ns) < 0)
+			return -1;
+		if ((h = sl_ymap_get(p, "llc_ns"))) {
+			if (sl_yget_double(yp, h, "llc_ns", &llc) < 0)
+				return -1;
+			if (!(llc >= 0 && llc < 1e4))
+				return sl_yerr(yp, h->line, "llc_ns",
+					       "must be between 0 and 10000 ns, found %s", h->str);
+		}
+		size_t j = m->n_mem_latency;
+		for (size_t k = 0; k < j; k++)
+			if (fabs(m->mem_latency_ghz[k] - g) < GHZ_EPS)
+				return sl_yerr(yp, p->line, "ghz",
+					       "%g GHz has two latency points", g);
+		while (j > 0 && m->mem_latency_ghz[j - 1] > g) {
+			m->mem_latency_ghz[j] = m->mem_latency_ghz[j - 1];
+			m->mem_latency_ns[j] = m->mem_latency_ns[j - 1];
+			m->mem_llc_ns[j] = m->mem_llc_ns[j - 1];
+			j--;
+		}
+		m->mem_latency_ghz[j] = g;
+		m->mem_latency_ns[j] = ns;
+		m->mem_llc_ns[j] = llc;
+		m->n_mem_latency++;
+	}
+	return 0;
+}
+
 static int read_machine(sl_yparser *yp, const sl_ynode *root, sl_machine *m)
 {
 	static const char *const known[] = {"format", "name", "counters",
-		"memory_latency_ns", "pstates", "events", "power", NULL};
+		"memory_latency_ns", "pstates", "events", "power", "memory", NULL};
 	const sl_ynode *v;
 	const char *s;
 	int64_t k;
@@ -235,6 +346,8 @@ static int read_machine(sl_yparser *yp, const sl_ynode *root, sl_machine *m)
 	if (!(v = sl_yreq(yp, root, "events", NULL)) || read_roles(yp, v, m) < 0)
 		return -1;
 	if ((v = sl_ymap_get(root, "power")) && read_power(yp, v, m) < 0)
+		return -1;
+	if ((v = sl_ymap_get(root, "memory")) && read_memory(yp, v, m) < 0)
 		return -1;
 	return 0;
 }
@@ -293,6 +406,8 @@ int sl_machine_load(const char *path, sl_machine *m)
 int sl_machine_complete(const sl_machine *m)
 {
 	const char *missing = NULL;
+	if (!sl_machine_has_volts(m))
+		missing = "the P-states have no volts, which the power model needs";
 	for (size_t i = 0; i < m->n_pstates && !missing; i++)
 		if (!m->pstates[i].has_static)
 			missing = "the P-states have no static_w";
@@ -330,7 +445,8 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 		const sl_pstate *p = &m->pstates[i];
 		sl_yw_map(&w, 1);
 		sl_yw_kdouble(&w, "ghz", p->ghz);
-		sl_yw_kdouble(&w, "volts", p->volts);
+		if (p->volts > 0)
+			sl_yw_kdouble(&w, "volts", p->volts);
 		if (p->has_static)
 			sl_yw_kdouble(&w, "static_w", p->static_w);
 		sl_yw_end_map(&w);
@@ -346,6 +462,10 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 		sl_yw_map(&w, 0);
 		if (m->has_constant)
 			sl_yw_kdouble(&w, "constant", m->constant);
+		if (m->has_temp) {
+			sl_yw_kdouble(&w, "temp_ref_c", m->temp_ref_c);
+			sl_yw_kdouble(&w, "temp_coeff", m->temp_coeff);
+		}
 		sl_yw_plain(&w, "terms");
 		sl_yw_seq(&w, 0);
 		for (size_t i = 0; i < m->n_terms; i++) {
@@ -356,6 +476,36 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 			sl_yw_end_map(&w);
 		}
 		sl_yw_end_seq(&w);
+		sl_yw_end_map(&w);
+	}
+	if (m->has_memory) {
+		sl_yw_plain(&w, "memory");
+		sl_yw_map(&w, 0);
+		if (m->mem_bandwidth_gbps > 0)
+			sl_yw_kdouble(&w, "bandwidth_gbps", m->mem_bandwidth_gbps);
+		if (m->n_mem_loaded) {
+			sl_yw_plain(&w, "loaded");
+			sl_yw_seq(&w, 0);
+			for (size_t i = 0; i < m->n_mem_loaded; i++) {
+				sl_yw_map(&w, 1);
+				sl_yw_kdouble(&w, "gbps", m->mem_loaded_gbps[i]);
+				sl_yw_kdouble(&w, "ns", m->mem_loaded_ns[i]);
+				sl_yw_end_map(&w);
+			}
+			sl_yw_end_seq(&w);
+		}
+		if (m->n_mem_latency) {
+			sl_yw_plain(&w, "latency");
+			sl_yw_seq(&w, 0);
+			for (size_t i = 0; i < m->n_mem_latency; i++) {
+				sl_yw_map(&w, 1);
+				sl_yw_kdouble(&w, "ghz", m->mem_latency_ghz[i]);
+				sl_yw_kdouble(&w, "ns", m->mem_latency_ns[i]);
+				sl_yw_kdouble(&w, "llc_ns", m->mem_llc_ns[i]);
+				sl_yw_end_map(&w);
+			}
+			sl_yw_end_seq(&w);
+		}
 		sl_yw_end_map(&w);
 	}
 	sl_yw_end_map(&w);
@@ -375,7 +525,17 @@ void sl_machine_free(sl_machine *m)
 	free(m->pstates);
 	free(m->name);
 	free(m->text);
+	free(m->mem_latency_ghz);
+	free(m->mem_latency_ns);
+	free(m->mem_llc_ns);
+	free(m->mem_loaded_gbps);
+	free(m->mem_loaded_ns);
 	memset(m, 0, sizeof *m);
+}
+
+int sl_machine_has_volts(const sl_machine *m)
+{
+	return m->n_pstates && m->pstates[0].volts > 0;
 }
 
 const char *sl_machine_role(const sl_machine *m, const char *role)
@@ -425,4 +585,39 @@ double sl_machine_fmax(const sl_machine *m)
 double sl_machine_fmin(const sl_machine *m)
 {
 	return m->n_pstates ? m->pstates[m->n_pstates - 1].ghz : 0;
+}
+
+/* Linear interpolation of y over ascending g, constant beyond. */
+static double interp(const double *g, const double *y, size_t n, double ghz)
+{
+	if (ghz <= g[0])
+		return y[0];
+	if (ghz >= g[n - 1])
+		return y[n - 1];
+	size_t i = 1;
+	while (g[i] < ghz)
+		i++;
+	return y[i - 1] + (y[i] - y[i - 1]) * (ghz - g[i - 1]) / (g[i] - g[i - 1]);
+}
+
+double sl_machine_mem_latency(const sl_machine *m, double ghz)
+{
+	return m->n_mem_latency
+		       ? interp(m->mem_latency_ghz, m->mem_latency_ns, m->n_mem_latency, ghz)
+		       : m->memory_latency_ns;
+}
+
+double sl_machine_llc_hit(const sl_machine *m, double ghz)
+{
+	return m->n_mem_latency
+		       ? interp(m->mem_latency_ghz, m->mem_llc_ns, m->n_mem_latency, ghz)
+		       : 0;
+}
+
+double sl_machine_mem_queueing(const sl_machine *m, double gbps)
+{
+	if (!m->n_mem_loaded)
+		return 1;
+	return interp(m->mem_loaded_gbps, m->mem_loaded_ns, m->n_mem_loaded, gbps) /
+	       m->mem_loaded_ns[0];
 }

@@ -596,6 +596,9 @@ static int read_interval(sl_trace_reader *r, const sl_ynode *m, slot *s)
 		if (!(iv->temp > SL_TRACE_TEMP_MIN))
 			return sl_yerr(yp, v->line, "temp", "a temperature in degrees C must "
 				       "be above absolute zero (-273.15), found %s", v->str);
+		if (iv->temp > SL_TRACE_TEMP_MAX)
+			return sl_yerr(yp, v->line, "temp", "%s is not a die temperature in "
+				       "degrees C (at most %g)", v->str, SL_TRACE_TEMP_MAX);
 		iv->has_temp = 1;
 	}
 	if ((v = sl_ymap_get(m, "label"))) {
@@ -1119,9 +1122,9 @@ int sl_trace_write_at(sl_trace_writer *w, const sl_trace_interval *iv, double gh
 {
 	sl_ywriter *yw = &w->yw;
 	if (!isfinite(iv->t) || iv->t <= 0 || (iv->has_e && (!isfinite(iv->e) || iv->e < 0)) ||
-	    (iv->has_temp && !(isfinite(iv->temp) && iv->temp > SL_TRACE_TEMP_MIN))) {
+	    (iv->has_temp && !(iv->temp > SL_TRACE_TEMP_MIN && iv->temp <= SL_TRACE_TEMP_MAX))) {
 		sl_error_set("cannot write trace %s: interval %zu has t <= 0, a "
-			     "negative or non-finite e, or a temp not above -273.15",
+			     "negative or non-finite e, or a temp outside (-273.15, 500]",
 			     yw->af.path ? yw->af.path : "-", w->index);
 		return -1;
 	}

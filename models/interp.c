@@ -120,7 +120,8 @@ int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events
 	}
 	if (!p->has_counts && n_events) {
 		sl_error_set("the profile has no event counts (backend '%s'); "
-			     "profile with the perf or replay backend",
+			     "profile with the perf backend, or --backend vpmu where there "
+			     "is no PMU",
 			     p->backend ? p->backend : "?");
 		return -1;
 	}

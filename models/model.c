@@ -14,7 +14,7 @@
 
 const char *sl_time_model_name(sl_time_model t)
 {
-	return t == SL_TIME_LINEAR ? "linear" : "stall";
+	return t == SL_TIME_LINEAR ? "linear" : t == SL_TIME_MLP ? "mlp" : "stall";
 }
 
 int sl_time_model_parse(const char *s, sl_time_model *t)
@@ -23,12 +23,17 @@ int sl_time_model_parse(const char *s, sl_time_model *t)
 		*t = SL_TIME_STALL;
 	else if (!strcmp(s, "linear"))
 		*t = SL_TIME_LINEAR;
+	else if (!strcmp(s, "mlp"))
+		*t = SL_TIME_MLP;
 	else {
-		sl_error_set("unknown time model '%s'; use 'stall' or 'linear'", s);
+		sl_error_set("unknown time model '%s'; use 'stall', 'mlp' or 'linear'", s);
 		return -1;
 	}
 	return 0;
 }
+
+/* bytes a miss or a prefetch moves */
+#define SL_LINE_BYTES 64.0
 
 /* Append `ev` to the list unless present; its index. */
 static int add_event(const char ***list, size_t *n, size_t *cap, const char *ev)
@@ -61,8 +66,8 @@ int sl_model_check_profile(const sl_profile *p)
 {
 	if (!p->has_counts) {
 		sl_error_set("the profile has no event counts (backend '%s'): the models "
-			     "need cycles and PMU events; profile with the perf or replay "
-			     "backend", p->backend ? p->backend : "?");
+			     "need cycles and PMU events; profile with the perf backend, or "
+			     "--backend vpmu where there is no PMU", p->backend ? p->backend : "?");
 		return -1;
 	}
 	if (!(p->freq_ghz > 0)) {
@@ -91,6 +96,12 @@ static int check_inputs(const sl_profile *p, const sl_machine *m, sl_time_model 
 			     "add it or use --model linear", m->name);
 		return -1;
 	}
+	if (t == SL_TIME_MLP &&
+	    (!sl_machine_role(m, "offcore_cycles") || !sl_machine_role(m, "llc_misses"))) {
+		sl_error_set("machine %s names no offcore_cycles and llc_misses events "
+			     "for the mlp model; add them or use --model stall", m->name);
+		return -1;
+	}
 	if (!(flags & SL_MODEL_TIME_ONLY) && !sl_machine_complete(m)) {
 		char *why = sl_xstrdup(sl_error());
 		sl_error_set("%s, or predict time only with --time-only", why);
@@ -104,7 +115,9 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		  sl_time_model t, int flags)
 {
 	memset(md, 0, sizeof *md);
+	md->temp_c = NAN;
 	md->k_stall = md->k_llc = md->k_memstall = -1;
+	md->k_ocyc = md->k_occ = md->k_pf = md->k_llcref = md->k_mst = -1;
 	if (check_inputs(p, m, t, flags) < 0)
 		return -1;
 	md->prof = p;
@@ -125,6 +138,23 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	else if (t == SL_TIME_STALL) {
 		md->k_stall = add_event(&evs, &n, &cap, sl_machine_role(m, "stall_cycles"));
 		md->k_llc = add_event(&evs, &n, &cap, sl_machine_role(m, "llc_misses"));
+	} else if (t == SL_TIME_MLP) {
+		const char *ev;
+		md->k_ocyc = add_event(&evs, &n, &cap, sl_machine_role(m, "offcore_cycles"));
+		md->k_llc = add_event(&evs, &n, &cap, sl_machine_role(m, "llc_misses"));
+		if ((ev = sl_machine_role(m, "offcore_occupancy")))
+			md->k_occ = add_event(&evs, &n, &cap, ev);
+		if ((ev = sl_machine_role(m, "prefetches")))
+			md->k_pf = add_event(&evs, &n, &cap, ev);
+		if ((ev = sl_machine_role(m, "llc_references")) &&
+		    sl_machine_llc_hit(m, sl_machine_fmax(m)) > 0)
+			md->k_llcref = add_event(&evs, &n, &cap, ev);
+		if ((ev = sl_machine_role(m, "miss_stall_cycles")))
+			md->k_mst = add_event(&evs, &n, &cap, ev);
+		/* the most traffic any probe achieved */
+		md->bw_gbps = m->mem_bandwidth_gbps;
+		if (m->n_mem_loaded)
+			md->bw_gbps = SL_MAX(md->bw_gbps, m->mem_loaded_gbps[m->n_mem_loaded - 1]);
 	}
 	if (md->power) {
 		static const char *const cycle_roles[] = {
@@ -162,6 +192,17 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		if (rc < 0)
 			goto fail;
 	}
+	if (t == SL_TIME_MLP) {
+		/* the optional ones only matter when measured somewhere */
+		if (need_measured(md, md->k_ocyc, "offcore_cycles") < 0 ||
+		    need_measured(md, md->k_llc, "llc_misses") < 0)
+			goto fail;
+		int *opt[] = {&md->k_occ, &md->k_pf, &md->k_llcref, &md->k_mst};
+		for (size_t j = 0; j < SL_ARRAY_LEN(opt); j++)
+			if (*opt[j] >= 0 &&
+			    md->view.ev_cells[(size_t)*opt[j] * SL_SRC_N + SL_SRC_NONE])
+				*opt[j] = -1;
+	}
 	for (size_t j = 0; md->power && j < md->n_terms; j++)
 		if (need_measured(md, md->k_term[j], "a power-model term") < 0)
 			goto fail;
@@ -180,9 +221,21 @@ void sl_model_free(sl_model *md)
 	memset(md, 0, sizeof *md);
 }
 
+void sl_model_set_temp(sl_model *md, double temp_c)
+{
+	md->temp_c = temp_c;
+}
+
 int sl_model_opoint(const sl_model *md, double ghz, sl_opoint *op)
 {
-	return sl_machine_opoint(md->mach, ghz, md->flags & SL_MODEL_EXTRAPOLATE, op);
+	const sl_machine *m = md->mach;
+	if (sl_machine_opoint(m, ghz, md->flags & SL_MODEL_EXTRAPOLATE, op) < 0)
+		return -1;
+	/* leakage at another die temperature than calibrated */
+	if (m->has_temp && isfinite(md->temp_c) && isfinite(op->static_w))
+		op->static_w = SL_MAX(0, op->static_w + m->temp_coeff * op->volts *
+						       (md->temp_c - m->temp_ref_c));
+	return 0;
 }
 
 /* Off-chip stall cycles of interval i at the profiled frequency: the
@@ -201,6 +254,83 @@ static double offchip_stalls(const sl_model *md, size_t i, double c)
 	return st < 0 ? 0 : st > c ? c : st;
 }
 
+static double count_or0(const sl_model *md, size_t i, int k)
+{
+	if (k < 0)
+		return 0;
+	double x = sl_interp_count(&md->view, i, (size_t)k);
+	return isfinite(x) && x > 0 ? x : 0;
+}
+
+/*
+ * The mlp model (docs/models.md).  Of the cycles c at f0:
+ *   - the LLC hits' cost fh = hits * llc_ns(f0) * f0 is time, measured per
+ *     P-state (memory: latency:);
+ *   - the offcore cycles O (at least one demand miss outstanding) are the
+ *     misses' latency, overlapped misses counted once: time, at the
+ *     latency L(f) * q(B) a chase measured at f and the loaded-latency
+ *     probe at the traffic B = (misses + prefetches) * 64 B / time;
+ *   - the rest, c - O - fh, is work in cycles, less the work the ROB did
+ *     under the misses: with a count of the cycles stalled on misses M,
+ *     that hidden work is O - M, and at f1 a miss's latency hides at most
+ *     that much (mem1 = max(0, O1 - (O - M)));
+ * and the interval can never be shorter than its traffic over the most
+ * bandwidth a probe achieved.  t1 solves t = cycles1(B(t)) / f1 (the
+ * queueing depends on the traffic per second, which depends on t).
+ * Returns the cycles at f1; *st and *scale as for the stall model.
+ */
+static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, double *st,
+			 double *scale)
+{
+	const sl_machine *m = md->mach;
+	double f0 = md->f0_ghz;
+	double o = SL_MIN(count_or0(md, i, md->k_ocyc), c);
+	double x = count_or0(md, i, md->k_llc);
+	double lr = sl_machine_mem_latency(m, f1) / sl_machine_mem_latency(m, f0);
+	double hits = SL_MAX(0.0, count_or0(md, i, md->k_llcref) - x);
+	double fh = SL_MIN(hits * sl_machine_llc_hit(m, f0) * f0, c - o);
+	double fh1 = fh > 0 ? fh * sl_machine_llc_hit(m, f1) * f1 /
+				      (sl_machine_llc_hit(m, f0) * f0)
+			    : 0;
+	double bytes = (x + count_or0(md, i, md->k_pf)) * SL_LINE_BYTES;
+	double t0 = c / (f0 * 1e9);
+	/* the hidden work: O - M when M is counted (0..O), else taken as
+	 * never clipped (the cycles less O are all work) */
+	/* M and O must come from the same interval: O - M from a measured O
+	 * and a phase-mean M is noise */
+	double mst = NAN;
+	if (md->k_mst >= 0 &&
+	    sl_interp_src(&md->view, i, (size_t)md->k_mst) ==
+		    sl_interp_src(&md->view, i, (size_t)md->k_ocyc))
+		mst = SL_MIN(count_or0(md, i, md->k_mst), o);
+	double hidden = isnan(mst) ? 0 : o - mst;
+	double w = isnan(mst) ? c - o - fh : c - mst - fh;
+	/* the offcore cycles at f1 without queueing */
+	double ou = o / sl_machine_mem_queueing(m, bytes / t0 / 1e9) * lr * f1 / f0;
+	double t_bw = md->bw_gbps > 0 ? bytes / (md->bw_gbps * 1e9) : 0;
+#define CYC1(t) (w + SL_MAX(0.0, ou * sl_machine_mem_queueing(m, bytes / (t) / 1e9) - hidden) + fh1)
+	double hz = f1 * 1e9;
+	double lo = SL_MAX(t_bw, CYC1(HUGE_VAL) / hz), hi = lo;
+	if (bytes > 0 && m->n_mem_loaded) {
+		/* cycles1(t) / f1 falls as t grows (less traffic per second,
+		 * less queueing): bisect for the fixed point */
+		while (CYC1(hi) / hz > hi)
+			hi *= 2;
+		for (int it = 0; it < 60 && hi - lo > 1e-9 * hi; it++) {
+			double mid = 0.5 * (lo + hi);
+			if (CYC1(mid) / hz > mid)
+				lo = mid;
+			else
+				hi = mid;
+		}
+	}
+#undef CYC1
+	double c1 = SL_MAX(t_bw, hi) * hz;
+	*st = c - w;
+	*scale = *st > 0 ? (c1 - w) / *st : 1;
+	return c1;
+}
+
 /* Predicted cycles of interval i at f1, with the off-chip stall cycles
  * `st` at f0 and the factor `scale` (f1/f0) they scale by. */
 static double target_cycles(const sl_model *md, size_t i, double f1, double *st,
@@ -209,6 +339,8 @@ static double target_cycles(const sl_model *md, size_t i, double f1, double *st,
 	double c = (double)md->prof->iv[i].cycles;
 	*st = 0;
 	*scale = 1;
+	if (md->time == SL_TIME_MLP)
+		return mlp_cycles(md, i, c, f1, st, scale);
 	if (md->time == SL_TIME_STALL) {
 		*st = offchip_stalls(md, i, c);
 		*scale = f1 / md->f0_ghz;

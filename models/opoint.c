@@ -91,8 +91,10 @@ int sl_machine_opoint(const sl_machine *m, double ghz, int extrapolate, sl_opoin
 		if (has_static)
 			op->static_w = line(x, s, a, a + 1, ghz);
 		/* f V^2 must stay finite (a power at 1e308 GHz is not a number),
-		 * and static power, like voltage, cannot go below zero. */
-		if (!(op->volts > 0) || !isfinite(ghz * op->volts * op->volts)) {
+		 * and static power, like voltage, cannot go below zero.  A machine
+		 * without voltages has none to check (time only). */
+		if (sl_machine_has_volts(m) &&
+		    (!(op->volts > 0) || !isfinite(ghz * op->volts * op->volts))) {
 			sl_error_set("cannot extrapolate to %g GHz: the voltage would be "
 				     "%g V; choose a frequency nearer %.4g-%.4g GHz",
 				     ghz, op->volts, x[0], x[n - 1]);

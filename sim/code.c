@@ -56,6 +56,8 @@ void sl_sim_prepare(sl_sim *s, const sl_sim_machine *m, sl_sim_workload *w,
 		pool[i] = a = next_addr(r, a);
 	for (size_t p = 0; p < w->n_phases; p++) {
 		sl_sim_phase *ph = &w->phases[p];
+		if (ph->code_of >= 0)
+			continue; /* laid out below, as its code's phase */
 		size_t n = (size_t)ph->p[SL_P_BRANCHES];
 		size_t nshared = (size_t)llround(ph->p[SL_P_SHARED] * (double)n);
 		struct pair *pr = sl_xcalloc(n, sizeof *pr);
@@ -86,6 +88,34 @@ void sl_sim_prepare(sl_sim *s, const sl_sim_machine *m, sl_sim_workload *w,
 		ph->n_br = n;
 		free(pr);
 		free(rank);
+	}
+	/* Same code on other data: the other phase's branches and weights. */
+	for (size_t p = 0; p < w->n_phases; p++) {
+		sl_sim_phase *ph = &w->phases[p];
+		if (ph->code_of < 0)
+			continue;
+		const sl_sim_phase *src = &w->phases[ph->code_of];
+		free(ph->addr);
+		free(ph->weight);
+		ph->n_br = src->n_br;
+		ph->addr = sl_xcalloc(ph->n_br, sizeof *ph->addr);
+		ph->weight = sl_xcalloc(ph->n_br, sizeof *ph->weight);
+		memcpy(ph->addr, src->addr, ph->n_br * sizeof *ph->addr);
+		memcpy(ph->weight, src->weight, ph->n_br * sizeof *ph->weight);
+	}
+	/* Code drift: each branch's weight drifts with its own fixed normal
+	 * z_k times the phase's slow drift g(i) (a stream of its own, so the
+	 * layout above is what it was without code drift). */
+	for (size_t p = 0; p < w->n_phases; p++) {
+		sl_sim_phase *ph = &w->phases[p];
+		free(ph->zcode);
+		ph->zcode = NULL;
+		if (!(ph->p[SL_P_CODE_DRIFT] > 0))
+			continue;
+		gsl_rng_set(r, (unsigned long)sl_sim_key_hash(seed, SL_STREAM_CODE, 1, p, 0));
+		ph->zcode = sl_xcalloc(ph->n_br, sizeof *ph->zcode);
+		for (size_t k = 0; k < ph->n_br; k++)
+			ph->zcode[k] = gsl_ran_gaussian(r, 1.0);
 	}
 	free(pool);
 	free(chosen);

@@ -12,9 +12,20 @@
 int sl_sim_read_keys(sl_yparser *yp, const sl_ynode *map, const sl_sim_key *keys,
 		     size_t n, void *base, int *set)
 {
-	const char **known = sl_xcalloc(n + 1, sizeof *known);
+	return sl_sim_read_keys_but(yp, map, keys, n, base, set, NULL);
+}
+
+int sl_sim_read_keys_but(sl_yparser *yp, const sl_ynode *map, const sl_sim_key *keys,
+			 size_t n, void *base, int *set, const char *const *other)
+{
+	size_t no = 0;
+	while (other && other[no])
+		no++;
+	const char **known = sl_xcalloc(n + no + 1, sizeof *known);
 	for (size_t i = 0; i < n; i++)
 		known[i] = keys[i].key;
+	for (size_t i = 0; i < no; i++)
+		known[n + i] = other[i];
 	sl_ywarn_unknown(yp, map, known);
 	free(known);
 	for (size_t i = 0; i < n; i++) {

@@ -39,6 +39,7 @@ typedef struct drawn {
 	double cpi, mlp, dep;
 	double cond, mispredicts, fp, memu, uops, l2, hits, misses;
 	double power_z; /* standard normal for the Ceff noise */
+	double prefetches, res; /* harder physics (0 unless enabled) */
 } drawn;
 
 sl_sim_ctx *sl_sim_ctx_new(const sl_sim *s)
@@ -76,19 +77,25 @@ static double knot(const sl_sim *s, sl_sim_ctx *c, size_t phase, int which, uint
 	return gsl_ran_gaussian(c->rk, 1.0);
 }
 
-/* Slow drift: a multiplicative factor exp(drift * g(i)), g interpolating
- * linearly between standard-normal knots every drift_period intervals. */
+/* g(i): linear interpolation between standard-normal knots every
+ * drift_period intervals. */
+static double drift_g(const sl_sim *s, sl_sim_ctx *c, const sl_sim_phase *ph,
+		      size_t phase, int which, size_t i)
+{
+	uint64_t per = (uint64_t)ph->p[SL_P_DRIFT_PERIOD];
+	uint64_t k = i / per;
+	double f = (double)(i % per) / (double)per;
+	return (1 - f) * knot(s, c, phase, which, k) + f * knot(s, c, phase, which, k + 1);
+}
+
+/* Slow drift: a multiplicative factor exp(drift * g(i)). */
 static double drift(const sl_sim *s, sl_sim_ctx *c, const sl_sim_phase *ph,
 		    size_t phase, int which, size_t i)
 {
 	double amp = ph->p[SL_P_DRIFT];
 	if (amp == 0)
 		return 1.0;
-	uint64_t per = (uint64_t)ph->p[SL_P_DRIFT_PERIOD];
-	uint64_t k = i / per;
-	double f = (double)(i % per) / (double)per;
-	double g = (1 - f) * knot(s, c, phase, which, k) + f * knot(s, c, phase, which, k + 1);
-	return exp(amp * g);
+	return exp(amp * drift_g(s, c, ph, phase, which, i));
 }
 
 static double lognormal(gsl_rng *r, double sigma)
@@ -135,6 +142,13 @@ static void draw_part(const sl_sim *s, sl_sim_ctx *c, size_t phase, uint64_t n,
 	double bn = p[SL_P_BRANCH_NOISE];
 	for (size_t k = 0; k < ph->n_br; k++)
 		c->w[k] = ph->weight[k] * (bn > 0 ? exp(bn * gsl_ran_gaussian(r, 1.0)) : 1.0);
+	if (ph->zcode) {
+		/* code drift: log-weights move along fixed per-branch directions
+		 * with the phase's slow drift g(i) (knots of their own) */
+		double amp = p[SL_P_CODE_DRIFT], g = drift_g(s, c, ph, phase, 2, i);
+		for (size_t k = 0; k < ph->n_br; k++)
+			c->w[k] *= exp(amp * g * ph->zcode[k]);
+	}
 	gsl_ran_multinomial(r, ph->n_br, (unsigned)d->cond, c->w, c->cnt);
 	c->nh[slot] = 0;
 	for (size_t k = 0; k < ph->n_br; k++)
@@ -142,6 +156,19 @@ static void draw_part(const sl_sim *s, sl_sim_ctx *c, size_t phase, uint64_t n,
 			c->h[slot][c->nh[slot]++] = (sl_branch){ph->addr[k], c->cnt[k]};
 
 	d->power_z = gsl_ran_gaussian(r, 1.0);
+	/* draws of the optional effects come last, and only when enabled, so
+	 * a workload without them draws exactly what it drew before them */
+	d->prefetches = 0;
+	if (p[SL_P_PREFETCH_PKI] > 0)
+		d->prefetches = (double)llround(N * p[SL_P_PREFETCH_PKI] * dm *
+						lognormal(r, sig) / 1000);
+	d->res = p[SL_P_RESOURCE_STALL_FRACTION];
+}
+
+/* The memory cycles of a part whose miss clusters take `lat_ns` each. */
+static double mem_cycles(double clusters, double hidden, double lat_ns, double ghz)
+{
+	return clusters * SL_MAX(0.0, lat_ns * ghz - hidden);
 }
 
 /* The deterministic cost of a drawn part at (ghz, volts). */
@@ -153,26 +180,83 @@ static void cost_part(const sl_sim *s, const drawn *d, double ghz, double volts,
 	pt->instructions = (uint64_t)d->n;
 	pt->core_cycles = d->n * d->cpi;
 	pt->branch_cycles = d->mispredicts * t->mispredict_penalty;
+	/* The uncore's own clock: min(uncore_max_ghz, uncore_ratio * f); its
+	 * times are given at uncore_max_ghz and stretch when it slows. */
+	double ustretch = 1;
+	if (t->uncore_ratio > 0)
+		ustretch = t->uncore_max_ghz / SL_MIN(t->uncore_max_ghz, t->uncore_ratio * ghz);
 	pt->llc_hit_cycles = d->hits * t->llc_hit_exposed *
-			     (t->llc_hit_core_cycles + t->llc_hit_uncore_ns * ghz);
+			     (t->llc_hit_core_cycles + t->llc_hit_uncore_ns * ustretch * ghz);
 	/* Each cluster of mlp overlapping misses stalls for the DRAM latency
 	 * less the work the ROB holds; that work cannot exceed the core work
-	 * there is between two clusters. */
+	 * there is between two clusters.  With rob_entries, the ROB holds
+	 * that many instructions of this phase's work (entries * cpi_core
+	 * cycles), which a short latency clips. */
 	double clusters = d->misses / d->mlp;
-	double hidden = clusters > 0 ? SL_MIN(t->rob_fill_cycles, pt->core_cycles / clusters)
-				     : 0;
-	pt->memory_cycles = clusters * SL_MAX(0.0, t->memory_ns * ghz - hidden);
+	double fill = t->rob_entries > 0 ? t->rob_entries * d->cpi : t->rob_fill_cycles;
+	double hidden = clusters > 0 ? SL_MIN(fill, pt->core_cycles / clusters) : 0;
+	double base = pt->core_cycles + pt->branch_cycles + pt->llc_hit_cycles;
+	double lat0 = t->memory_ns + t->memory_uncore_ns * ustretch;
+	double lat = lat0;
+	double hz = ghz * 1e9;
+	double mem = mem_cycles(clusters, hidden, lat, ghz);
+	/* DRAM bandwidth: misses and prefetches move line_bytes each; the
+	 * part cannot be shorter than bytes / bandwidth (the core's work
+	 * overlaps the transfer), and with queue_gain the latency grows with
+	 * the utilisation u = t_bw / t:  lat = lat0 (1 + queue_gain u/(1-u)),
+	 * u capped at 0.95.  t solves t = max(t_lat(lat(t)), t_bw). */
+	double t_bw = 0, extra = 0;
+	if (t->dram_gbps > 0)
+		t_bw = (d->misses + d->prefetches) * t->line_bytes / (t->dram_gbps * 1e9);
+	if (t_bw > 0 && t->queue_gain > 0) {
+		double lo = SL_MAX((base + mem) / hz, t_bw);
+		double hi = SL_MAX((base + mem_cycles(clusters, hidden,
+						      lat0 * (1 + t->queue_gain * 0.95 / 0.05),
+						      ghz)) / hz,
+				   t_bw);
+		for (int it = 0; it < 60 && hi - lo > 1e-12 * hi; it++) {
+			double mid = 0.5 * (lo + hi);
+			double u = SL_MIN(0.95, t_bw / mid);
+			double l = lat0 * (1 + t->queue_gain * u / (1 - u));
+			double g = SL_MAX((base + mem_cycles(clusters, hidden, l, ghz)) / hz, t_bw);
+			if (g > mid)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		double u = SL_MIN(0.95, t_bw / hi);
+		lat = lat0 * (1 + t->queue_gain * u / (1 - u));
+		mem = mem_cycles(clusters, hidden, lat, ghz);
+	}
+	if (t_bw * hz > base + mem)
+		extra = t_bw * hz - (base + mem);
+	pt->memory_cycles = extra > 0 ? mem + extra : mem;
 	double cycles = pt->core_cycles + pt->branch_cycles + pt->llc_hit_cycles +
 			pt->memory_cycles;
 	double dep = d->dep * pt->core_cycles;
+	double res = d->res * pt->core_cycles;
 
 	q[SL_Q_CYCLES] += cycles;
 	q[SL_Q_INSTRUCTIONS] += d->n;
 	q[SL_Q_STALL_CYCLES] += dep + t->stall_mispredict_share * pt->branch_cycles +
-				t->stall_llc_hit_share * pt->llc_hit_cycles + pt->memory_cycles;
+				t->stall_llc_hit_share * pt->llc_hit_cycles + pt->memory_cycles +
+				res;
 	q[SL_Q_RESOURCE_STALLS] += t->resource_memory_share * pt->memory_cycles +
 				   t->resource_llc_hit_share * pt->llc_hit_cycles +
-				   t->resource_dep_share * dep;
+				   t->resource_dep_share * dep + res;
+	q[SL_Q_PREFETCHES] += d->prefetches;
+	/* stalled with a miss outstanding, whatever the cause: the memory
+	 * stall, and the dependency and resource stalls that fall while a
+	 * miss is out (in proportion to the time one is) */
+	double out = clusters > 0 ? SL_MIN(1.0, (clusters * lat * ghz + extra) / cycles) : 0;
+	q[SL_Q_MISS_STALLS] += pt->memory_cycles + (dep + res) * out;
+	if (clusters > 0) {
+		/* the offcore queue: a cluster keeps >= 1 demand miss out for the
+		 * whole latency (the hidden work runs under it), mlp of them at a
+		 * time; a bandwidth-bound part waits with all of them out */
+		q[SL_Q_OFFCORE_CYCLES] += clusters * lat * ghz + extra;
+		q[SL_Q_OFFCORE_OCCUPANCY] += d->misses * lat * ghz + extra * d->mlp;
+	}
 	q[SL_Q_LLC_MISSES] += d->misses;
 	q[SL_Q_L2_MISSES] += d->hits + d->misses;
 	q[SL_Q_L2_REFERENCES] += d->l2;
@@ -230,6 +314,21 @@ void sl_sim_interval_run(const sl_sim *s, sl_sim_ctx *c, size_t index, double gh
 	const sl_sim_workload *w = s->w;
 	size_t cur = w->phase_of[index % w->n_intervals];
 	size_t prev = index ? w->phase_of[(index - 1) % w->n_intervals] : cur;
+	/* A gradual transition (the new phase's `ramp` R > 1): the first R
+	 * intervals of its instance mix the previous instance's phase, the
+	 * new phase's share growing as (j + s) / R in the j-th of them. */
+	size_t ramp = (size_t)w->phases[cur].p[SL_P_RAMP], j = 0;
+	if (ramp > 1 && prev == cur) {
+		while (j + 1 < ramp && j < index &&
+		       w->phase_of[(index - j - 1) % w->n_intervals] == cur)
+			j++;
+		if (j < ramp && j < index)
+			prev = w->phase_of[(index - j - 1) % w->n_intervals];
+		else
+			j = 0;
+		if (prev == cur)
+			j = 0;
+	}
 	drawn d[2];
 	double q[SL_Q_N] = {0};
 
@@ -238,6 +337,8 @@ void sl_sim_interval_run(const sl_sim *s, sl_sim_ctx *c, size_t index, double gh
 	uint64_t n = w->interval_instructions + gsl_rng_uniform_int(c->r, SKID);
 	/* the share of the new phase when an instance starts mid-interval */
 	double share = gsl_rng_uniform_pos(c->r);
+	if (ramp > 1 && prev != cur)
+		share = ((double)j + share) / (double)ramp;
 	uint64_t n_prev = prev == cur ? 0 : (uint64_t)llround((double)n * (1 - share));
 
 	out->n_parts = 0;

@@ -27,6 +27,10 @@ typedef struct sl_sim_key {
  * warns about unknown keys.  Range and type errors name file, line, key. */
 int sl_sim_read_keys(sl_yparser *yp, const sl_ynode *map, const sl_sim_key *keys,
 		     size_t n, void *base, int *set);
+/* The same, not warning about the keys in `other` (NULL-terminated), which
+ * the caller reads itself. */
+int sl_sim_read_keys_but(sl_yparser *yp, const sl_ynode *map, const sl_sim_key *keys,
+			 size_t n, void *base, int *set, const char *const *other);
 /* Fills unset keys with their defaults; a required key still unset is an
  * error "missing required key in WHERE" at `line`. */
 int sl_sim_finish_keys(sl_yparser *yp, int line, const char *where,

@@ -44,6 +44,13 @@ static const sl_sim_key truth_keys[] = {
 	T("meter_hz", meter_hz, 1, 1e6, 1000),
 	T("meter_noise_w", meter_noise_w, 0, 1000, 0.5),
 	T("idle_seconds", idle_seconds, 0.001, 100, 0.2),
+	T("dram_gbps", dram_gbps, 0, 10000, 0),
+	T("line_bytes", line_bytes, 1, 4096, 64),
+	T("queue_gain", queue_gain, 0, 100, 0),
+	T("uncore_ratio", uncore_ratio, 0, 10, 0),
+	T("uncore_max_ghz", uncore_max_ghz, 0, 100, 0),
+	T("memory_uncore_ns", memory_uncore_ns, 0, 10000, 0),
+	T("rob_entries", rob_entries, 0, 100000, 0),
 };
 
 static const char *const qty_names[SL_Q_N] = {
@@ -59,6 +66,10 @@ static const char *const qty_names[SL_Q_N] = {
 	[SL_Q_MISPREDICTS] = "mispredicts",
 	[SL_Q_COND_BRANCHES] = "conditional_branches",
 	[SL_Q_UOPS] = "uops",
+	[SL_Q_PREFETCHES] = "prefetches",
+	[SL_Q_OFFCORE_CYCLES] = "offcore_cycles",
+	[SL_Q_OFFCORE_OCCUPANCY] = "offcore_occupancy",
+	[SL_Q_MISS_STALLS] = "miss_stall_cycles",
 };
 
 const char *sl_sim_qty_name(int q)
@@ -184,6 +195,10 @@ static int load(sl_yparser *yp, const sl_ynode *root, void *obj)
 	    sl_sim_finish_keys(yp, n->line, "truth", truth_keys, SL_ARRAY_LEN(truth_keys),
 			       &m->truth, set) < 0)
 		return -1;
+	if (m->truth.uncore_ratio > 0 && !(m->truth.uncore_max_ghz > 0))
+		return sl_yerr(yp, n->line, "uncore_max_ghz",
+			       "uncore_ratio needs uncore_max_ghz (the uncore clock "
+			       "its *_uncore_ns are given at)");
 	return 0;
 }
 

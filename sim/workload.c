@@ -36,6 +36,10 @@ static const sl_sim_key phase_keys[SL_P_N] = {
 	P("zipf", SL_P_ZIPF, 0, 5, 1.0, 0),
 	P("shared", SL_P_SHARED, 0, 1, 0.25, 0),
 	P("branch_noise", SL_P_BRANCH_NOISE, 0, 2, 0.1, 0),
+	P("prefetch_pki", SL_P_PREFETCH_PKI, 0, 1000, 0, 0),
+	P("resource_stall_fraction", SL_P_RESOURCE_STALL_FRACTION, 0, 1, 0, 0),
+	P("code_drift", SL_P_CODE_DRIFT, 0, 2, 0, 0),
+	P("ramp", SL_P_RAMP, 0, 1000, 0, 1),
 };
 
 const char *sl_sim_param_name(int p)
@@ -54,9 +58,11 @@ static int load_phase(sl_yparser *yp, const sl_ynode *key, const sl_ynode *val,
 		return sl_yerr(yp, key->line, "phases", "a phase needs a non-empty name");
 	if (sl_yexpect(yp, val, SL_YMAP, ph->name) < 0)
 		return -1;
+	static const char *const other[] = {"code", NULL};
+	ph->code_of = -1;
 	if (defaults && sl_sim_read_keys(yp, defaults, phase_keys, SL_P_N, ph->p, set) < 0)
 		return -1;
-	if (sl_sim_read_keys(yp, val, phase_keys, SL_P_N, ph->p, set) < 0)
+	if (sl_sim_read_keys_but(yp, val, phase_keys, SL_P_N, ph->p, set, other) < 0)
 		return -1;
 	where = sl_xasprintf("phase %s (or defaults)", ph->name);
 	rc = sl_sim_finish_keys(yp, val->line, where, phase_keys, SL_P_N, ph->p, set);
@@ -202,6 +208,32 @@ static int load(sl_yparser *yp, const sl_ynode *root, void *obj)
 			       &w->phases[i / 2]) < 0)
 			return -1;
 	}
+	/* `code: NAME` runs another phase's code (same branches, same weights)
+	 * with this phase's behaviour: same code on other data */
+	for (size_t i = 0; i + 1 < phases->n; i += 2) {
+		const sl_ynode *c = sl_ymap_get(phases->kid[i + 1], "code");
+		const char *name;
+		sl_sim_phase *ph = &w->phases[i / 2];
+		if (!c)
+			continue;
+		if (sl_yget_str(yp, c, "code", &name) < 0)
+			return -1;
+		int q = find_phase(w, name);
+		if (q < 0)
+			return sl_yerr(yp, c->line, "code",
+				       "no phase named '%s' under phases:", name);
+		if (w->phases[q].code_of >= 0 || (size_t)q == i / 2)
+			return sl_yerr(yp, c->line, "code",
+				       "phase %s has no code of its own to share; name "
+				       "a phase without code:", name);
+		ph->code_of = q;
+		ph->p[SL_P_BRANCHES] = w->phases[q].p[SL_P_BRANCHES];
+	}
+	for (size_t i = 0; i < w->n_phases; i++)
+		if (w->phases[i].code_of >= 0 && w->phases[w->phases[i].code_of].code_of >= 0)
+			return sl_yerr(yp, phases->line, "code",
+				       "phase %s shares code with a phase that itself "
+				       "has code:", w->phases[i].name);
 	if (!(n = sl_yreq(yp, root, "sequence", NULL)) || flatten(yp, n, w, &cap) < 0)
 		return -1;
 	if (!w->n_intervals)
@@ -225,6 +257,7 @@ void sl_sim_workload_free(sl_sim_workload *w)
 		free(w->phases[i].name);
 		free(w->phases[i].addr);
 		free(w->phases[i].weight);
+		free(w->phases[i].zcode);
 	}
 	free(w->phases);
 	free(w->phase_of);

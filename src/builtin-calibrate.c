@@ -4,25 +4,34 @@
  * itself is in calib/ (include/sleuth/calib.h); this file turns the command
  * line into training runs, prints the report and writes the model.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "builtin.h"
 #include "sleuth/calib.h"
 #include "sleuth/common.h"
+#include "sleuth/hw.h"
 #include "sleuth/machine.h"
 #include "sleuth/powerlog.h"
 #include "util/term.h"
 
 #define CMD "calibrate"
+/* The least spread of training temperatures (deg C) to fit leakage on. */
+#define TEMP_MIN_RANGE 2.0
 
 typedef struct cal_opts {
 	const char *machine, *out, *idle, *column;
+	int sweep;          /* --sweep: run the training suite at every P-state */
+	const char *sim, *sysfs, *keep;
+	uint64_t intervals;
+	double seconds;
 	size_t select;    /* 0: the skeleton's power terms */
 	int robust;
 	double offset;
@@ -45,6 +54,10 @@ typedef struct cal_state {
 	sl_calib_fit fit;
 	int cv_ok;
 	char cv_why[512];
+	int novolts, volt_iters; /* the machine gave no volts: fitted */
+	double temp_lo, temp_hi; /* range of the training temperatures */
+	double *run_temp;        /* --sweep: each input's temperature, or NULL */
+	int temp_known;          /* every interval had one */
 	FILE *rep;             /* the report: stdout, or stderr when the model is */
 } cal_state;
 
@@ -59,6 +72,12 @@ static int parse(int argc, char **argv, cal_opts *o)
 		{"log-offset", required_argument, 0, 'L'},
 		{"column", required_argument, 0, 'c'},
 		{"quiet", no_argument, 0, 'q'},
+		{"sweep", no_argument, 0, 'S'},
+		{"sim", required_argument, 0, 'M'},
+		{"sysfs", required_argument, 0, 'Y'},
+		{"keep", required_argument, 0, 'K'},
+		{"intervals", required_argument, 0, 'N'},
+		{"seconds", required_argument, 0, 'T'},
 		{0, 0, 0, 0}};
 	int c;
 	uint64_t k;
@@ -72,6 +91,20 @@ static int parse(int argc, char **argv, cal_opts *o)
 		case 'c': o->column = optarg; break;
 		case 'r': o->robust = 1; break;
 		case 'q': sl_quiet = 1; break;
+		case 'S': o->sweep = 1; break;
+		case 'M': o->sim = optarg; break;
+		case 'Y': o->sysfs = optarg; break;
+		case 'K': o->keep = optarg; break;
+		case 'T':
+			if (sl_parse_double(optarg, &o->seconds) < 0 || !(o->seconds > 0))
+				return sl_usage_error(CMD, "--seconds '%s': give the seconds of "
+						      "each training run, e.g. 2", optarg);
+			break;
+		case 'N':
+			if (sl_parse_u64(optarg, &o->intervals) < 0 || !o->intervals)
+				return sl_usage_error(CMD, "--intervals '%s': give a number of "
+						      "intervals per run", optarg);
+			break;
 		case 's':
 			if (sl_parse_u64(optarg, &k) < 0 || k < 1 || k > 64)
 				return sl_usage_error(CMD, "--select '%s': give a number of "
@@ -91,9 +124,17 @@ static int parse(int argc, char **argv, cal_opts *o)
 		return sl_usage_error(CMD, "no machine skeleton; give --machine SKELETON.yaml");
 	if (!o->out)
 		return sl_usage_error(CMD, "no output file; give -o MODEL.yaml");
+	if (!o->sweep && (o->sim || o->sysfs || o->keep || o->intervals || o->seconds))
+		return sl_usage_error(CMD, "--sim, --sysfs, --keep, --intervals and --seconds "
+				      "go with --sweep");
+	if (o->sweep && optind < argc)
+		return sl_usage_error(CMD, "--sweep makes its own training runs; drop the "
+				      "inputs ('%s')", argv[optind]);
+	if (o->sweep)
+		return 0;
 	if (optind >= argc)
 		return sl_usage_error(CMD, "no training inputs; give PROFILE:LOG.csv, "
-				      "PROFILE or TRACE arguments");
+				      "PROFILE or TRACE arguments, or --sweep");
 	o->inputs = argv + optind;
 	o->n_inputs = (size_t)(argc - optind);
 	return 0;
@@ -116,6 +157,11 @@ static int load_input(const cal_opts *o, cal_state *st, const char *input)
 	int rc = sl_calib_run_load(r, path);
 	if (rc == 0)
 		st->n_runs++;
+	/* a sweep knows each run's die temperature (hwmon): every interval
+	 * gets it, so that static power can be fitted against temperature */
+	if (rc == 0 && st->run_temp && isfinite(st->run_temp[st->n_runs - 1]))
+		for (size_t i = 0; i < r->n; i++)
+			r->temp_c[i] = st->run_temp[st->n_runs - 1];
 	if (rc == 0 && log) {
 		sl_powerlog pl;
 		sl_calib_align al;
@@ -162,6 +208,17 @@ static int idle_static(const cal_opts *o, cal_state *st)
 			rc = -1;
 		}
 	}
+	for (size_t s = 0; rc == 0 && st->novolts && s < m->n_pstates; s++) {
+		size_t j = 0;
+		while (j < il.n && ps[j] != (int)s)
+			j++;
+		if (j == il.n) {
+			sl_error_set("%s has no row at %g GHz, and machine %s gives no volts to "
+				     "interpolate by; log idle power at every P-state", o->idle,
+				     m->pstates[s].ghz, m->name);
+			rc = -1;
+		}
+	}
 	if (rc == 0) {
 		st->static_w = sl_xcalloc(m->n_pstates, sizeof *st->static_w);
 		st->idle_measured = sl_xcalloc(m->n_pstates, 1);
@@ -179,14 +236,13 @@ static int choose_terms(const cal_opts *o, cal_state *st, const sl_calib_opts *c
 {
 	const sl_machine *m = &st->m;
 	if (o->select) {
+		free(st->terms);
+		free(st->select_cv);
 		st->n_terms = o->select;
 		st->terms = sl_xcalloc(o->select, sizeof *st->terms);
 		st->select_cv = sl_xcalloc(o->select, sizeof *st->select_cv);
 		if (sl_calib_select(&st->d, m, o->select, co, st->terms, st->select_cv) < 0)
 			return -1;
-		if (m->n_terms) /* after the checks: an error is one line */
-			sl_warn("--select %zu: ignoring the %zu power terms listed in %s",
-				o->select, m->n_terms, o->machine);
 		return 0;
 	}
 	if (!m->n_terms) {
@@ -313,6 +369,22 @@ static void report(const cal_opts *o, const cal_state *st)
 	char *sl = static_line(o, st);
 	fprintf(st->rep, "%s\n", sl);
 	free(sl);
+	if (st->temp_known && !f->has_temp)
+		fprintf(st->rep, "temperature: %.1f to %.1f C in training, too narrow a spread "
+			"to fit its effect on static power (%.0f C needed)\n", st->temp_lo,
+			st->temp_hi, TEMP_MIN_RANGE);
+	else if (f->has_temp)
+		fprintf(st->rep, "temperature: static power + %.4g W per volt per C above "
+			"%.0f C (+- %.2g), fitted on %.1f to %.1f C\n", f->temp_coeff,
+			f->temp_ref, f->temp_coeff_se, st->temp_lo, st->temp_hi);
+	else
+		fprintf(st->rep, "temperature: not in the inputs, so static power does not "
+			"depend on it\n");
+	if (st->novolts)
+		fprintf(st->rep, "voltages: %s gives none, so each P-state's relative V was fitted "
+			"(V^2 folded into one number per P-state; %d alternating least-squares "
+			"iterations); volts below are relative to the fastest trained P-state\n",
+			o->machine, st->volt_iters);
 	if (o->select) {
 		fprintf(st->rep, "events chosen by greedy forward selection on leave-one-workload-out "
 		       "error:\n");
@@ -401,6 +473,11 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 				      o->inputs[i]);
 	}
 	char *sl = static_line(o, st);
+	char tl[160] = "";
+	if (st->fit.has_temp)
+		snprintf(tl, sizeof tl, "temperature: static_w holds at %.0f C; +%.4g W per volt "
+			 "per C above it (fitted on %.1f to %.1f C)\n", st->fit.temp_ref,
+			 st->fit.temp_coeff, st->temp_lo, st->temp_hi);
 	char cv[64] = "no cross-validation";
 	if (st->cv_ok)
 		snprintf(cv, sizeof cv, "leave-one-workload-out error %.2f%%",
@@ -409,11 +486,12 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 		"fitted by sleuth calibrate %s on %s\n"
 		"skeleton: %s\n"
 		"training: %zu intervals of %zu workloads: %s\n"
-		"%s\n"
+		"%s\n%s%s"
 		"events: %s; %s fit: R^2 %.4f, mean abs. error of interval power "
 		"%.2f%%, %s",
 		SLEUTH_VERSION, when, o->machine, st->fit.n_used, st->d.n_workloads, ins,
-		sl, o->select ? "chosen by --select (greedy, leave-one-workload-out)"
+		sl, st->novolts ? "volts: RELATIVE (the skeleton gave none): each P-state's V "
+				  "fitted, 1 at the fastest trained one\n" : "", tl, o->select ? "chosen by --select (greedy, leave-one-workload-out)"
 			      : "from the skeleton",
 		o->robust ? "robust" : "least-squares", st->fit.r2, 100 * st->fit.mape, cv);
 	free(sl);
@@ -424,6 +502,12 @@ static int run(const cal_opts *o, cal_state *st)
 {
 	if (sl_machine_load(o->machine, &st->m) < 0)
 		return -1;
+	if (!sl_machine_has_volts(&st->m)) {
+		/* fitted below (calib/novolts.c); 1 V until then */
+		st->novolts = 1;
+		for (size_t s = 0; s < st->m.n_pstates; s++)
+			st->m.pstates[s].volts = 1;
+	}
 	if (o->idle && idle_static(o, st) < 0)
 		return -1;
 	st->runs = sl_xcalloc(o->n_inputs, sizeof *st->runs);
@@ -439,12 +523,36 @@ static int run(const cal_opts *o, cal_state *st)
 	sl_progress_finish(&pg);
 	if (sl_calib_data_build(&st->d, &st->m, st->runs, st->n_runs) < 0)
 		return -1;
-	sl_calib_opts co = {st->static_w, o->robust};
+	sl_calib_opts co = {.static_w = st->static_w, .robust = o->robust};
+	double tmean, trange;
+	if (sl_calib_data_temps(&st->d, &tmean, &trange) == 0) {
+		st->temp_known = 1;
+		st->temp_lo = INFINITY;
+		st->temp_hi = -INFINITY;
+		for (size_t i = 0; i < st->d.n; i++) {
+			st->temp_lo = SL_MIN(st->temp_lo, st->d.temp[i]);
+			st->temp_hi = SL_MAX(st->temp_hi, st->d.temp[i]);
+		}
+		/* a term needs temperatures that vary beyond a sensor's steps */
+		co.temp = trange >= TEMP_MIN_RANGE;
+		co.temp_ref = round(tmean);
+	}
 	if (choose_terms(o, st, &co) < 0)
 		return -1;
+	if (o->select && st->m.n_terms) /* after the checks: an error is one line */
+		sl_warn("--select %zu: ignoring the %zu power terms listed in %s", o->select,
+			st->m.n_terms, o->machine);
+	/* Without volts, --select first chooses at V = 1; it chooses again with
+	 * the fitted voltages, which are then fitted again for those events. */
+	for (int round = 0; st->novolts && round < (o->select ? 2 : 1); round++)
+		if ((round && choose_terms(o, st, &co) < 0) ||
+		    sl_calib_relative_volts(&st->d, &st->m, st->terms, st->n_terms, &co,
+					    &st->volt_iters) < 0)
+			return -1;
 	if (sl_calib_fit_run(&st->fit, &st->d, &st->m, st->terms, st->n_terms, &co) < 0)
 		return -1;
-	st->cv_ok = sl_calib_cv(&st->fit, &st->d, &st->m, &co) == 0;
+	st->cv_ok = (st->novolts ? sl_calib_cv_novolts(&st->fit, &st->d, &st->m, &co)
+				 : sl_calib_cv(&st->fit, &st->d, &st->m, &co)) == 0;
 	if (!st->cv_ok)
 		snprintf(st->cv_why, sizeof st->cv_why, "%s", sl_error());
 	st->rep = strcmp(o->out, "-") ? stdout : stderr;
@@ -461,15 +569,132 @@ static int run(const cal_opts *o, cal_state *st)
 	return rc;
 }
 
+/* The sweep's runs: where cpufreq, RAPL and hwmon said what. */
+static void sweep_report(const cal_opts *o, const sl_sweep *sw, FILE *f)
+{
+	fprintf(f, "sweep on %s: frequency set with %s; energy from %s; temperature from "
+		"%s\n", o->sysfs ? o->sysfs : "/sys",
+		sw->userspace ? "the userspace governor" : "scaling_min/max_freq",
+		sw->rapl_source ? sw->rapl_source : "the runs only (no RAPL)",
+		sw->temp_sensor ? sw->temp_sensor : "nowhere (no hwmon sensor)");
+	fprintf(f, "  %-8s %-20s %10s %10s %10s %8s\n", "GHz", "workload", "time s",
+		"energy J", "RAPL J", "temp C");
+	for (size_t i = 0; i < sw->n; i++) {
+		const sl_sweep_run *r = &sw->runs[i];
+		fprintf(f, "  %-8g %-20s %10.4f %10.4f %10.4f %8.1f\n", r->ghz_read, r->workload,
+			r->time_s, r->energy_j, r->rapl_j, r->temp_c);
+	}
+	fprintf(f, "\n");
+}
+
+/* The time model checked against the sweep's measured times. */
+static int time_check(const sl_sweep *sw, const cal_state *st, FILE *f)
+{
+	const sl_machine *m = &st->m;
+	double *mean = sl_xcalloc(m->n_pstates, sizeof *mean);
+	double *worst = sl_xcalloc(m->n_pstates, sizeof *worst);
+	int rc = sl_sweep_check_time(sw, m, 1, mean, worst);
+	if (rc == 0) {
+		fprintf(f, "\ntime model (each workload's %g GHz run predicts the others):\n",
+			m->pstates[0].ghz);
+		fprintf(f, "  %-8s %12s %12s\n", "GHz", "mean error", "worst");
+		for (size_t s = 0; s < m->n_pstates; s++)
+			if (!isnan(mean[s]))
+				fprintf(f, "  %-8g %11.2f%% %11.2f%%\n", m->pstates[s].ghz,
+					100 * mean[s], 100 * worst[s]);
+	}
+	free(mean);
+	free(worst);
+	return rc;
+}
+
+static void remove_runs(const sl_sweep *sw, const char *dir)
+{
+	for (size_t i = 0; i < sw->n; i++)
+		if (sw->runs[i].trace)
+			unlink(sw->runs[i].trace);
+	if (sw->idle_log)
+		unlink(sw->idle_log);
+	rmdir(dir);
+}
+
+/* --sweep: the runs, then calibrate on them as on given inputs. */
+static int calibrate_sweep(cal_opts *o, cal_state *st)
+{
+	char *dir = o->keep ? sl_xstrdup(o->keep) : NULL;
+	if (!dir) {
+		const char *t = getenv("TMPDIR");
+		dir = sl_xasprintf("%s/sleuth-sweep-XXXXXX", t && *t ? t : "/tmp");
+		if (!mkdtemp(dir)) {
+			sl_error_set("cannot create a directory for the sweep's runs: %s",
+				     strerror(errno));
+			free(dir);
+			return -1;
+		}
+	} else if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		sl_error_set("--keep %s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	sl_machine skel;
+	sl_sweep sw;
+	memset(&sw, 0, sizeof sw);
+	int rc = sl_machine_load(o->machine, &skel);
+	if (rc == 0 && !o->select && !skel.n_terms) { /* know it before a long sweep */
+		sl_error_set("%s lists no power terms; list the events to fit under power: "
+			     "{terms: [{event: ...}]}, or let --select K choose", o->machine);
+		sl_machine_free(&skel);
+		rc = -1;
+	}
+	if (rc == 0) {
+		sl_sweep_opts so = {.sysfs_root = o->sysfs, .sim_machine = o->sim,
+				    .workdir = dir, .intervals = (size_t)o->intervals, .seed = 1,
+				    .seconds = o->seconds};
+		rc = sl_sweep_run_all(&skel, &so, &sw);
+		sl_machine_free(&skel);
+	}
+	char **inputs = NULL;
+	if (rc == 0) {
+		sweep_report(o, &sw, strcmp(o->out, "-") ? stdout : stderr);
+		inputs = sl_xcalloc(sw.n + 1, sizeof *inputs);
+		for (size_t i = 0; i < sw.n; i++)
+			inputs[i] = sw.runs[i].trace;
+		o->inputs = inputs;
+		o->n_inputs = sw.n;
+		st->run_temp = sl_xcalloc(sw.n + 1, sizeof *st->run_temp);
+		for (size_t i = 0; i < sw.n; i++)
+			st->run_temp[i] = sw.runs[i].temp_c;
+		if (!o->idle)
+			o->idle = sw.idle_log;
+		rc = run(o, st);
+	}
+	if (rc == 0)
+		rc = time_check(&sw, st, st->rep);
+	free(inputs);
+	if (!o->keep)
+		remove_runs(&sw, dir);
+	sl_sweep_free(&sw);
+	free(dir);
+	return rc;
+}
+
 static int cmd_calibrate(int argc, char **argv)
 {
+	/* `calibrate --kernel NAME SECONDS`: a training run of the sweep, in the
+	 * child process the perf backend profiles (internal) */
+	if (argc == 4 && !strcmp(argv[1], "--kernel")) {
+		double s;
+		if (sl_parse_double(argv[3], &s) < 0 || s < 0)
+			return sl_usage_error(CMD, "--kernel: '%s' is not seconds", argv[3]);
+		return sl_train_kernel(argv[2], s) < 0 ? sl_fail() : SL_EXIT_OK;
+	}
 	cal_opts o;
 	int rc = parse(argc, argv, &o);
 	if (rc)
 		return rc;
 	cal_state st;
 	memset(&st, 0, sizeof st);
-	rc = run(&o, &st) < 0 ? sl_fail() : SL_EXIT_OK;
+	rc = (o.sweep ? calibrate_sweep(&o, &st) : run(&o, &st)) < 0 ? sl_fail() : SL_EXIT_OK;
 	sl_calib_fit_free(&st.fit);
 	sl_calib_data_free(&st.d);
 	for (size_t i = 0; i < st.n_runs; i++)
@@ -479,6 +704,7 @@ static int cmd_calibrate(int argc, char **argv)
 	free(st.idle_measured);
 	free(st.terms);
 	free(st.select_cv);
+	free(st.run_temp);
 	sl_machine_free(&st.m);
 	return rc;
 }
@@ -489,6 +715,9 @@ const struct sl_cmd sl_cmd_calibrate = {
 	.summary = "Fit a machine's power model to measured power",
 	.usage =
 	"usage: sleuth calibrate --machine SKELETON.yaml -o MODEL.yaml [options] INPUT...\n"
+	"       sleuth calibrate --sweep --machine SKELETON.yaml -o MODEL.yaml [--select K]\n"
+	"                        [--sysfs ROOT] [--keep DIR] [--seconds S]\n"
+	"                        [--sim SIMMACHINE [--intervals N]]\n"
 	"\n"
 	"Fit the power model P = static_w(V) + Ceff*f*V^2, Ceff = constant +\n"
 	"sum of coeff * count/cycles, interval by interval, to measured power, and\n"
@@ -514,6 +743,17 @@ const struct sl_cmd sl_cmd_calibrate = {
 	"  --log-offset S       the power logs' time at which the runs started\n"
 	"  --column NAME        the power column of the logs (default power_w)\n"
 	"  -q, --quiet          no progress messages\n"
+	"  --sweep              run a training suite at every P-state of the skeleton,\n"
+	"                       setting the frequency through cpufreq (restored\n"
+	"                       afterwards, Ctrl-C included), reading RAPL and hwmon,\n"
+	"                       then fit and check the time model.  The suite: native\n"
+	"                       kernels (int, fp, branchy, stream, chase, mixed; perf\n"
+	"                       backend, RAPL per interval) and idle; with --sim FILE\n"
+	"                       the simulator runs data/workloads/train instead\n"
+	"  --sysfs ROOT         the sysfs tree to set and read (default /sys)\n"
+	"  --keep DIR           keep the sweep's runs in DIR\n"
+	"  --seconds S          seconds of each native training run (default 2)\n"
+	"  --intervals N        intervals per simulated run (default: the workload's)\n"
 	"\n"
 	"Intervals not fully covered by their log, or shorter than its sample\n"
 	"spacing, are dropped.  A count missing from a multiplexed interval is\n"

@@ -119,9 +119,57 @@ static int predict_totals(const char *prof_path, double ghz, double *time_s,
 	return rc;
 }
 
+/* The measured totals of a profile (the vPMU's own run: its truth). */
+static int profile_totals(const char *path, double *time_s, double *energy_j)
+{
+	sl_profile p;
+	sl_profile_init(&p);
+	int rc = sl_profile_read(path, &p);
+	*time_s = *energy_j = 0;
+	for (size_t i = 0; rc == 0 && i < p.n_intervals; i++) {
+		*time_s += p.iv[i].time_s;
+		*energy_j += p.iv[i].energy_j;
+	}
+	sl_profile_free(&p);
+	return rc;
+}
+
+/*
+ * --real: a real program (gzip on the demo's trace, deterministic) on the
+ * virtual PMU at fmax and at fmin, and sleuth's prediction for fmin from
+ * the fmax run against the vPMU's own fmin run.  Opt-in: it takes seconds
+ * (Valgrind), the rest of the demo a fraction of one.
+ */
+static int real_part(const char *dir, const char *trace, const char *fmin, double fmin_ghz)
+{
+	char *hi = sl_xasprintf("%s/gzip.prof", dir), *lo = sl_xasprintf("%s/gzip-fmin.prof", dir);
+	int rc = -1;
+	double pt, pe, tt, te;
+	printf("\nA real program on the virtual PMU (Valgrind; docs/vpmu.md): gzip, at "
+	       "fmax and, for the truth, at %s.\n", fmin);
+	STEP("run", "--backend", "vpmu", "--interval", "5M", "--sample-period", "2003", "-o", hi,
+	     "--", "gzip", "-k", "-f", (char *)trace);
+	STEP("run", "--backend", "vpmu", "--freq", (char *)fmin, "--interval", "5M",
+	     "--sample-period", "2003", "-o", lo, "--", "gzip", "-k", "-f", (char *)trace);
+	STEP("phases", hi);
+	STEP("predict", hi, "--freq", (char *)fmin);
+	if (predict_totals(hi, fmin_ghz, &pt, &pe) < 0 || profile_totals(lo, &tt, &te) < 0)
+		goto fail;
+	printf("\ngzip: predictions from the run at fmax against the vPMU's run at %s:\n"
+	       "  time   predicted %8.4f s   true %8.4f s   error %+.1f%%\n"
+	       "  energy predicted %8.3f J   true %8.3f J   error %+.1f%%\n",
+	       fmin, pt, tt, 100 * (pt - tt) / tt, pe, te, 100 * (pe - te) / te);
+	rc = 0;
+fail:
+	free(hi);
+	free(lo);
+	return rc;
+}
+
 typedef struct opts {
 	const char *dir;       /* -o DIR */
 	const char *workload;  /* --workload FILE, NULL: the default */
+	int real;              /* --real: add a real program on the vPMU */
 } opts;
 
 /* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
@@ -130,6 +178,7 @@ static int parse(int argc, char **argv, opts *o)
 	static const struct option lo[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"workload", required_argument, NULL, 'w'},
+		{"real", no_argument, NULL, 'r'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -138,6 +187,7 @@ static int parse(int argc, char **argv, opts *o)
 		switch (c) {
 		case 'o': o->dir = optarg; break;
 		case 'w': o->workload = optarg; break;
+		case 'r': o->real = 1; break;
 		default: return sl_bad_option(CMD, c, argv);
 		}
 	}
@@ -234,10 +284,16 @@ static int run(const opts *o)
 	       sf.time_s, st, 100 * (sf.time_s - st) / st,
 	       sf.energy_j, se, 100 * (sf.energy_j - se) / se);
 	sl_schedule_file_free(&sf);
+	if (o->real && real_part(dir, trace, fmin, sl_machine_fmin(&sm)) < 0)
+		goto fail;
 	char *outs = sl_xasprintf("%s/: trace.yaml, power.csv, sleuth.prof, schedule.yaml, "
-				  "report.html, truth-fmin.yaml, scheduled.yaml", dir);
+				  "report.html, truth-fmin.yaml, scheduled.yaml%s", dir,
+				  o->real ? ", gzip.prof, gzip-fmin.prof" : "");
 	sl_term_wrap(stdout, "\nOutputs in ", outs, 2, 100);
 	free(outs);
+	if (!o->real)
+		printf("With Valgrind installed, 'sleuth demo --real' adds a real program "
+		       "profiled on the virtual PMU.\n");
 	rc = 0;
 fail:
 	sl_machine_free(&sm);
@@ -267,12 +323,15 @@ const struct sl_cmd sl_cmd_demo = {
 	.fn = cmd_demo,
 	.summary = "Run the whole what-if pipeline on a shipped simulated workload",
 	.usage =
-	"usage: sleuth demo [-o DIR] [--workload FILE]\n\n"
+	"usage: sleuth demo [-o DIR] [--workload FILE] [--real]\n\n"
 	"Simulate a shipped workload at fmax, replay it into a profile, show its\n"
 	"phases, predict time/power/energy at fmax and fmin, pick a frequency per\n"
 	"phase (min EDP within 10% slowdown), write an HTML report, and check the\n"
 	"predictions against the simulator's truth: the same program at fmin, and\n"
 	"under the schedule.  Each step is printed as the sleuth command it runs.\n\n"
 	"  -o, --output DIR   where to write the outputs (default sleuth-demo)\n"
-	"  --workload FILE    a sleuth-workload/1 (default " DEFAULT_WORKLOAD ")\n",
+	"  --workload FILE    a sleuth-workload/1 (default " DEFAULT_WORKLOAD ")\n"
+	"  --real             also profile a real program (gzip) on the virtual\n"
+	"                     PMU at fmax and fmin and check the prediction\n"
+	"                     (needs Valgrind; takes seconds)\n",
 };

@@ -14,9 +14,13 @@
 #include "collect/live.h"
 #include "collect/perf-sys.h"
 #include "collect/plan.h"
+#include "run.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
+#include "sleuth/hw.h"
+#include "sleuth/machine.h"
 #include "util/term.h"
+#include "vpmu/vpmu.h"
 
 /* Doctor's lines fit 100 columns: long reasons wrap under the value. */
 #define WIDTH 100
@@ -33,15 +37,7 @@ static void line(const char *what, const char *state, const char *follows)
 
 static char *read_line(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	char buf[1024];
-	char *s = fgets(buf, sizeof buf, f) ? sl_xstrdup(buf) : NULL;
-	fclose(f);
-	if (s)
-		s[strcspn(s, "\n")] = 0;
-	return s;
+	return sl_sysfs_line("/", path);
 }
 
 static int check_pmu(const char **pmu)
@@ -206,6 +202,84 @@ static void check_cpufreq(void)
 	free(govs);
 }
 
+/* What calibration a model still lacks, as "state — what to do". */
+static void check_calibration(const sl_machine *m)
+{
+	if (sl_machine_complete(m))
+		line("calibration:", m->has_temp ? "power model fitted, with temperature"
+						 : "power model fitted",
+		     "time, power and energy predictions");
+	else if (!sl_machine_has_volts(m))
+		line("calibration:", "no P-state voltages",
+		     "time only; add volts: per P-state, then calibrate");
+	else
+		line("calibration:", "skeleton (no power fit)",
+		     "time only; 'sleuth calibrate' fits power");
+}
+
+/* The event map and machine model for this PMU: what 'sleuth run' will use.
+ * Short lines (<= 100 columns): the fix is a command to run. */
+static void check_model(const char *pmu)
+{
+	if (!pmu) {
+		line("machine model:", "not needed", "no PMU: the timer backend needs none");
+		return;
+	}
+	sl_pmumap map;
+	const sl_pmu_entry *e = NULL;
+	if (sl_pmumap_load(NULL, &map) == 0) {
+		e = sl_pmumap_find(&map, pmu);
+		char *s = e ? sl_xasprintf("%s (family %s)", pmu, e->family)
+			    : sl_xasprintf("none for %s", pmu);
+		line("event map:", s, e ? "'sleuth machine init' can write a model"
+					: "add the PMU to data/pmus/pmus.yaml");
+		free(s);
+		sl_pmumap_free(&map);
+	} else {
+		line("event map:", "unreadable", "reinstall sleuth (data/pmus/pmus.yaml)");
+	}
+	sl_run_opts ro = {.backend = "perf"};
+	char *path = NULL;
+	sl_machine m;
+	if (sl_run_default_machine(&ro, &path) < 0 || !path)
+		path = sl_user_machine_find(pmu); /* 'sleuth machine init' wrote it */
+	if (!path) {
+		line("machine model:", "none for this CPU",
+		     "run 'sleuth machine init' ('sleuth run' then finds it)");
+	} else if (sl_machine_load(path, &m) < 0) {
+		line("machine model:", "unreadable", "fix it or write one: 'sleuth machine init'");
+	} else {
+		const char *base = strrchr(path, '/');
+		line("machine model:", base ? base + 1 : path, "'sleuth run' uses it");
+		check_calibration(&m);
+		sl_machine_free(&m);
+	}
+	free(path);
+}
+
+/* Whether the virtual PMU runs here (a trivial program under the tool). */
+static int check_vpmu(void)
+{
+	if (sl_vpmu_probe() < 0) {
+		char *st = sl_xasprintf("no (%s)", sl_error());
+		line("virtual PMU:", st, "'sleuth run --backend vpmu' cannot run here");
+		free(st);
+		return 0;
+	}
+	const char *const *ev = sl_vpmu_event_names();
+	size_t len = 1;
+	for (size_t i = 0; i < VPMU_N_EVENTS; i++)
+		len += strlen(ev[i]) + 1;
+	char *list = sl_xcalloc(1, len), *e = list;
+	for (size_t i = 0; i < VPMU_N_EVENTS; i++)
+		e += sprintf(e, "%s%s", i ? " " : "", ev[i]);
+	line("virtual PMU:", "yes", "'sleuth run --backend vpmu' runs programs on a "
+	     "virtual CPU with counters, P-states and an energy meter (docs/vpmu.md)");
+	sl_term_wrap(stdout, "vPMU events:         ", list, 21, WIDTH);
+	free(list);
+	return 1;
+}
+
 /* Parse the command line (no options); SL_EXIT_OK or SL_EXIT_USAGE. */
 static int parse(int argc, char **argv)
 {
@@ -227,6 +301,8 @@ static void run(void)
 	free(cpu);
 	const char *pmu;
 	int have_pmu = check_pmu(&pmu);
+	/* before check_rapl: PAPI terminates the libpfm4 it shares with us */
+	check_model(have_pmu ? pmu : NULL);
 	int hw = sl_hw_available();
 	if (hw) {
 		line("hardware events:", "yes", "cycles opens: the perf backend works");
@@ -249,6 +325,7 @@ static void run(void)
 	check_paranoid();
 	check_rapl();
 	check_cpufreq();
+	int vpmu = check_vpmu();
 	printf("\n");
 	if (hw && have_pmu)
 		sl_term_wrap(stdout, "sleuth can: ", "record profiles with the perf backend "
@@ -268,6 +345,10 @@ static void run(void)
 				      "timer', " : "");
 	sl_term_wrap(stdout, "sleuth can: ", can, 12, WIDTH);
 	free(can);
+	if (vpmu)
+		sl_term_wrap(stdout, "sleuth can: ", "profile real programs on the virtual PMU "
+			     "('sleuth run --backend vpmu -- PROGRAM'): phases, counts, time, "
+			     "power and energy predictions.", 12, WIDTH);
 	sl_pfm_terminate();
 }
 
@@ -287,6 +368,7 @@ const struct sl_cmd sl_cmd_doctor = {
 		 "Check what this machine offers sleuth: the CPU and the PMU libpfm4\n"
 		 "detects, whether hardware events open, whether precise (PEBS) branch\n"
 		 "sampling is accepted, perf_event_paranoid, RAPL energy (PAPI or\n"
-		 "powercap) and cpufreq.  Each line ends with what works and what does\n"
-		 "not.  Always exits 0.\n",
+		 "powercap), cpufreq and whether the virtual PMU (Valgrind) runs, with\n"
+		 "its event table.  Each line ends with what works and what does not.\n"
+		 "Always exits 0.\n",
 };

@@ -6,6 +6,7 @@
  * the rest to the models and the writers.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,9 +23,9 @@
 
 static const char usage[] =
 	"usage: sleuth predict [PROFILE] (--freq F [--freq F2 ...] | --all)\n"
-	"                      [--machine FILE] [--model stall|linear]\n"
+	"                      [--machine FILE] [--model stall|mlp|linear]\n"
 	"                      [--per phase|instance|interval] [--format table|csv|json]\n"
-	"                      [--extrapolate] [--time-only] [-o FILE]\n"
+	"                      [--extrapolate] [--time-only] [--temp C] [-o FILE]\n"
 	"       sleuth predict [PROFILE] --schedule FILE [--machine FILE] [--model M]\n"
 	"\n"
 	"Predict time, power and energy at other frequencies from one profile.\n"
@@ -34,18 +35,25 @@ static const char usage[] =
 	"  --all            every P-state of the machine\n"
 	"  -m, --machine FILE  machine model (default: the one in the profile)\n"
 	"  --model M        time model: stall (default; off-chip stalls do not scale\n"
-	"                   with frequency) or linear (time proportional to 1/f)\n"
+	"                   with frequency), mlp (offcore occupancy, bandwidth and\n"
+	"                   queueing; needs a machine naming offcore_cycles) or\n"
+	"                   linear (time proportional to 1/f)\n"
 	"  --per U          rows per phase (default), instance or interval\n"
 	"  --format F       table (default for --per phase), csv (default otherwise)\n"
 	"                   or json; the table shows phases only\n"
 	"  --extrapolate    allow frequencies outside the machine's P-states\n"
-	"  --time-only      predict time only (for a machine without a fitted power\n"
-	"                   model, e.g. before sleuth calibrate)\n"
+	"  --temp C         die temperature for static power (machines calibrated\n"
+	"                   with temperatures; default: as calibrated)\n"
+	"  --time-only      predict time only (automatic, with a warning, for a\n"
+	"                   machine without a fitted power model)\n"
 	"  -o FILE          write to FILE (atomically) instead of stdout\n"
 	"  --schedule FILE  the run under a sleuth-schedule/1 schedule: CSV, one row\n"
 	"                   per phase instance along the run with the frequency it\n"
 	"                   runs at and its time, power and energy (docs/schedule.md)\n"
 	"\n"
+	"Without a machine model (none embedded, no --machine) time is predicted\n"
+	"with the linear model; without the stall model's events, too (unless\n"
+	"--model stall is given).  Each fallback is announced on stderr.\n"
 	"Power predictions outside [idle, peak] are clamped and the clamps counted\n"
 	"(docs/models.md).  A profile without event counts (timer backend) cannot\n"
 	"be predicted.\n";
@@ -59,9 +67,10 @@ typedef struct opts {
 	sl_per per;
 	sl_fmt fmt;
 	int fmt_given, per_given;
+	double temp_c;  /* --temp; NAN: as calibrated */
 } opts;
 
-enum { O_ALL = 256, O_PER, O_FORMAT, O_TIMEONLY, O_SCHEDULE };
+enum { O_ALL = 256, O_PER, O_FORMAT, O_TIMEONLY, O_SCHEDULE, O_TEMP };
 
 /* Parse the command line; SL_EXIT_OK or SL_EXIT_USAGE (already reported). */
 static int parse(int argc, char **argv, opts *o)
@@ -76,6 +85,7 @@ static int parse(int argc, char **argv, opts *o)
 		SL_LONGOPT_EXTRAPOLATE,
 		{"time-only", no_argument, NULL, O_TIMEONLY},
 		{"schedule", required_argument, NULL, O_SCHEDULE},
+		{"temp", required_argument, NULL, O_TEMP},
 		{"output", required_argument, NULL, 'o'},
 		{NULL, 0, NULL, 0},
 	};
@@ -103,6 +113,12 @@ static int parse(int argc, char **argv, opts *o)
 			break;
 		case O_SCHEDULE:
 			o->schedule = optarg;
+			break;
+		case O_TEMP:
+			if (sl_parse_double(optarg, &o->temp_c) < 0 || o->temp_c < -273.15 ||
+			    o->temp_c > 500)
+				return sl_usage_error(CMD, "--temp '%s': give the die temperature "
+						      "in degrees C, e.g. 70", optarg);
 			break;
 		case O_TIMEONLY:
 			o->time_only = 1;
@@ -197,8 +213,21 @@ static int run(const opts *o, sl_model_set *set)
 {
 	int flags = (o->m.extrapolate ? SL_MODEL_EXTRAPOLATE : 0) |
 		    (o->time_only ? SL_MODEL_TIME_ONLY : 0);
+	/* No dead ends: time only before calibration, the linear model without
+	 * the stall model's events or without any machine -- unless the user
+	 * asked for a model, or a schedule that needs power, or every P-state
+	 * of a machine there is none of. */
+	if (!o->schedule)
+		flags |= SL_MODEL_DEGRADE_POWER;
+	if (!o->schedule && !o->all && !o->m.model_given)
+		flags |= SL_MODEL_DEGRADE_TIME;
 	if (sl_model_open(set, o->profile, o->m.machine, o->m.model, flags) < 0)
 		return -1;
+	if (!isnan(o->temp_c) && !set->mach.has_temp)
+		sl_warn("--temp: machine %s has no temperature term (calibrate it on runs "
+			"that record temperature); static power stays as calibrated",
+			set->mach.name);
+	sl_model_set_temp(&set->model, o->temp_c);
 	const sl_model *md = &set->model;
 	if (o->schedule)
 		return predict_schedule(o, md);
@@ -227,7 +256,7 @@ static int run(const opts *o, sl_model_set *set)
 
 static int cmd_predict(int argc, char **argv)
 {
-	opts o = {.profile = "sleuth.prof", .per = SL_PER_PHASE};
+	opts o = {.profile = "sleuth.prof", .per = SL_PER_PHASE, .temp_c = NAN};
 	int rc = parse(argc, argv, &o);
 	if (rc == SL_EXIT_OK) {
 		sl_model_set set;

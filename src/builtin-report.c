@@ -122,7 +122,7 @@ const struct sl_cmd sl_cmd_report = {
 	.summary = "Write an HTML (or JSON) report of a profile with charts",
 	.usage =
 	"usage: sleuth report [PROFILE] [--freq F ...] [--schedule S] [--machine FILE]\n"
-	"                     [--model stall|linear] [--extrapolate] [-o FILE]\n"
+	"                     [--model stall|mlp|linear] [--extrapolate] [-o FILE]\n"
 	"                     [--format html|json] [-q]\n\n"
 	"One self-contained HTML page of PROFILE (default sleuth.prof): the phase\n"
 	"timeline, predicted power over time at the profiled frequency, at each\n"

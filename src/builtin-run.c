@@ -14,8 +14,10 @@
 
 #include "builtin.h"
 #include "run.h"
+#include "sleuth/collect.h"
 #include "sleuth/collector.h"
 #include "sleuth/common.h"
+#include "sleuth/hw.h"
 #include "sleuth/machine.h"
 #include "sleuth/profile.h"
 #include "sleuth/replay.h"
@@ -46,7 +48,7 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 {
 	enum { O_REPLAY = 256, O_BACKEND, O_MACHINE, O_INTERVAL, O_COUNTERS,
 	       O_PERIOD, O_SEED, O_DIMS, O_THRESHOLD, O_PREDICTOR, O_POWER,
-	       O_SCORE, O_RATE, O_PIN };
+	       O_SCORE, O_RATE, O_PIN, O_SPLIT, O_FREQ, O_VPMU_MACHINE };
 	static const struct option lo[] = {
 		{"output", required_argument, 0, 'o'},
 		{"replay", required_argument, 0, O_REPLAY},
@@ -63,6 +65,9 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 		{"power", required_argument, 0, O_POWER},
 		{"score", no_argument, 0, O_SCORE},
 		{"pin", required_argument, 0, O_PIN},
+		{"split", required_argument, 0, O_SPLIT},
+		{"freq", required_argument, 0, O_FREQ},
+		{"vpmu-machine", required_argument, 0, O_VPMU_MACHINE},
 		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
@@ -85,9 +90,9 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 		case O_MACHINE: o->machine = optarg; break;
 		case O_BACKEND:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "perf") &&
-			    strcmp(optarg, "timer"))
+			    strcmp(optarg, "timer") && strcmp(optarg, "vpmu"))
 				return sl_usage_error(CMD, "unknown backend '%s'; use auto, "
-						      "perf or timer", optarg);
+						      "perf, timer or vpmu", optarg);
 			o->backend = optarg;
 			break;
 		case O_INTERVAL: o->interval = optarg; break;
@@ -126,6 +131,15 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 						      "distance in (0, 2]", optarg);
 			o->copts.threshold = d;
 			break;
+		case O_SPLIT:
+			if (!strcmp(optarg, "off"))
+				o->copts.behave = -1;
+			else if (sl_parse_double(optarg, &d) < 0 || d <= 0 || d > 10)
+				return sl_usage_error(CMD, "--split: '%s' is neither off nor a "
+						      "threshold in (0, 10]", optarg);
+			else
+				o->copts.behave = d;
+			break;
 		case O_PREDICTOR:
 			if (sl_pred_parse(optarg, &o->copts.predictor) < 0)
 				return sl_usage_error(CMD, "unknown predictor '%s'; use "
@@ -138,6 +152,11 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 			o->power = 1;
 			break;
 		case O_SCORE: o->score = 1; break;
+		case O_VPMU_MACHINE: o->vpmu_machine = optarg; break;
+		case O_FREQ:
+			if (sl_parse_freq(optarg, &o->freq_ghz) < 0)
+				return sl_usage_error(CMD, "--freq: %s", sl_error());
+			break;
 		case O_PIN:
 			if (!*optarg)
 				return sl_usage_error(CMD, "--pin: give none, time or "
@@ -149,6 +168,12 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 	}
 	o->argv = argv + optind;
 	o->argc = argc - optind;
+	if ((o->freq_ghz > 0 || o->vpmu_machine) && (!o->backend || strcmp(o->backend, "vpmu")))
+		return sl_usage_error(CMD, "--freq and --vpmu-machine set up the virtual "
+				      "CPU; they need --backend vpmu");
+	if (o->power && o->backend && !strcmp(o->backend, "vpmu"))
+		return sl_usage_error(CMD, "--power does not apply to --backend vpmu (its "
+				      "own meter records each interval's energy)");
 	if (o->replay) {
 		if (o->argc)
 			return sl_usage_error(CMD, "give either --replay TRACE or a "
@@ -285,6 +310,44 @@ static void check_phase_noise(sl_profile *p, const char *backend)
 	sl_warn("%s", p->notes[p->n_notes - 1]);
 }
 
+/*
+ * No dead end without a machine model: the perf backend records with a
+ * skeleton made from the event map for this PMU (what 'sleuth machine
+ * init' writes: time predictions, no power); a PMU the map lacks records
+ * with the timer backend when the backend was left to sleuth.
+ */
+static int no_model(sl_run_opts *o, sl_machine *m, char **path)
+{
+	char *why = sl_xstrdup(sl_error());
+	sl_machine_init_opts mo = {0};
+	int rc = -1;
+	const char *pmu, *desc;
+	char *user = sl_pfm_host_pmu(&pmu, &desc) == 0 ? sl_user_machine_find(pmu) : NULL;
+	if (user) { /* written by 'sleuth machine init' */
+		*path = user;
+		free(why);
+		if (sl_machine_load(user, m) < 0)
+			return -1;
+		sl_info("machine model %s", user);
+		return 1;
+	}
+	if (sl_machine_init_loaded(m, &mo) == 0) {
+		sl_info("no machine model for this CPU: recording with %s from sleuth's "
+			"event map (time predictions; no power until calibrated); keep one "
+			"with 'sleuth machine init -o m.yaml' (docs/hardware.md)", m->name);
+		*path = sl_xasprintf("(sleuth machine init: %s)", m->name);
+		rc = 1;
+	} else {
+		char *map = sl_xstrdup(sl_error());
+		sl_error_set("%s; %s", why, map);
+		if (sl_run_fallback(o)) /* the backend was sleuth's choice */
+			rc = 0;
+		free(map);
+	}
+	free(why);
+	return rc;
+}
+
 static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
 {
 	*path = NULL;
@@ -298,7 +361,7 @@ static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
 			return -1;
 		}
 	} else if (sl_run_default_machine(o, path) < 0) {
-		return -1;
+		return no_model(o, m, path);
 	}
 	if (!*path)
 		return 0; /* the timer backend needs no model */
@@ -308,8 +371,10 @@ static int load_machine(sl_run_opts *o, sl_machine *m, char **path)
 }
 
 /*
- * The events --pin names, from the machine model: "time" is what the stall
- * time model reads (memory_stall_cycles where the machine has it, else
+ * The events --pin names, from the machine model: "time" is what the mlp
+ * time model reads where the machine names offcore_cycles (with
+ * miss_stall_cycles and llc_references), else what the stall time model reads
+ * (memory_stall_cycles where the machine has it, else
  * whichever of stall_cycles and llc_misses it names; none of them: no
  * pinning, as the default must work with any model), otherwise a comma
  * list of roles, each of which the machine must name.  Sets o->copts.pin
@@ -321,7 +386,9 @@ static int resolve_pin(sl_run_opts *o, const sl_machine *m)
 	int time = !strcmp(spec, "time");
 	if (!strcmp(spec, "none"))
 		return 0;
-	if (time)
+	if (time && sl_machine_role(m, "offcore_cycles"))
+		spec = "offcore_cycles,miss_stall_cycles,llc_references"; /* the mlp model's */
+	else if (time)
 		spec = sl_machine_role(m, "memory_stall_cycles") ? "memory_stall_cycles"
 								 : "stall_cycles,llc_misses";
 	char *roles = sl_xstrdup(spec), *save = NULL;
@@ -494,16 +561,22 @@ const struct sl_cmd sl_cmd_run = {
 	"writes the profile.\n\n"
 	"  -o, --output FILE     profile to write (default sleuth.prof)\n"
 	"  --replay TRACE        replay a sleuth-trace/1 instead of running\n"
-	"  --backend B           auto (default), perf or timer; auto uses perf if\n"
-	"                        it can run here (hardware events, a machine\n"
-	"                        model, counters), else timer, saying why\n"
+	"  --backend B           auto (default), perf, timer or vpmu; auto uses\n"
+	"                        perf if it can run here (hardware events, a\n"
+	"                        machine model, counters), else timer, saying why;\n"
+	"                        vpmu runs PROGRAM on the virtual PMU (Valgrind,\n"
+	"                        docs/vpmu.md)\n"
+	"  --freq F              vpmu: the virtual core clock (default its fastest\n"
+	"                        P-state, 2.66GHz)\n"
+	"  --vpmu-machine FILE   vpmu: the virtual machine (sleuth-vpmu-machine/1;\n"
+	"                        default data/sim/vpmu-nehalem-i7-920.yaml)\n"
 	"  --machine FILE        machine model (sleuth-machine/1); default: for\n"
 	"                        replay " REPLAY_MACHINE ", for perf the\n"
 	"                        model under data/machines/ matching the host PMU\n"
-	"  --interval N          instructions per interval (perf, default 100M;\n"
-	"                        K/M/G suffixes) or CPU time per interval (timer,\n"
-	"                        s/ms/us suffixes; default: long enough for the\n"
-	"                        samples phases need, 145ms at 2000 Hz)\n"
+	"  --interval N          instructions per interval (perf, vpmu: default\n"
+	"                        100M; K/M/G suffixes) or CPU time per interval\n"
+	"                        (timer, s/ms/us suffixes; default: long enough for\n"
+	"                        the samples phases need, 145ms at 2000 Hz)\n"
 	"  --counters K          programmable counters (default: the machine's,\n"
 	"                        at most what fits beside the sampler: 'sleuth\n"
 	"                        doctor' prints the plan; 0 = unlimited, replay)\n"
@@ -517,6 +590,9 @@ const struct sl_cmd sl_cmd_run = {
 	"  --threshold X         a fixed clustering distance threshold in (0, 2]\n"
 	"                        (default: the sampling noise + 0.25, per interval;\n"
 	"                        see docs/phases.md)\n"
+	"  --split X|off         split a code phase whose pinned event rates\n"
+	"                        differ by more than X in log space (default 1.2;\n"
+	"                        docs/phases.md, \"Behaviour phases\")\n"
 	"  --predictor P         last or markov (default markov)\n"
 	"  --pin WHAT            events programmed in every interval, the other\n"
 	"                        counters rotating: time (the stall model's\n"

@@ -283,7 +283,7 @@ const struct sl_cmd sl_cmd_schedule = {
 	"usage: sleuth schedule [PROFILE] (--min-energy | --min-edp | --min-ed2p)\n"
 	"                       [--max-slowdown 10%] [--scope global|phase]\n"
 	"                       [--power-cap W] [--transition-us T] [--min-instance-ms M]\n"
-	"                       [--machine FILE] [--model stall|linear] [--predictions CSV]\n"
+	"                       [--machine FILE] [--model stall|mlp|linear] [--predictions CSV]\n"
 	"                       [-o FILE] [--format table|yaml|json|geopm]\n\n"
 	"Choose the P-state of every phase so that the run's energy, EDP or ED2P is\n"
 	"least while the predicted slowdown against the baseline (the fastest\n"

@@ -16,6 +16,7 @@ struct sl_cmd {
 extern const struct sl_cmd sl_cmd_calibrate;
 extern const struct sl_cmd sl_cmd_demo;
 extern const struct sl_cmd sl_cmd_doctor;
+extern const struct sl_cmd sl_cmd_machine;
 extern const struct sl_cmd sl_cmd_phases;
 extern const struct sl_cmd sl_cmd_predict;
 extern const struct sl_cmd sl_cmd_report;

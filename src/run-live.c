@@ -3,17 +3,17 @@
  * model for the host's PMU, parse --interval for the backend chosen, and
  * build the backend (collect/ does the measuring).
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "run.h"
 #include "collect/plan.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
+#include "sleuth/hw.h"
 #include "sleuth/phases.h"
+#include "vpmu/vpmu.h"
 
 void sl_run_pick_backend(sl_run_opts *o)
 {
@@ -24,7 +24,8 @@ void sl_run_pick_backend(sl_run_opts *o)
 		o->backend = "perf";
 		o->auto_perf = 1;
 	} else {
-		sl_info("backend timer: %s", sl_error());
+		sl_info("backend timer: %s (for counts, time and energy without a PMU: "
+			"--backend vpmu)", sl_error());
 		o->backend = "timer";
 	}
 }
@@ -56,33 +57,27 @@ static const struct {
 static char *find_model(const char *family)
 {
 	char *dir = sl_data_path("data/machines");
-	char *best = NULL;
-	DIR *d = dir ? opendir(dir) : NULL;
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		if (strncasecmp(e->d_name, family, strlen(family)) || n < 5 ||
-		    strcmp(e->d_name + n - 5, ".yaml"))
-			continue;
-		char *p = sl_xasprintf("%s/%s", dir, e->d_name);
-		if (!best || strcmp(p, best) < 0) {
-			free(best);
-			best = p;
-		} else {
-			free(p);
-		}
-	}
-	if (d)
-		closedir(d);
+	char *best = dir ? sl_machine_find_in(dir, family) : NULL;
 	free(dir);
 	return best;
 }
+
+/* sleuth's model of the virtual PMU (calibrated from vPMU runs), or its
+ * skeleton before calibration. */
+#define VPMU_MODEL "data/machines/vpmu-nehalem-i7-920.yaml"
+#define VPMU_SKELETON "data/machines/vpmu-nehalem-i7-920.skeleton.yaml"
 
 int sl_run_default_machine(const sl_run_opts *o, char **path)
 {
 	*path = NULL;
 	if (!strcmp(o->backend, "timer"))
 		return 0;
+	if (!strcmp(o->backend, "vpmu")) {
+		if ((*path = sl_data_path(VPMU_MODEL)) || (*path = sl_data_path(VPMU_SKELETON)))
+			return 0;
+		sl_error_set("cannot find %s; give --machine FILE", VPMU_MODEL);
+		return -1;
+	}
 	const char *pmu, *desc;
 	if (sl_pfm_init() < 0 || sl_pfm_host_pmu(&pmu, &desc) < 0) {
 		char *why = sl_xstrdup(sl_error());
@@ -167,7 +162,7 @@ sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 {
 	sl_live_opts lo = {.argv = o->argv, .energy = o->power,
 			   .branch_period = o->sample_period, .sample_hz = o->sample_hz};
-	int perf = !strcmp(o->backend, "perf");
+	int perf = !strcmp(o->backend, "perf") || !strcmp(o->backend, "vpmu");
 	if (o->interval && perf && parse_count(o->interval, &lo.interval_instructions) < 0) {
 		sl_error_set("--interval '%s' is not a number of instructions (the perf "
 			     "backend cuts intervals by instructions, e.g. 100M)", o->interval);
@@ -225,5 +220,12 @@ sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 	lo.k = (size_t)(o->counters > 0 && o->counters < m->programmable ? o->counters
 									 : m->programmable);
 	lo.branch_event = sl_machine_role(m, "branch_sample");
+	if (!strcmp(o->backend, "vpmu")) {
+		sl_vpmu_opts vo = {.argv = o->argv, .events = lo.events, .n_events = lo.n_events,
+				   .k = lo.k, .freq_ghz = o->freq_ghz,
+				   .interval = lo.interval_instructions,
+				   .period = lo.branch_period, .machine = o->vpmu_machine};
+		return sl_vpmu_backend_new(&vo);
+	}
 	return sl_perf_backend_new(&lo);
 }

@@ -21,6 +21,8 @@ typedef struct sl_run_opts {
 	int counters;          /* -1: the machine's */
 	uint64_t sample_period;
 	double sample_hz;      /* timer: cpu-clock samples/s; 0: default */
+	double freq_ghz;       /* vpmu: the virtual clock; 0: its fastest */
+	const char *vpmu_machine; /* vpmu: its machine file; NULL: default */
 	uint64_t seed;
 	int power;
 	int score;

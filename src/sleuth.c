@@ -31,6 +31,7 @@ static const struct sl_cmd *const commands[] = {
 	&sl_cmd_demo,
 	&sl_cmd_doctor,
 	&cmd_help,
+	&sl_cmd_machine,
 	&sl_cmd_phases,
 	&sl_cmd_predict,
 	&sl_cmd_report,

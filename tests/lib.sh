@@ -9,6 +9,12 @@ passes=0
 ok()   { passes=$((passes + 1)); }
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
+# below WHAT VALUE BOUND: VALUE (a number) must be < BOUND.
+below() {
+	if [ -n "$2" ] && awk -v v="$2" -v b="$3" 'BEGIN { exit !(v < b) }'; then ok
+	else fail "$1 = ${2:-missing}, bound $3"; fi
+}
+
 # expect_exit CODE REGEX -- CMD...: run CMD, check its exit code and that
 # its stderr is ONE line (plus an optional "Try 'sleuth help CMD'." line
 # after it) that starts "sleuth" and matches REGEX (extended).
@@ -29,6 +35,14 @@ expect_exit() {
 		fail "'$*': stderr's line does not match /$re/: $out"; return
 	fi
 	ok
+}
+
+# expect_status CODE -- CMD...: CMD (sleuth running a program) exits CODE,
+# the program's status; its stderr is the program's, not checked.
+expect_status() {
+	local code=$1 rc; shift 2
+	"$@" >/dev/null 2>&1; rc=$?
+	[ "$rc" = "$code" ] && ok || fail "'$*' exited $rc, wanted $code"
 }
 
 # expect_ok -- CMD...: must exit 0.

@@ -36,6 +36,7 @@ typedef struct sl_calib_run {
 	uint64_t *cycles;  /* 0: unknown */
 	uint64_t *counts;  /* n x n_events; SL_MISSING: not measured */
 	uint32_t *phase;   /* for filling multiplexed counts; all 0 for traces */
+	double *temp_c;    /* die temperature per interval; NAN: not measured */
 } sl_calib_run;
 
 void sl_calib_run_init(sl_calib_run *r, const char *input, const char *workload,
@@ -45,6 +46,8 @@ void sl_calib_run_add(sl_calib_run *r, double start_s, double time_s,
 		      double energy_j, uint64_t cycles, const uint64_t *counts,
 		      uint32_t phase);
 void sl_calib_run_free(sl_calib_run *r);
+/* Set the die temperature of the last interval added. */
+void sl_calib_run_set_temp(sl_calib_run *r, double temp_c);
 
 /*
  * A training run from a file: a profile written by `sleuth run` (its
@@ -84,6 +87,7 @@ typedef struct sl_calib_data {
 	int *ps;           /* machine P-state of each row */
 	double *f, *v;     /* GHz, volts */
 	double *power;     /* measured mean power, W */
+	double *temp;      /* die temperature, deg C; NAN when unknown */
 	double *rate;      /* n x n_events: count / cycles; NAN when unknown */
 	unsigned char *filled; /* n x n_events: rate taken from the phase mean */
 	size_t no_energy;  /* intervals without measured energy: not rows */
@@ -102,12 +106,19 @@ int sl_calib_data_build(sl_calib_data *d, const sl_machine *m,
 			const sl_calib_run *runs, size_t n_runs);
 void sl_calib_data_free(sl_calib_data *d);
 int sl_calib_data_event(const sl_calib_data *d, const char *name);
+/* Mean and range of the temperatures known in every row, or -1 when a row
+ * has none; for deciding whether a temperature term can be fitted. */
+int sl_calib_data_temps(const sl_calib_data *d, double *mean, double *range);
 
 typedef struct sl_calib_opts {
 	/* Static power per machine P-state (from an idle log), or NULL: fit one
 	 * activity-independent term per P-state present in the data. */
 	const double *static_w;
 	int robust;        /* GSL robust (bisquare) regression instead of OLS */
+	/* Fit static power's temperature dependence (a term V * (T - temp_ref)
+	 * in watts) when every row has a temperature. */
+	int temp;
+	double temp_ref;   /* deg C */
 } sl_calib_opts;
 
 /* Condition number of the column-scaled design above which a fit is
@@ -125,6 +136,9 @@ typedef struct sl_calib_fit {
 	int *fitted_ps;      /* machine P-state indices */
 	double *fitted_w, *fitted_se;
 	double *static_w;    /* every machine P-state, fitted or interpolated */
+	int has_temp;        /* the temperature term was fitted */
+	double temp_coeff, temp_coeff_se; /* W per volt per deg C above temp_ref */
+	double temp_ref;
 	size_t n_ps;         /* machine P-states */
 	size_t n_used;       /* rows used */
 	size_t n_filled;     /* of which with some rate filled from the phase */
@@ -154,6 +168,22 @@ void sl_calib_fit_free(sl_calib_fit *fit);
 /* Predicted Ceff (nF) and power (W) of row i under a fit. */
 double sl_calib_ceff(const sl_calib_fit *fit, const sl_calib_data *d, size_t i);
 double sl_calib_predict(const sl_calib_fit *fit, const sl_calib_data *d, size_t i);
+
+/*
+ * For a machine that gives no volts: fit each trained P-state's relative
+ * V^2 (1 at the fastest) jointly with the model by alternating least
+ * squares, and set the P-states' volts (and d->v) to the relative voltages
+ * (untrained P-states: V linear in f).  The machine's volts must be set to
+ * 1 before sl_calib_data_build.  *iters: iterations used.  -1 with
+ * sl_error() when fewer than two P-states are trained or a P-state's power
+ * does not grow with activity.
+ */
+int sl_calib_relative_volts(sl_calib_data *d, sl_machine *m, const size_t *terms,
+			    size_t n_terms, const sl_calib_opts *o, int *iters);
+/* sl_calib_cv for such a machine: each fold fits the relative voltages
+ * again without its workload, as well as the model. */
+int sl_calib_cv_novolts(sl_calib_fit *fit, const sl_calib_data *d, const sl_machine *m,
+			const sl_calib_opts *o);
 
 /*
  * Greedy forward selection of `k` events by leave-one-workload-out error,

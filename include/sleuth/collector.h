@@ -38,6 +38,9 @@ typedef struct sl_collect_opts {
 	 * the backend does not offer are ignored.  NULL/0: none. */
 	const char *const *pin;
 	size_t n_pin;
+	/* behaviour split of code phases (sl_behave, docs/phases.md): its
+	 * threshold; 0: SL_BEHAVE_DEFAULT; < 0: off */
+	double behave;
 } sl_collect_opts;
 
 /* What the collector measured about itself (also stored in the profile). */

@@ -10,7 +10,7 @@
 
 typedef struct sl_pstate {
 	double ghz;
-	double volts;
+	double volts;      /* 0: not given (then none of the P-states has it) */
 	int has_static;
 	double static_w;
 } sl_pstate;
@@ -40,6 +40,23 @@ typedef struct sl_machine {
 	sl_power_term *terms;
 	size_t n_terms;
 	char *text;                /* the file's text as loaded (for embedding) */
+	/* Static power's temperature dependence (power: temp_ref_c, temp_coeff):
+	 * static_w holds at temp_ref_c; at T it is static_w + temp_coeff * V *
+	 * (T - temp_ref_c), temp_coeff in W per volt per deg C. */
+	int has_temp;
+	double temp_ref_c, temp_coeff;
+	/* memory: (optional) what probes measured of the memory system, for
+	 * the mlp time model (docs/models.md): sustained bandwidth, and at
+	 * some P-states (ascending ghz) the DRAM latency a pointer chase sees
+	 * and the time an LLC hit costs; 0 / none when absent */
+	int has_memory;
+	double mem_bandwidth_gbps;
+	size_t n_mem_latency;
+	double *mem_latency_ghz, *mem_latency_ns, *mem_llc_ns;
+	/* loaded latency at fmax: the latency demand misses see at a DRAM
+	 * traffic (GB/s), ascending traffic */
+	size_t n_mem_loaded;
+	double *mem_loaded_gbps, *mem_loaded_ns;
 } sl_machine;
 
 int sl_machine_load(const char *path, sl_machine *m);
@@ -51,6 +68,10 @@ int sl_machine_complete(const sl_machine *m); /* 1 or 0 with sl_error() */
 int sl_machine_write(const char *path, const sl_machine *m, const char *comment);
 void sl_machine_free(sl_machine *m);
 
+/* 1 if the P-states carry voltages (all do or none does). */
+int sl_machine_has_volts(const sl_machine *m);
+/* 1 if `role` is a model role of sleuth-machine/1 events:. */
+int sl_machine_known_role(const char *role);
 /* The event playing `role`, or NULL. */
 const char *sl_machine_role(const sl_machine *m, const char *role);
 /* Every distinct event the models need (roles except branch_sample, then
@@ -61,5 +82,14 @@ size_t sl_machine_model_events(const sl_machine *m, const char ***out);
 int sl_machine_pstate(const sl_machine *m, double ghz);
 double sl_machine_fmax(const sl_machine *m);
 double sl_machine_fmin(const sl_machine *m);
+/* The DRAM latency (ns) at `ghz` from memory: latency: (linear between
+ * the measured points, constant beyond them), else memory_latency_ns. */
+double sl_machine_mem_latency(const sl_machine *m, double ghz);
+/* The time (ns) an LLC hit costs at `ghz`, the same way; 0 when unknown. */
+double sl_machine_llc_hit(const sl_machine *m, double ghz);
+/* How much longer the DRAM latency is at `gbps` of traffic than at the
+ * lightest load measured (memory: loaded:, linear between points,
+ * constant beyond): 1 when unknown. */
+double sl_machine_mem_queueing(const sl_machine *m, double gbps);
 
 #endif

@@ -116,6 +116,7 @@ int sl_machine_opoint(const sl_machine *m, double ghz, int extrapolate,
 typedef enum {
 	SL_TIME_STALL = 0, /* Power-Sleuth: off-chip stalls do not scale with f */
 	SL_TIME_LINEAR,    /* time proportional to 1/f */
+	SL_TIME_MLP,       /* offcore occupancy: overlapped misses, bandwidth bound */
 } sl_time_model;
 
 const char *sl_time_model_name(sl_time_model t);
@@ -125,6 +126,14 @@ int sl_time_model_parse(const char *s, sl_time_model *t); /* -1, sl_error() */
 enum {
 	SL_MODEL_EXTRAPOLATE = 1, /* allow frequencies outside the P-state table */
 	SL_MODEL_TIME_ONLY = 2,   /* no power model needed (power_w = NAN) */
+	/* sl_model_open() only: degrade instead of refusing, with a warning.
+	 * DEGRADE_POWER: a machine without a fitted power model predicts time
+	 * only.  DEGRADE_TIME: a machine without the stall model's events uses
+	 * the linear model, and no machine at all (none given, none embedded)
+	 * predicts time only with the linear model on a stand-in machine whose
+	 * P-states span 0.1-10 GHz. */
+	SL_MODEL_DEGRADE_POWER = 4,
+	SL_MODEL_DEGRADE_TIME = 8,
 };
 
 /* Rates no model event exceeds per cycle on the cores we model (the issue
@@ -142,6 +151,10 @@ typedef struct sl_model {
 	sl_interp view;           /* owned: every event the models use */
 	/* view indices of the time model's roles, -1 when unused */
 	int k_stall, k_llc, k_memstall;
+	/* the mlp model's: offcore cycles and occupancy, prefetches, LLC
+	 * references (-1 when unused), and the machine's measured memory */
+	int k_ocyc, k_occ, k_pf, k_llcref, k_mst;
+	double bw_gbps;
 	int power;                /* the power model is evaluated */
 	size_t n_terms;
 	int *k_term;              /* view index of each power term */
@@ -149,6 +162,8 @@ typedef struct sl_model {
 	int *k_scaled;            /* per term: 1 if a cycle count that scales */
 	double constant;
 	double ceff_peak;         /* nF, see SL_PEAK_RATE_PER_CYCLE */
+	double temp_c;            /* die temperature for static power; NAN: the
+				   * machine's temp_ref_c (set with sl_model_set_temp) */
 } sl_model;
 
 /*
@@ -163,6 +178,10 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		  sl_time_model t, int flags);
 /* The profile's part of those checks alone (before loading a machine). */
 int sl_model_check_profile(const sl_profile *p);
+/* Predict at die temperature `temp_c` (NAN: the machine's reference, i.e.
+ * static power as calibrated); only machines with a temperature term
+ * (power: temp_coeff) change. */
+void sl_model_set_temp(sl_model *md, double temp_c);
 void sl_model_free(sl_model *md);
 
 /* The operating point at `ghz` under the model's flags (see
@@ -222,6 +241,8 @@ typedef struct sl_model_set {
 	sl_model model;              /* over prof and mach */
 	const char *machine_origin;  /* the --machine path or "embedded in the
 				      * profile"; NULL until the machine loads */
+	int degraded;                /* SL_MODEL_DEGRADE_* taken: what was lost
+				      * is in a warning already printed */
 } sl_model_set;
 
 /*

@@ -100,4 +100,19 @@ void sl_mux_free(sl_mux *m);
 /* Adjusted Rand index of two labelings of n items (1: same partition). */
 double sl_ari(const uint32_t *a, const uint32_t *b, size_t n);
 
+/* ---- behaviour phases (phases/behave.c) ------------------------------- */
+
+/* A code phase split by the behaviour of its intervals: features in log
+ * space (log CPI, log(1 + events per 1000 instructions) of the events
+ * counted in every interval; NAN = not available), leader-follower within
+ * each code phase with a Chebyshev threshold, groups merged when their
+ * centroids come within half of it.  Phase ids 0, 1, ... in order of
+ * appearance; a merged id maps to its survivor with sl_behave_final(). */
+#define SL_BEHAVE_DEFAULT 1.2
+typedef struct sl_behave sl_behave;
+sl_behave *sl_behave_new(size_t n_features, double threshold);
+void sl_behave_free(sl_behave *b);
+uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x);
+uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
+
 #endif

@@ -35,6 +35,12 @@ enum sl_sim_qty {
 	SL_Q_MISPREDICTS,     /* mispredicted branches */
 	SL_Q_COND_BRANCHES,   /* retired conditional branches */
 	SL_Q_UOPS,            /* retired uops */
+	/* optional (docs/simulator.md, "Harder physics"); zero unless the
+	 * machine and workload enable the effects that produce them */
+	SL_Q_PREFETCHES,      /* hardware prefetches sent to DRAM (not LLC misses) */
+	SL_Q_OFFCORE_CYCLES,  /* cycles with at least one demand miss outstanding */
+	SL_Q_OFFCORE_OCCUPANCY, /* demand misses outstanding, summed over cycles */
+	SL_Q_MISS_STALLS,     /* cycles stalled with a demand miss outstanding */
 	SL_Q_N
 };
 
@@ -76,6 +82,14 @@ typedef struct sl_sim_truth {
 	double meter_hz;            /* samples per second */
 	double meter_noise_w;       /* Gaussian noise sigma per sample */
 	double idle_seconds;        /* length of the idle log per P-state */
+	/* harder physics, all optional: the defaults (0) turn each effect off */
+	double dram_gbps;           /* sustained DRAM bandwidth, GB/s (0: unlimited) */
+	double line_bytes;          /* bytes per miss or prefetch (64) */
+	double queue_gain;          /* latency growth with DRAM utilisation */
+	double uncore_ratio;        /* uncore clock = min(uncore_max_ghz, ratio*f); 0: fixed */
+	double uncore_max_ghz;      /* the uncore clock the *_uncore_ns are given at */
+	double memory_uncore_ns;    /* part of the DRAM latency on the uncore clock */
+	double rob_entries;         /* ROB size: hidden work = entries*cpi_core (0: rob_fill_cycles) */
 } sl_sim_truth;
 
 typedef struct sl_sim_event {
@@ -125,6 +139,12 @@ enum sl_sim_param {
 	SL_P_ZIPF,
 	SL_P_SHARED,
 	SL_P_BRANCH_NOISE,
+	/* optional, docs/simulator.md "Harder physics"; defaults keep the
+	 * basic physics */
+	SL_P_PREFETCH_PKI,
+	SL_P_RESOURCE_STALL_FRACTION,
+	SL_P_CODE_DRIFT,
+	SL_P_RAMP,
 	SL_P_N
 };
 const char *sl_sim_param_name(int p);
@@ -136,7 +156,9 @@ typedef struct sl_sim_phase {
 	 * their Zipf-like weights */
 	uint64_t *addr;
 	double *weight;
+	double *zcode;      /* per-branch normal scaling the code drift (or NULL) */
 	size_t n_br;
+	int code_of;        /* `code: NAME`: runs that phase's code (-1: its own) */
 } sl_sim_phase;
 
 typedef struct sl_sim_workload {

@@ -24,6 +24,7 @@ typedef struct sl_trace_header {
 
 /* Temperatures are degrees C, above absolute zero. */
 #define SL_TRACE_TEMP_MIN (-273.15)
+#define SL_TRACE_TEMP_MAX 500.0 /* no die runs hotter: a larger value is a unit error */
 
 typedef struct sl_trace_interval {
 	double t;          /* seconds, > 0 */

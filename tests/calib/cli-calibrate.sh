@@ -155,4 +155,56 @@ expect_exit 2 "no training inputs" -- "$SLEUTH" calibrate -m "$SK" -o "$T/g.yaml
 expect_exit 2 "--select 'x'" -- "$SLEUTH" calibrate -m "$SK" -o "$T/g.yaml" --select x "$tr"
 expect_exit 2 "--log-offset 'soon'" -- "$SLEUTH" calibrate -m "$SK" -o "$T/g.yaml" --log-offset soon "$tr"
 expect_exit 2 "needs a value" -- "$SLEUTH" calibrate -m
+# a skeleton without voltages (what 'sleuth machine init' writes on most
+# machines): each P-state's relative V is fitted; the fixture's true ratios
+# are 1.10/1.20 = 0.917 and 0.95/1.20 = 0.792
+sed 's/, volts: [0-9.]*//' "$SK" >"$T/nv.yaml"
+out=$("$SLEUTH" calibrate -m "$T/nv.yaml" -o "$T/nv-model.yaml" "$M"/traces/*.yaml 2>&1) && ok ||
+	fail "no volts: $out"
+grep -q "voltages: .* gives none, so each P-state's relative V was fitted" <<<"$out" && ok ||
+	fail "relative volts not reported: $out"
+v16=$(sed -n 's/^- {ghz: 1.6, volts: \([0-9.]*\),.*/\1/p' "$T/nv-model.yaml")
+awk -v v="$v16" 'BEGIN { exit !(v > 0.76 && v < 0.83) }' && ok || fail "relative V at 1.6: '$v16'"
+grep -q "^- {ghz: 2.66, volts: 1," "$T/nv-model.yaml" && ok || fail "fastest not 1"
+grep -q "volts: RELATIVE" "$T/nv-model.yaml" && ok || fail "model comment"
+cv=$(sed -n 's/^  all (interval-weighted) .* \([0-9.]*\)%$/\1/p' <<<"$out")
+awk -v c="$cv" 'BEGIN { exit !(c > 0 && c < 6) }' && ok || fail "no-volts CV error '$cv'"
+"$SLEUTH" machine show "$T/nv-model.yaml" | grep -q "power and energy *yes" && ok ||
+	fail "the no-volts model cannot predict power"
+"$SLEUTH" machine show "$T/nv-model.yaml" | grep -q "volts relative to the fastest" && ok ||
+	fail "show does not say the volts are relative"
+expect_exit 1 "gives no volts.*two or more P-states" -- "$SLEUTH" calibrate -m "$T/nv.yaml" \
+	-o "$T/g.yaml" "$M"/traces/*-1.60.yaml
+expect_absent "$T/g.yaml"
+# with --select, the events are chosen again once the voltages are fitted
+out=$("$SLEUTH" calibrate -m "$T/nv.yaml" -o "$T/nv-sel.yaml" --select 2 "$M"/traces/*.yaml 2>&1) &&
+	ok || fail "no volts --select: $out"
+grep -q "relative V was fitted" <<<"$out" && ok || fail "no volts --select: $out"
+[ "$(grep -c -- '--select 2: ignoring' <<<"$out")" = 1 ] && ok || fail "warning repeated: $out"
+# temperature: traces with a die temperature per interval whose energy has a
+# leakage term 0.5 W per volt per C above 55 C (a check that the fit finds a
+# known coefficient, not of the model's accuracy); volts as in the skeleton
+mkdir -p "$T/temp"
+for f in "$M"/traces/*.yaml; do
+	b=$(basename "$f")
+	v=$(awk -v g="$(sed -n 's/^frequency_ghz: //p' "$f")" \
+		'BEGIN { print (g > 2.5 ? 1.2 : (g > 2 ? 1.1 : 0.95)) }')
+	awk -v v="$v" -v seed=${#b} '/^  - \{t: / {
+		match($0, /t: [0-9.]+/); t = substr($0, RSTART + 3, RLENGTH - 3)
+		match($0, /e: [0-9.]+/); e = substr($0, RSTART + 3, RLENGTH - 3)
+		T = 40 + (i++ * 7 + seed * 3) % 31
+		sub(/e: [0-9.]+/, sprintf("e: %.6f, temp: %d", e + t * 0.5 * v * (T - 55), T))
+	} { print }' "$f" >"$T/temp/$b"
+done
+out=$("$SLEUTH" calibrate -m "$SK" -o "$T/tm.yaml" "$T"/temp/*.yaml 2>&1) && ok || fail "temp: $out"
+k=$(sed -n 's/^temperature: static power + \([0-9.]*\) W per volt per C above 55 C.*/\1/p' <<<"$out")
+awk -v k="$k" 'BEGIN { exit !(k > 0.45 && k < 0.55) }' && ok || fail "temp coefficient '$k': $out"
+grep -q '^  temp_ref_c: 55$' "$T/tm.yaml" && grep -q '^  temp_coeff: 0\.[45]' "$T/tm.yaml" && ok ||
+	fail "temperature term not in the model"
+"$SLEUTH" machine show "$T/tm.yaml" | grep -q "static power at 55 C; +0\.[45]" && ok ||
+	fail "show: no temperature term"
+grep -q "^temperature: not in the inputs" <<<"$("$SLEUTH" calibrate -m "$SK" -o "$T/t0.yaml" \
+	"${TR[@]}" 2>&1)" && ok || fail "no-temperature inputs not reported"
+sed 's/temp: 48/temp: 999/' "$T/temp/gcc-1.60.yaml" >"$T/hot.yaml"
+calib_fails "hot.yaml:9: key 'temp': 999 is not a die temperature" -m "$SK" "$T/hot.yaml"
 finish

@@ -281,7 +281,7 @@ static void test_recover_idle(void **state)
 	sl_calib_data *d = &s.d;
 	assert_int_equal(d->n, 5 * 2 * 30);
 	assert_int_equal(d->n_workloads, 5);
-	sl_calib_opts o = {TRUE_STATIC, 0};
+	sl_calib_opts o = {.static_w = TRUE_STATIC};
 	sl_calib_fit fit;
 	assert_int_equal(sl_calib_fit_run(&fit, d, &s.m, s.terms, 2, &o), 0);
 	NEAR(fit.constant, C0, 1e-6);
@@ -323,7 +323,7 @@ static void test_recover_no_idle(void **state)
 	synth s;
 	int ps[3] = {0, 2, 3}; /* 2.4 GHz never trained */
 	synth_setup(&s, ps, 3, 0, 2, 0);
-	sl_calib_opts o = {NULL, 0};
+	sl_calib_opts o = {.static_w = NULL};
 	sl_calib_fit fit;
 	assert_int_equal(sl_calib_fit_run(&fit, &s.d, &s.m, s.terms, 2, &o), 0);
 	NEAR(fit.coeff[0], CA, 1e-6);
@@ -365,7 +365,7 @@ static void test_select(void **state)
 	synth s;
 	int ps[2] = {0, 3};
 	synth_setup(&s, ps, 2, 0.002, 4, 0);
-	sl_calib_opts o = {TRUE_STATIC, 0};
+	sl_calib_opts o = {.static_w = TRUE_STATIC};
 	size_t terms[2];
 	double cv[2];
 	assert_int_equal(sl_calib_select(&s.d, &s.m, 2, &o, terms, cv), 0);
@@ -385,7 +385,7 @@ static void test_robust(void **state)
 	synth s;
 	int ps[2] = {0, 3};
 	synth_setup(&s, ps, 2, 0, 5, 1.8);
-	sl_calib_opts o = {TRUE_STATIC, 0};
+	sl_calib_opts o = {.static_w = TRUE_STATIC};
 	sl_calib_fit ols, rob;
 	assert_int_equal(sl_calib_fit_run(&ols, &s.d, &s.m, s.terms, 2, &o), 0);
 	o.robust = 1;
@@ -424,7 +424,7 @@ static void test_diagnostics(void **state)
 	sl_calib_data d;
 	assert_int_equal(sl_calib_data_build(&d, &m, runs, 4), 0);
 	double stat[4] = {21.3, 19.0, 16.2, 14.1};
-	sl_calib_opts o = {stat, 0};
+	sl_calib_opts o = {.static_w = stat};
 	size_t terms[3] = {0, 1, 2};
 	sl_calib_fit fit;
 	assert_int_equal(sl_calib_fit_run(&fit, &d, &m, terms, 3, &o), 0);

@@ -101,9 +101,17 @@ tr '\n' ' ' <<<"$out" | tr -s ' ' |
 	ok || fail "doctor: no counter plan: $out"
 
 # --- no dead ends ----------------------------------------------------------
-# auto with no machine model for the PMU: the timer backend, one line why
-out=$(SLEUTH_FAKE_PMU=icl "$SLEUTH" run -o fb.prof -- "$SPIN" 0.1 2>&1) && ok ||
+# auto with no machine model for the PMU: a skeleton from sleuth's event
+# map, said in one line, and the perf backend records
+out=$(SLEUTH_FAKE_PMU=icl "$SLEUTH" run -o fm.prof -- "$SPIN" 0.1 2>&1) && ok ||
 	fail "auto without a model failed: $out"
+[ "$(field fm.prof backend)" = '"perf"' ] && ok || fail "no perf run from the event map: $out"
+[ "$(printf '%s\n' "$out" | grep -c "no machine model for this CPU: recording with .* from sleuth's event map")" = 1 ] &&
+	ok || fail "event-map skeleton not said in one line: $out"
+# ... and for a PMU the event map lacks too (libpfm4's architectural
+# fallback, ix86arch): the timer backend, one line why
+out=$(SLEUTH_FAKE_PMU=ix86arch "$SLEUTH" run -o fb.prof -- "$SPIN" 0.1 2>&1) &&
+	ok || fail "auto without a model or map failed: $out"
 [ "$(field fb.prof backend)" = '"timer"' ] && ok || fail "auto did not fall back to timer: $out"
 [ "$(printf '%s\n' "$out" | grep -c "backend timer: the perf backend cannot run here (no machine model")" = 1 ] &&
 	ok || fail "fallback not said in one line: $out"
@@ -116,8 +124,8 @@ out=$(SLEUTH_FAKE_PMU=ix86arch SLEUTH_FAKE_PMU_OPTS=hybrid=1 "$SLEUTH" run -o hy
 SLEUTH_FAKE_PMU=ix86arch SLEUTH_FAKE_PMU_OPTS=hybrid=1 "$SLEUTH" doctor | grep -q "^hybrid cpu: *yes" &&
 	ok || fail "doctor does not say hybrid"
 # ... but an explicit --backend perf still fails
-expect_exit 1 "no machine model" -- env SLEUTH_FAKE_PMU=icl "$SLEUTH" run --backend perf \
-	-o none.prof -- "$SPIN" 0.1
+expect_exit 1 "no machine model" -- env SLEUTH_FAKE_PMU=ix86arch \
+	"$SLEUTH" run --backend perf -o none.prof -- "$SPIN" 0.1
 # models are found by PMU family: amd64_fam19h_zen3 takes data/machines/zen*
 mkdir -p dd/data/machines && cp amd64_fam19h_zen3.yaml dd/data/machines/zen3-test.yaml
 out=$(SLEUTH_DATADIR=$T/dd SLEUTH_FAKE_PMU=amd64_fam19h_zen3 "$SLEUTH" run -o zf.prof \

@@ -105,6 +105,9 @@ static void test_skeletons(void **state)
 		{HEAD "pstates: [{ghz: 2.66, volts: 1.2}, {ghz: 1.6, volts: 0.95}]\n" EVENTS,
 		 "the P-states have no static_w"},
 		{HEAD PSTATES EVENTS, "there is no power: section"},
+		/* no voltages (most platforms expose none): loads, but no power */
+		{HEAD "pstates: [{ghz: 2.66, static_w: 3}, {ghz: 1.6, static_w: 2}]\n" EVENTS
+		 "power: {constant: 1, terms: []}\n", "the P-states have no volts"},
 		{HEAD PSTATES EVENTS "power: {terms: [{event: UOPS_EXECUTED:PORT234_CORE}, "
 		 "{event: L2_RQSTS:MISS}]}\n", "power: has no constant"},
 	};
@@ -147,7 +150,7 @@ static const struct {
 	{HEAD EVENTS, "m.yaml:1: key 'pstates': missing required key"},
 	{HEAD "pstates: []\n", "m.yaml:5: key 'pstates': at least one P-state"},
 	{HEAD "pstates: {ghz: 1}\n", "m.yaml:5: key 'pstates': expected a sequence"},
-	{HEAD "pstates:\n  - {ghz: 2.66}\n", "m.yaml:6: key 'volts': missing required key in P-state 1"},
+	{HEAD "pstates:\n  - {ghz: 2, volts: 1}\n  - {ghz: 1}\n", "m.yaml:7: key 'volts': missing here but given for 1 of 2 P-states"},
 	{HEAD "pstates:\n  - {volts: 1}\n", "m.yaml:6: key 'ghz': missing required key in P-state 1"},
 	{HEAD "pstates:\n  - {ghz: 0, volts: 1}\n", "m.yaml:6: key 'ghz': must be > 0"},
 	{HEAD "pstates:\n  - {ghz: 1, volts: -1}\n", "m.yaml:6: key 'volts': must be > 0"},

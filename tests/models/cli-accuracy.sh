@@ -21,10 +21,6 @@ done
 
 # field: 1 workload 2 counters 3 ghz 4 model 5 instances 6 avg% 7 worst% ...
 err() { awk -v w="$1" -v k="$2" -v m="$3" '$1 == w && $2 == k && $4 == m { print $6 }' "$T/acc.txt"; }
-below() {  # below WHAT VALUE BOUND
-	if [ -n "$2" ] && awk -v v="$2" -v b="$3" 'BEGIN { exit !(v < b) }'; then ok
-	else fail "$1 = ${2:-missing}, bound $3"; fi
-}
 
 # the stall model's instance-weighted time error at 1.60 GHz, 4 counters
 # (measured 0.41, 6.48, 1.75%; mean 2.88%; before the time model's events

@@ -108,12 +108,49 @@ expect_exit 1 "outside machine nehalem-i7-920's P-states.*--extrapolate" -- \
 expect_absent "$T/x.out"
 expect_exit 1 "no event counts \(backend 'timer'\)" -- "$SLEUTH" predict timer.prof --freq 2 -o "$T/x.out"
 expect_absent "$T/x.out"
-expect_exit 1 "no fitted power model.*run sleuth calibrate.*--time-only" -- \
-	"$SLEUTH" predict app.prof --machine "$SIM" --freq 2 -o "$T/x.out"
-expect_absent "$T/x.out"
-expect_exit 1 "embeds no machine model; pass --machine" -- "$SLEUTH" predict bare.prof --freq 2
+# no dead ends: a skeleton predicts time only, a profile without a machine
+# model time with the linear model, each saying so; the same numbers as asked
+# for explicitly
+"$SLEUTH" predict app.prof --machine "$SIM" --freq 2 --per interval -o "$T/sk.csv" 2>"$T/err" &&
+	ok || fail "skeleton: $(cat "$T/err")"
+grep -q "no fitted power model.*run sleuth calibrate.*predicting time only" "$T/err" && ok ||
+	fail "skeleton fallback not said: $(cat "$T/err")"
+"$SLEUTH" predict app.prof --machine "$SIM" --freq 2 --per interval --time-only -o "$T/sk2.csv"
+cmp -s "$T/sk.csv" "$T/sk2.csv" && ok || fail "skeleton fallback differs from --time-only"
+"$SLEUTH" predict bare.prof --freq 2 --per interval -o "$T/b1.csv" 2>"$T/err" && ok ||
+	fail "bare: $(cat "$T/err")"
+grep -q "embeds no machine model: predicting time only, with the linear model" "$T/err" && ok ||
+	fail "bare fallback not said: $(cat "$T/err")"
+"$SLEUTH" predict bare.prof --freq 2 --per interval --machine "$NHM" --model linear --time-only \
+	-o "$T/b2.csv"
+cmp -s "$T/b1.csv" "$T/b2.csv" && ok || fail "bare fallback differs from the linear model"
+expect_exit 1 "embeds no machine model; pass --machine" -- "$SLEUTH" predict bare.prof --freq 2 \
+	--model stall
+# a machine without the stall model's events: linear, said; refused if asked
+grep -v -E '^  (stall_cycles|llc_misses):' "$NHM" >"$T/nostall.yaml"
+"$SLEUTH" predict app.prof --machine "$T/nostall.yaml" --freq 2 >/dev/null 2>"$T/err" && ok ||
+	fail "no stall events: $(cat "$T/err")"
+grep -q "names no stall_cycles and llc_misses.*using the linear model" "$T/err" && ok ||
+	fail "stall fallback not said: $(cat "$T/err")"
+expect_exit 1 "names no stall_cycles" -- "$SLEUTH" predict app.prof --machine "$T/nostall.yaml" \
+	--freq 2 --model stall
 expect_ok -- "$SLEUTH" predict bare.prof --freq 2 --machine "$NHM"
 expect_exit 1 "missing.prof" -- "$SLEUTH" predict missing.prof --freq 2
 expect_exit 1 "none.yaml" -- "$SLEUTH" predict app.prof --freq 2 --machine "$T/none.yaml"
 
+# --temp: static power + temp_coeff * V * (T - temp_ref); V(1.6) = 1.018
+sed 's/^  constant: 0$/  constant: 0\n  temp_ref_c: 50\n  temp_coeff: 0.5/' "$NHM" >"$T/nhm-t.yaml"
+grep -q temp_coeff "$T/nhm-t.yaml" || fail "could not make the temperature model"
+p50=$("$SLEUTH" predict app.prof --machine "$T/nhm-t.yaml" --freq 1.6 --format csv --temp 50 |
+	awk -F, 'NR > 1 { e += $NF; t += $(NF-2) } END { printf "%.6f", e / t }')
+p70=$("$SLEUTH" predict app.prof --machine "$T/nhm-t.yaml" --freq 1.6 --format csv --temp 70 |
+	awk -F, 'NR > 1 { e += $NF; t += $(NF-2) } END { printf "%.6f", e / t }')
+pno=$("$SLEUTH" predict app.prof --machine "$T/nhm-t.yaml" --freq 1.6 --format csv |
+	awk -F, 'NR > 1 { e += $NF; t += $(NF-2) } END { printf "%.6f", e / t }')
+awk -v a="$p50" -v b="$p70" 'BEGIN { d = b - a; exit !(d > 10.18 - 0.3 && d < 10.18 + 0.3) }' &&
+	ok || fail "--temp 70 vs 50: $p70 - $p50 W, wanted about 10.18"
+[ "$pno" = "$p50" ] && ok || fail "without --temp the reference temperature: $pno vs $p50"
+expect_exit 2 "--temp 'hot'" -- "$SLEUTH" predict app.prof --freq 1.6 --temp hot
+"$SLEUTH" predict app.prof --freq 1.6 --temp 70 2>&1 >/dev/null | grep -q "no temperature term" &&
+	ok || fail "--temp on a machine without a temperature term: no warning"
 finish

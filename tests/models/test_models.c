@@ -546,8 +546,13 @@ static void test_shipped_machines(void **state)
 		assert_near(m.pstates[i].ghz, sim.ghz[i], 0);
 		assert_near(m.pstates[i].volts, sim.volts[i], 0);
 	}
-	assert_near(m.memory_latency_ns, sim.truth.memory_ns, 0);
 	assert_int_equal(m.programmable, sim.programmable);
+	sl_machine_free(&m);
+	/* the calibrated model's latency was measured (bench/memprobe-sim.sh, a
+	 * pointer chase at two P-states), not copied: close to the truth, not
+	 * necessarily equal to it */
+	assert_int_equal(sl_machine_load(TEST_SRCDIR "/data/machines/sim-nehalem-i7-920.yaml", &m), 0);
+	assert_true(fabs(m.memory_latency_ns / sim.truth.memory_ns - 1) < 0.03);
 	sl_sim_machine_free(&sim);
 	sl_machine_free(&m);
 }

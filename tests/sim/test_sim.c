@@ -190,7 +190,8 @@ static void same_interval(const sl_sim_interval *a, const sl_sim_interval *b, in
 	assert_memory_equal(a->br, b->br, a->n_br * sizeof *a->br);
 	for (int q = 0; q < SL_Q_N; q++) {
 		if (!all && (q == SL_Q_CYCLES || q == SL_Q_STALL_CYCLES ||
-			     q == SL_Q_RESOURCE_STALLS))
+			     q == SL_Q_RESOURCE_STALLS || q == SL_Q_OFFCORE_CYCLES ||
+			     q == SL_Q_OFFCORE_OCCUPANCY || q == SL_Q_MISS_STALLS))
 			continue;
 		assert_int_equal(a->q[q], b->q[q]);
 	}
@@ -285,6 +286,99 @@ static void test_memory_bound_slowdown(void **state)
 
 /* The first interval of an instance mixes the previous phase and the new
  * one, in its branches and its counts; phases share some addresses. */
+/* The harder physics (docs/simulator.md, "Harder physics") against a hand
+ * computation: the uncore clock, a ROB of rob_entries, a bandwidth bound
+ * that binds at 2.5 GHz and not at 1.6, the offcore counters; then the
+ * queueing fixed point, same code on other data, and a gradual ramp. */
+static void test_harder_physics(void **state)
+{
+	(void)state;
+	char mtext[sizeof test_machine + 256];
+	snprintf(mtext, sizeof mtext, "%s  dram_gbps: 8\n  rob_entries: 100\n"
+		 "  uncore_ratio: 1\n  uncore_max_ghz: 2\n  memory_uncore_ns: 10\n"
+		 "  queue_gain: %s\n", test_machine, "0");
+	static const char wtext[] =
+		"format: sleuth-workload/1\nname: hard\ninterval_instructions: 1000000\n"
+		"defaults: {noise: 0, drift: 0, branch_noise: 0, branches: 20,"
+		" dep_stall_fraction: 0}\n"
+		"phases:\n"
+		"  D: {cpi_core: 0.5, branch_fraction: 0.1, mispredict_rate: 0, fp_fraction: 0,"
+		" memory_fraction: 0.3, uops_per_instruction: 1, l2_pki: 60, llc_hits_pki: 0,"
+		" llc_misses_pki: 10, mlp: 4, prefetch_pki: 40}\n"
+		"  E: {code: D, cpi_core: 0.8, branch_fraction: 0.1, mispredict_rate: 0,"
+		" fp_fraction: 0, memory_fraction: 0.3, uops_per_instruction: 1, l2_pki: 10,"
+		" llc_hits_pki: 0, llc_misses_pki: 1, mlp: 1, ramp: 4}\n"
+		"sequence: [{phase: D, for: 3}, {phase: E, for: 6}]\n";
+	char *m = write_tmp(mtext), *w = write_tmp(wtext);
+	world x;
+	world_load(&x, m, w, 0);
+	sl_sim_interval iv = {0};
+	const double f[2] = {2.5, 1.6}, V[2] = {1.2, 0.95};
+	int bound[2];
+	for (int k = 0; k < 2; k++) {
+		sl_sim_interval_run(&x.s, x.c, 1, f[k], V[k], &iv);
+		double n = (double)iv.q[SL_Q_INSTRUCTIONS];
+		double X = (double)llround(n * 10 / 1000), P = (double)llround(n * 40 / 1000);
+		double Cc = n * 0.5, K = X / 4, h = SL_MIN(100 * 0.5, Cc / K);
+		double lat = 60 + 10 * 2.0 / SL_MIN(2.0, f[k]);
+		double mem = K * SL_MAX(0, lat * f[k] - h);
+		double t_lat = (Cc + mem) / (f[k] * 1e9), t_bw = (X + P) * 64 / 8e9;
+		double E = t_bw > t_lat ? (t_bw - t_lat) * f[k] * 1e9 : 0;
+		bound[k] = t_bw > t_lat;
+		close_to(iv.t, SL_MAX(t_lat, t_bw), 1e-9);
+		assert_int_equal(iv.q[SL_Q_PREFETCHES], (uint64_t)P);
+		close_to((double)iv.q[SL_Q_OFFCORE_CYCLES], K * lat * f[k] + E, 1e-6);
+		close_to((double)iv.q[SL_Q_OFFCORE_OCCUPANCY], X * lat * f[k] + E * 4, 1e-6);
+		close_to((double)iv.q[SL_Q_MISS_STALLS], mem + E, 1e-6);
+	}
+	assert_true(bound[0] && !bound[1]);
+	/* same code on other data: E's branches are D's */
+	assert_int_equal(x.w.phases[1].n_br, x.w.phases[0].n_br);
+	assert_memory_equal(x.w.phases[1].addr, x.w.phases[0].addr,
+			    x.w.phases[0].n_br * sizeof *x.w.phases[0].addr);
+	/* the ramp: E's first 4 intervals (3..6) mix D in, E's share growing */
+	double prev_share = 0;
+	for (size_t i = 3; i < 9; i++) {
+		sl_sim_interval_run(&x.s, x.c, i, 2.5, 1.2, &iv);
+		if (i < 7) {
+			assert_int_equal(iv.n_parts, 2);
+			double share = (double)iv.part[1].instructions /
+				       (double)(iv.part[0].instructions + iv.part[1].instructions);
+			assert_true(share > (double)(i - 3) / 4 - 1e-9 &&
+				    share < (double)(i - 2) / 4 + 1e-9);
+			assert_true(share > prev_share);
+			prev_share = share;
+		} else {
+			assert_int_equal(iv.n_parts, 1);
+		}
+	}
+	sl_sim_interval_free(&iv);
+	world_free(&x);
+	unlink(m);
+	free(m);
+
+	/* queueing: the time solves t = max(t_lat(lat(u)), t_bw), u = t_bw/t */
+	snprintf(mtext, sizeof mtext, "%s  dram_gbps: 8\n  queue_gain: 0.5\n", test_machine);
+	m = write_tmp(mtext);
+	world_load(&x, m, w, 0);
+	memset(&iv, 0, sizeof iv);
+	sl_sim_interval_run(&x.s, x.c, 1, 1.6, 0.95, &iv);
+	double n = (double)iv.q[SL_Q_INSTRUCTIONS];
+	double X = (double)llround(n * 10 / 1000), P = (double)llround(n * 40 / 1000);
+	double Cc = n * 0.5, K = X / 4, h = SL_MIN(30, Cc / K);
+	double t_bw = (X + P) * 64 / 8e9, u = SL_MIN(0.95, t_bw / iv.t);
+	double lat = 60 * (1 + 0.5 * u / (1 - u));
+	double t_lat = (Cc + K * SL_MAX(0, lat * 1.6 - h)) / 1.6e9;
+	close_to(iv.t, SL_MAX(t_lat, t_bw), 1e-8);
+	assert_true(lat > 60 * 1.2); /* the queue matters here */
+	sl_sim_interval_free(&iv);
+	world_free(&x);
+	unlink(m);
+	unlink(w);
+	free(m);
+	free(w);
+}
+
 static void test_mixing_and_shared_code(void **state)
 {
 	(void)state;
@@ -436,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_frequency_invariance),
 		cmocka_unit_test(test_memory_bound_slowdown),
 		cmocka_unit_test(test_mixing_and_shared_code),
+		cmocka_unit_test(test_harder_physics),
 		cmocka_unit_test(test_meter),
 		cmocka_unit_test(test_rejections),
 	};

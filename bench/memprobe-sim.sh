@@ -1,0 +1,121 @@
+#!/bin/bash
+# Measure the memory system of a simulated machine the way one measures it
+# on hardware, with microbenchmarks and the PMU, never by reading the
+# simulator's parameters.  Prints YAML lines for a sleuth-machine/1:
+#
+#   memory_latency_ns: L    the stall model's latency.  A pointer chase
+#       (data/workloads/train/train-chase: each load's address comes from
+#       the previous one, so misses never overlap) at the highest and the
+#       lowest P-state: DRAM latency is (mostly) fixed time, so
+#           cycles(f) = A + X * L * f   =>   L = (C1 - C2) / (X * (f1 - f2))
+#       with X the LLC misses counted (the same at both: same program and
+#       seed).  Core work, mispredicts, the ROB's hidden work cancel; the
+#       few LLC hits' uncore time does not (a small error, as on hardware).
+#   memory:                  the mlp time model's measurements (docs/models.md)
+#     latency: [{ghz, ns, llc_ns}]  at every P-state:
+#       ns: the DRAM latency as the core sees it at that clock (an uncore
+#       clock that follows the core's shows here): where the PMU counts
+#       offcore occupancy (demand misses outstanding, summed over cycles,
+#       Q), the chase's L(f) = Q / (X * f); else memory_latency_ns;
+#       llc_ns: what an LLC hit costs: data/workloads/probe/llc.yaml (a loop
+#       whose loads hit the LLC) minus probe/core.yaml (the same loop,
+#       L2-resident), in time, per LLC hit (L2 misses - LLC misses);
+#     bandwidth_gbps: B     data/workloads/probe/stream.yaml (a copy loop with
+#       far more traffic than DRAM carries) at fmax and fmin: if its time
+#       moves by under 5% while the clock drops to fmin, it is
+#       bandwidth-bound, and B = (LLC misses + prefetches) * 64 B / time
+#       at fmax (where the PMU counts prefetches); else B is left out;
+#     loaded: [{gbps, ns}]  (with B and offcore occupancy) the latency demand
+#       misses see under load: data/workloads/probe/loaded.yaml at fmax,
+#       one phase per load level (its first, mixed, interval left out),
+#       after the chase's own point (the lightest load).
+#
+#   bench/memprobe-sim.sh SLEUTH SIM_MACHINE.yaml
+set -euo pipefail
+[ $# -eq 2 ] || { echo "usage: $0 SLEUTH SIM_MACHINE.yaml" >&2; exit 2; }
+sleuth=$1 sim=$2
+src=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sleuth-memprobe.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+ghz=($(grep -Eo '\{ *ghz: *[0-9.]+' "$sim" | grep -Eo '[0-9.]+$' | sort -gr))
+fmax=${ghz[0]} fmin=${ghz[${#ghz[@]} - 1]}
+
+# sums TRACE: "time cycles llc_misses l2_misses prefetches occupancy" over
+# the run (an event the trace lacks sums to -1)
+sums() {
+	awk '
+	BEGIN { split("LLC_MISSES L2_RQSTS:MISS L2_RQSTS:PREFETCH_MISS OFFCORE_REQUESTS_OUTSTANDING:DEMAND_READ_DATA", want, " ")
+		for (j = 1; j <= 4; j++) col[j] = 0 }
+	/^events:/ { ev = 1; next }
+	ev && /^- / { k++; for (j = 1; j <= 4; j++) if ($2 == want[j]) col[j] = k; next }
+	ev && !/^- / { ev = 0 }
+	/^- \{t: / {
+		s = $0; sub(/^- \{t: /, "", s); sub(/,.*/, "", s); t += s
+		s = $0; sub(/.* n: \[/, "", s); sub(/\].*/, "", s)
+		split(s, v, ", "); c += v[1]
+		for (j = 1; j <= 4; j++) x[j] += col[j] ? v[col[j]] : 0
+	}
+	END { printf "%.9g %.0f", t, c
+	      for (j = 1; j <= 4; j++) printf " %.0f", col[j] ? x[j] : -1
+	      printf "\n" }' "$1"
+}
+run() { # WORKLOAD GHZ -> sums
+	local f=$tmp/$(basename "$1" .yaml)-$2.yaml
+	"$sleuth" simulate -q "$1" -m "$sim" -f "$2" -o "$f"
+	sums "$f"
+}
+
+chase=$src/data/workloads/train/train-chase.yaml
+read -r t1 c1 x1 l21 p1 q1 < <(run "$chase" "$fmax")
+read -r t2 c2 x2 l22 p2 q2 < <(run "$chase" "$fmin")
+ch_t=$t1 ch_x=$x1 ch_q=$q1
+[ "$x1" = "$x2" ] && [ "$x1" -gt 0 ] ||
+	{ echo "memprobe-sim: the chase's LLC misses differ between P-states or are zero" >&2; exit 1; }
+awk -v c1="$c1" -v c2="$c2" -v x="$x1" -v f1="$fmax" -v f2="$fmin" \
+	'BEGIN { printf "memory_latency_ns: %.1f\n", (c1 - c2) / (x * (f1 - f2)) }' | tee "$tmp/lat"
+
+echo "memory:"
+stream=$src/data/workloads/probe/stream.yaml
+read -r t1 c1 x1 l21 p1 q1 < <(run "$stream" "$fmax")
+read -r t2 c2 x2 l22 p2 q2 < <(run "$stream" "$fmin")
+awk -v t1="$t1" -v t2="$t2" -v x="$x1" -v p="$p1" 'BEGIN {
+	if (t2 / t1 - 1 < 0.05) printf "  bandwidth_gbps: %.3f\n", (x + (p > 0 ? p : 0)) * 64 / t1 / 1e9
+}'
+
+if [ "$q1" -ge 0 ] && awk -v t1="$t1" -v t2="$t2" 'BEGIN { exit !(t2 / t1 - 1 < 0.05) }'; then
+	echo "  loaded:"
+	# the lightest load: the chase itself
+	awk -v t="$ch_t" -v x="$ch_x" -v q="$ch_q" -v f="$fmax" \
+		'BEGIN { printf "    - {gbps: %.3f, ns: %.2f}\n", x * 64 / t / 1e9, q / (x * f) }'
+	"$sleuth" simulate -q "$src/data/workloads/probe/loaded.yaml" -m "$sim" -f "$fmax" \
+		-o "$tmp/loaded.yaml"
+	awk -v f="$fmax" '
+	/^events:/ { ev = 1; next }
+	ev && /^- / { k++; if ($2 == "LLC_MISSES") cx = k; if ($2 == "L2_RQSTS:PREFETCH_MISS") cp = k
+		      if ($2 == "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_READ_DATA") cq = k; next }
+	ev && !/^- / { ev = 0 }
+	/^- \{t: / {
+		lb = $0; sub(/.*label: /, "", lb); sub(/[,}].*/, "", lb)
+		if (lb != last) { last = lb; next } # the mixed first interval
+		if (!(lb in t)) order[++n] = lb
+		s = $0; sub(/^- \{t: /, "", s); sub(/,.*/, "", s); t[lb] += s
+		s = $0; sub(/.* n: \[/, "", s); sub(/\].*/, "", s); split(s, v, ", ")
+		x[lb] += v[cx]; p[lb] += v[cp]; q[lb] += v[cq]
+	}
+	END { for (i = 1; i <= n; i++) { l = order[i]
+		printf "    - {gbps: %.3f, ns: %.2f}\n", (x[l] + p[l]) * 64 / t[l] / 1e9, q[l] / (x[l] * f) } }' \
+		"$tmp/loaded.yaml"
+fi
+
+lat2=$(sed -n 's/^memory_latency_ns: //p' "$tmp/lat")
+echo "  latency:"
+for f in "${ghz[@]}"; do
+	read -r t c x l2 p q < <(run "$chase" "$f")
+	read -r tl cl xl l2l pl ql < <(run "$src/data/workloads/probe/llc.yaml" "$f")
+	read -r tc cc xc l2c pc qc < <(run "$src/data/workloads/probe/core.yaml" "$f")
+	awk -v q="$q" -v x="$x" -v f="$f" -v l2="$lat2" -v tl="$tl" -v tc="$tc" \
+		-v h="$((l2l - xl))" 'BEGIN {
+		printf "    - {ghz: %s, ns: %.2f, llc_ns: %.3f}\n", f,
+		       (q >= 0 ? q / (x * f) : l2), (tl - tc) * 1e9 / h
+	}'
+done

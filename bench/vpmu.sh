@@ -1,0 +1,144 @@
+#!/bin/bash
+# The vPMU benchmark (docs/benchmarks.md, "Virtual PMU"): real programs
+# (bench/vpmu/, built in-tree with -g) run on the virtual PMU, which is
+# their ground truth at every frequency.
+#   1. memory_latency_ns of sleuth's vPMU model, measured as a latency
+#      benchmark would: a pointer chase at two lengths, time per extra step;
+#   2. the power model calibrated (sleuth calibrate) on the TRAINING
+#      programs' vPMU runs at every P-state;
+#   3. every program profiled at fmax; predict at mid and fmin; compared
+#      with the vPMU's own runs there (bench/vpmu-compare.c): whole-program
+#      time error, phase-instance time error (time-weighted mean, worst),
+#      mean power and energy errors.  Power is held out for the TEST set;
+#   4. phase quality: how many of the program's stage functions lead a
+#      phase (are the top function of one);
+#   5. the slowdown against the bare program: whole runs (Valgrind's start
+#      dominates short programs), cachegrind's on the same run for
+#      reference, and marginal (the extra work of a larger input under the
+#      vPMU over the same extra work run bare).
+#
+#   bench/vpmu.sh [BUILDDIR]
+# WRITE_MODEL=1 also installs the calibrated model as
+# data/machines/vpmu-nehalem-i7-920.yaml.  About 10 minutes on one core.
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=$(realpath "${1:-$src/build}")
+sleuth=$build/sleuth
+progs=$build/bench/vpmu
+compare=$build/bench/vpmu-compare
+skeleton=$src/data/machines/vpmu-nehalem-i7-920.skeleton.yaml
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sleuth-vpmu.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+INTERVAL=${INTERVAL:-2M}
+PERIOD=${PERIOD:-2003}
+TRAIN=(matmul stream sort interp)
+TEST=(chase hash zlib stencil crc)
+PSTATES=(2.66 2.53 2.40 2.26 2.13 2.00 1.86 1.73 1.60)
+FMAX=2.66 MID=2.13 FMIN=1.60
+declare -A STAGE_FNS=(
+	[matmul]="mm_fill mm_ikj mm_strided" [stream]="st_copy st_scale st_triad"
+	[chase]="ch_build ch_chase ch_walk" [sort]="so_generate so_quick so_merge"
+	[hash]="ht_insert ht_lookup" [zlib]="zl_generate zl_deflate zl_inflate"
+	[interp]="in_compile in_run" [stencil]="sc_init sc_sweep sc_norm"
+	[crc]="cr_fill cr_crc cr_scan")
+
+# The programs run in a fixed environment: the client's environment is on
+# its stack, so another variable (WRITE_MODEL=1, say) shifts its stack
+# addresses and changes its cache behaviour a little, as on real machines.
+CLEAN_ENV=(env -i PATH=/usr/bin:/bin)
+
+# vrun MACHINE GHZ OUT PROGRAM ARGS...: one vPMU run; prints its wall time
+vrun() {
+	local m=$1 f=$2 out=$3; shift 3
+	local t0 t1
+	t0=$(date +%s.%N)
+	"${CLEAN_ENV[@]}" nice "$sleuth" run -q --backend vpmu --freq "$f" --interval "$INTERVAL" \
+		--sample-period "$PERIOD" --machine "$m" -o "$out" -- "$@" >/dev/null
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+}
+# total PROFILE: the run's time (its own frequency: measured)
+total() {
+	"$sleuth" predict "$1" --freq "$(prof_ghz "$1")" --per interval --time-only |
+		awk -F, 'NR > 1 { t += $6 } END { printf "%.9f\n", t }'
+}
+prof_ghz() { basename "$1" .prof | sed 's/.*@//'; }
+# bare PROGRAM ARGS...: the fastest of three bare runs, in seconds
+bare() {
+	local best=1e9 t0 t1
+	for _ in 1 2 3; do
+		t0=$(date +%s.%N)
+		"${CLEAN_ENV[@]}" "$@" >/dev/null 2>&1
+		t1=$(date +%s.%N)
+		best=$(awk -v a="$t0" -v b="$t1" -v m="$best" 'BEGIN { d = b - a; print (d < m ? d : m) }')
+	done
+	echo "$best"
+}
+
+# 1. memory latency from a pointer chase: 1M and 3M steps
+echo "== memory latency (pointer chase, vb-chase 1 vs 3 million steps, $FMAX GHz)"
+vrun "$skeleton" $FMAX "$tmp/chase1@$FMAX.prof" "$progs/vb-chase" 1 >/dev/null
+vrun "$skeleton" $FMAX "$tmp/chase3@$FMAX.prof" "$progs/vb-chase" 3 >/dev/null
+lat=$(awk -v a="$(total "$tmp/chase1@$FMAX.prof")" -v b="$(total "$tmp/chase3@$FMAX.prof")" \
+	'BEGIN { printf "%.1f\n", (b - a) / 2e6 * 1e9 }')
+echo "memory_latency_ns: $lat"
+sed "s/^memory_latency_ns: .*/memory_latency_ns: $lat   # bench\/vpmu.sh: pointer chase/" \
+	"$skeleton" > "$tmp/skeleton.yaml"
+
+# 2. training runs at every P-state; calibrate
+echo "== calibration on ${TRAIN[*]} at ${#PSTATES[@]} P-states"
+inputs=()
+for p in "${TRAIN[@]}"; do
+	for f in "${PSTATES[@]}"; do
+		vrun "$tmp/skeleton.yaml" "$f" "$tmp/$p@$f.prof" "$progs/vb-$p" >/dev/null
+		inputs+=("$tmp/$p@$f.prof")
+	done
+done
+"$sleuth" calibrate -q --machine "$tmp/skeleton.yaml" -o "$tmp/model.yaml" "${inputs[@]}"
+model=$tmp/model.yaml
+if [ "${WRITE_MODEL:-0}" = 1 ]; then
+	cp "$model" "$src/data/machines/vpmu-nehalem-i7-920.yaml"
+	echo "wrote data/machines/vpmu-nehalem-i7-920.yaml"
+fi
+
+# 3 and 4: every program at fmax, mid, fmin
+echo "== prediction from $FMAX GHz (errors in %: time, instance mean, instance worst, power, energy)"
+printf "%-8s %-5s %5s %8s %8s %8s %8s %8s %7s %6s %9s %10s\n" program split GHz time inst-avg \
+	inst-max power energy phases stages slowdown cachegrind
+for p in "${TRAIN[@]}" "${TEST[@]}"; do
+	split=test
+	[[ " ${TRAIN[*]} " == *" $p "* ]] && split=train
+	wall=$(vrun "$model" $FMAX "$tmp/$p@$FMAX.prof" "$progs/vb-$p")
+	native=$(bare "$progs/vb-$p")
+	cg=$(bare valgrind --tool=cachegrind -q --cachegrind-out-file=/dev/null \
+		--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 "$progs/vb-$p")
+	"$sleuth" phases "$tmp/$p@$FMAX.prof" > "$tmp/phases.txt"
+	nph=$(head -1 "$tmp/phases.txt" | sed 's/.* \([0-9]*\) phases.*/\1/')
+	fns=(${STAGE_FNS[$p]})
+	led=0
+	for fn in "${fns[@]}"; do
+		grep -Eq "^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% +$fn [0-9]+%" "$tmp/phases.txt" &&
+			led=$((led + 1))
+	done
+	for f in $MID $FMIN; do
+		[ -e "$tmp/$p@$f.prof" ] || vrun "$model" "$f" "$tmp/$p@$f.prof" "$progs/vb-$p" >/dev/null
+		"$sleuth" predict "$tmp/$p@$FMAX.prof" --machine "$model" --freq "$f" --per interval \
+			--format csv > "$tmp/pred.csv"
+		read -r te ia iw pe ee < <("$compare" "$tmp/$p@$FMAX.prof" "$tmp/pred.csv" "$tmp/$p@$f.prof")
+		printf "%-8s %-5s %5s %8s %8s %8s %8s %8s %7s %6s %9s %10s\n" "$p" "$split" "$f" "$te" \
+			"$ia" "$iw" "$pe" "$ee" "$nph" "$led/${#fns[@]}" \
+			"$(awk -v w="$wall" -v n="$native" 'BEGIN { printf "%.0fx", w / n }')" \
+			"$(awk -v w="$cg" -v n="$native" 'BEGIN { printf "%.0fx", w / n }')"
+	done
+done
+
+echo "== marginal slowdown (vPMU at $FMAX GHz; extra work of the larger input)"
+for spec in "$build/tests/progs/stages 1 4" "$progs/vb-chase 1 4"; do
+	read -r prog small large <<< "$spec"
+	ws=$(vrun "$model" $FMAX "$tmp/s.prof" "$prog" "$small")
+	wl=$(vrun "$model" $FMAX "$tmp/l.prof" "$prog" "$large")
+	ns=$(bare "$prog" "$small")
+	nl=$(bare "$prog" "$large")
+	awk -v p="$(basename "$prog") $small->$large" -v ws="$ws" -v wl="$wl" -v ns="$ns" -v nl="$nl" \
+		'BEGIN { printf "%-18s vPMU %.2f s -> %.2f s, bare %.3f s -> %.3f s: %.0fx\n", p, ws, wl, ns, nl, (wl - ws) / (nl - ns) }'
+done

@@ -1,0 +1,47 @@
+/*
+ * Die temperature from hwmon, for the calibration sweep's report: the
+ * first sensor named like a CPU's (coretemp on Intel, k10temp or zenpower
+ * on AMD, cpu_thermal on Arm boards), its temp1_input in millidegrees.
+ */
+#include "sleuth/hw.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleuth/common.h"
+
+double sl_hwmon_temp_c(const char *root, char **sensor)
+{
+	static const char *const names[] = {"coretemp", "k10temp", "zenpower", "cpu_thermal",
+					    NULL};
+	char *dir = sl_xasprintf("%s/class/hwmon", root ? root : "/sys");
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	double t = NAN;
+	while (d && (e = readdir(d)) && isnan(t)) {
+		if (strncmp(e->d_name, "hwmon", 5))
+			continue;
+		char *hw = sl_xasprintf("%s/%s", dir, e->d_name);
+		char *name = sl_sysfs_line(hw, "name");
+		for (size_t i = 0; name && names[i] && isnan(t); i++) {
+			if (strcmp(name, names[i]))
+				continue;
+			char *v = sl_sysfs_line(hw, "temp1_input");
+			double mc;
+			if (v && sl_parse_double(v, &mc) == 0) {
+				t = mc / 1000;
+				if (sensor)
+					*sensor = sl_xstrdup(name);
+			}
+			free(v);
+		}
+		free(name);
+		free(hw);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return t;
+}

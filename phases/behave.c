@@ -1,0 +1,134 @@
+/*
+ * Behaviour phases: a code phase (one branch-vector cluster) split by what
+ * its intervals do.  Branch vectors cannot tell the same code on other data
+ * apart (a solver on a cache-resident block and on one that streams from
+ * DRAM); the events counted in every interval can.  Each interval of code
+ * phase c is described by features in log space -- log CPI and, for each
+ * event counted in every interval, log(1 + count per 1000 instructions) --
+ * and clustered online, leader-follower, among c's behaviour groups: join
+ * the nearest group whose running-mean centroid is within the threshold in
+ * every feature (Chebyshev distance), else found a group (a new phase) --
+ * except the first interval after a change of code phase, which mixes two
+ * phases and joins its nearest group.
+ * When two groups of one code phase converge (centroids within half the
+ * threshold) the younger is merged into the older; sl_behave_final() maps
+ * any phase id to the one it ended in.  docs/phases.md has the measurements.
+ */
+#include "sleuth/phases.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleuth/common.h"
+
+typedef struct group {
+	uint32_t code;   /* the code phase */
+	uint32_t id;     /* the phase id handed out */
+	double n;        /* intervals joined */
+	double *mu;      /* centroid, nf features */
+	int alive;       /* 0 once merged into another */
+} group;
+
+struct sl_behave {
+	double thr;
+	size_t nf;
+	group *g;
+	size_t n_g, cap_g;
+	uint32_t *parent; /* phase id -> id it was merged into (itself if none) */
+	uint32_t last_code;
+	size_t n_seen;
+};
+
+sl_behave *sl_behave_new(size_t n_features, double threshold)
+{
+	sl_behave *b = sl_xcalloc(1, sizeof *b);
+	b->nf = n_features;
+	b->thr = threshold;
+	return b;
+}
+
+void sl_behave_free(sl_behave *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->n_g; i++)
+		free(b->g[i].mu);
+	free(b->g);
+	free(b->parent);
+	free(b);
+}
+
+static double dist(const sl_behave *b, const double *mu, const double *x)
+{
+	double d = 0;
+	for (size_t k = 0; k < b->nf; k++)
+		if (isfinite(x[k]))
+			d = SL_MAX(d, fabs(mu[k] - x[k]));
+	return d;
+}
+
+uint32_t sl_behave_final(const sl_behave *b, uint32_t id)
+{
+	while (id < b->n_g && b->parent[id] != id)
+		id = b->parent[id];
+	return id;
+}
+
+/* Merge groups of code phase c that came within half the threshold. */
+static void merge_close(sl_behave *b, uint32_t c)
+{
+	for (size_t i = 0; i < b->n_g; i++) {
+		group *gi = &b->g[i];
+		if (!gi->alive || gi->code != c)
+			continue;
+		for (size_t j = i + 1; j < b->n_g; j++) {
+			group *gj = &b->g[j];
+			if (!gj->alive || gj->code != c || dist(b, gi->mu, gj->mu) > b->thr / 2)
+				continue;
+			for (size_t k = 0; k < b->nf; k++)
+				gi->mu[k] = (gi->mu[k] * gi->n + gj->mu[k] * gj->n) / (gi->n + gj->n);
+			gi->n += gj->n;
+			gj->alive = 0;
+			b->parent[gj->id] = gi->id;
+		}
+	}
+}
+
+uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
+{
+	/* The first interval after a change of code phase mixes two phases'
+	 * behaviour: it joins the nearest group of its code phase, whatever
+	 * the distance, and founds one only if there is none. */
+	int first = !b->n_seen || code != b->last_code;
+	b->last_code = code;
+	b->n_seen++;
+	group *best = NULL;
+	double bd = HUGE_VAL;
+	for (size_t i = 0; i < b->n_g; i++) {
+		group *g = &b->g[i];
+		if (!g->alive || g->code != code)
+			continue;
+		double d = dist(b, g->mu, x);
+		if (d < bd)
+			bd = d, best = g;
+	}
+	if (!best || (bd > b->thr && !first)) {
+		SL_GROW(b->g, b->n_g, b->cap_g);
+		b->parent = sl_xreallocarray(b->parent, b->cap_g, sizeof *b->parent);
+		best = &b->g[b->n_g];
+		*best = (group){.code = code, .id = (uint32_t)b->n_g, .alive = 1,
+				.mu = sl_xcalloc(b->nf + 1, sizeof *best->mu)};
+		for (size_t k = 0; k < b->nf; k++)
+			best->mu[k] = isfinite(x[k]) ? x[k] : 0;
+		b->parent[b->n_g] = (uint32_t)b->n_g;
+		b->n_g++;
+	}
+	best->n++;
+	for (size_t k = 0; k < b->nf; k++)
+		if (isfinite(x[k]))
+			best->mu[k] += (x[k] - best->mu[k]) / best->n;
+	uint32_t id = best->id;
+	merge_close(b, code);
+	return sl_behave_final(b, id);
+}

@@ -1,0 +1,99 @@
+/* Unit tests of behaviour phases (phases/behave.c): a code phase whose
+ * intervals form two groups of behaviour is split in two, noise within the
+ * threshold is not, the first interval after a change of code founds no
+ * group, groups that converge are merged, and missing features are
+ * ignored. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "sleuth/phases.h"
+
+/* x = (log cpi, log rate) around (a, b) with a deterministic wobble */
+static void feat(double *x, double a, double b, int i)
+{
+	x[0] = a + 0.05 * sin(i * 1.7);
+	x[1] = b + 0.05 * cos(i * 2.3);
+}
+
+static void test_split_and_noise(void **state)
+{
+	(void)state;
+	sl_behave *b = sl_behave_new(2, 1.0);
+	double x[2];
+	uint32_t first = 0, second = 0;
+	for (int i = 0; i < 40; i++) {
+		/* code phase 0, same code, behaviour alternating every 5 */
+		int hi = (i / 5) % 2;
+		feat(x, hi ? 1.2 : 0.0, hi ? 2.5 : 0.3, i);
+		uint32_t id = sl_behave_assign(b, 0, x);
+		if (i == 0)
+			first = id;
+		if (i == 5)
+			second = id;
+		assert_int_equal(id, hi ? second : first);
+	}
+	assert_int_not_equal(first, second);
+	/* another code phase starts groups of its own */
+	feat(x, 0.0, 0.3, 99);
+	uint32_t other = sl_behave_assign(b, 1, x);
+	assert_true(other != first && other != second);
+	sl_behave_free(b);
+}
+
+static void test_code_change_founds_nothing(void **state)
+{
+	(void)state;
+	sl_behave *b = sl_behave_new(2, 1.0);
+	double x[2] = {0, 0}, far[2] = {3, 3};
+	uint32_t a = sl_behave_assign(b, 0, x);
+	uint32_t c = sl_behave_assign(b, 1, x);   /* first of code 1: founds (none yet) */
+	assert_int_not_equal(a, c);
+	/* back to code 0 with a far behaviour: a code change, so no new group */
+	assert_int_equal(sl_behave_assign(b, 0, far), a);
+	/* the same far behaviour again, no code change: a new group */
+	uint32_t d = sl_behave_assign(b, 0, far);
+	assert_true(d != a && d != c);
+	sl_behave_free(b);
+}
+
+static void test_merge_and_missing(void **state)
+{
+	(void)state;
+	sl_behave *b = sl_behave_new(2, 1.0);
+	double x[2] = {0, 0};
+	uint32_t a = sl_behave_assign(b, 0, x);
+	x[0] = 1.2; /* beyond the threshold: a second group */
+	uint32_t c = sl_behave_assign(b, 0, x);
+	assert_int_not_equal(a, c);
+	/* intervals between the two drag each centroid towards the other
+	 * (0.5 joins a, 0.8 joins c) until they are within half the
+	 * threshold: merged, c maps to a */
+	for (int i = 0; i < 20; i++) {
+		x[0] = 0.5;
+		sl_behave_assign(b, 0, x);
+		x[0] = 0.8;
+		sl_behave_assign(b, 0, x);
+	}
+	assert_int_equal(sl_behave_final(b, c), sl_behave_final(b, a));
+	/* a missing feature is ignored, not taken as zero */
+	double y[2] = {NAN, 50};
+	uint32_t e = sl_behave_assign(b, 0, y);
+	y[1] = 50.1;
+	assert_int_equal(sl_behave_assign(b, 0, y), e);
+	sl_behave_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_split_and_noise),
+		cmocka_unit_test(test_code_change_founds_nothing),
+		cmocka_unit_test(test_merge_and_missing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

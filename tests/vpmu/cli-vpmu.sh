@@ -1,0 +1,121 @@
+#!/bin/bash
+# The virtual PMU end to end on a real program (tests/progs/stages.c, three
+# stage functions): phases name the stages, two runs give the same profile,
+# predict at 1.6 GHz from the 2.66 GHz profile matches the vPMU's own
+# 1.6 GHz run within 3% on the whole program, exit status and crashes are
+# passed on with the profile kept (Ctrl-C too), threads work, and a machine without
+# valgrind gets a one-line error naming the package.  Skipped (77) only
+# when valgrind (or its tool API) is not installed.
+. "$SRCDIR/tests/lib.sh"
+STAGES="$BUILDDIR/tests/progs/stages"
+THREADS="$BUILDDIR/tests/progs/threads-plain"
+RUN=(run -q --backend vpmu --interval 5M --sample-period 2003)
+
+# valgrind absent: one line naming the package, no profile
+expect_exit 1 "valgrind.*not installed.*package 'valgrind'" -- \
+	env PATH=/nonexistent "$SLEUTH" "${RUN[@]}" -o "$T/none.prof" -- "$STAGES"
+expect_absent "$T/none.prof"
+lines=$(PATH=/nonexistent "$SLEUTH" "${RUN[@]}" -o "$T/none.prof" -- "$STAGES" 2>&1 | wc -l)
+[ "$lines" = 1 ] && ok || fail "missing valgrind: $lines lines of error"
+
+# (doctor wraps at 100 columns: lines joined before matching)
+PATH=/nonexistent "$SLEUTH" doctor 2>&1 | tr '\n' ' ' | tr -s ' ' |
+	grep -q "virtual PMU: no (.*package 'valgrind'" &&
+	ok || fail "doctor without valgrind does not name the package"
+
+if ! command -v valgrind >/dev/null; then
+	finish
+	exit 77
+fi
+# valgrind without its tool API (no static archives on this platform):
+# meson built no tool, and sleuth says so
+if ! ls "$BUILDDIR"/vpmu/vpmu-*-* >/dev/null 2>&1; then
+	expect_exit 1 "built without the vPMU tool.*package 'valgrind'" -- \
+		"$SLEUTH" "${RUN[@]}" -o "$T/none.prof" -- "$STAGES"
+	finish
+	exit 77
+fi
+
+"$SLEUTH" doctor 2>&1 | grep -q "^virtual PMU: .*yes" && ok || fail "doctor: vPMU not working"
+"$SLEUTH" doctor 2>&1 | tr '\n' ' ' | tr -s ' ' | grep -q "vPMU events: [A-Z0-9_ ]*STALLS_LLC_MISS" &&
+	ok || fail "doctor: no event table"
+
+# usage errors
+expect_exit 2 "need --backend vpmu" -- "$SLEUTH" run --freq 2GHz -o "$T/x.prof" -- "$STAGES"
+printf 'format: sleuth-vpmu-machine/1\nname: x\ncore: {width: 4}\n' > "$T/bad.yaml"
+expect_exit 1 "bad.yaml:3: key 'rob'" -- \
+	"$SLEUTH" "${RUN[@]}" --vpmu-machine "$T/bad.yaml" -o "$T/x.prof" -- "$STAGES"
+expect_exit 1 "outside the vPMU machine's P-states" -- \
+	"$SLEUTH" "${RUN[@]}" --freq 3.5GHz -o "$T/x.prof" -- "$STAGES"
+expect_absent "$T/x.prof"
+
+# a program valgrind cannot run: one line, no profile
+printf 'sleuth' | gzip -n > "$T/garbage"   # binary, neither ELF nor script
+chmod +x "$T/garbage"
+# (valgrind's own line about the file comes first: sleuth's is the last)
+out=$("$SLEUTH" "${RUN[@]}" -o "$T/g.prof" -- "$T/garbage" 2>&1 >/dev/null); rc=$?
+[ "$rc" = 1 ] && [[ ${out##*$'\n'} =~ ^sleuth:\ .*valgrind\ could\ not\ run\ .*garbage\ under\ the\ vPMU ]] &&
+	ok || fail "garbage under the vPMU: exit $rc: $out"
+expect_absent "$T/g.prof"
+
+# fmax: the phases name the three stage functions
+expect_ok -- "$SLEUTH" "${RUN[@]}" -o "$T/hi.prof" -- "$STAGES"
+"$SLEUTH" phases "$T/hi.prof" > "$T/phases.txt" 2>&1
+for f in stage_compute stage_stream stage_chase; do
+	if grep -Eq "^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% +$f [0-9]+%" "$T/phases.txt"; then
+		ok
+	else
+		fail "no phase led by $f: $(cat "$T/phases.txt")"
+	fi
+done
+
+# determinism
+expect_ok -- "$SLEUTH" "${RUN[@]}" -o "$T/hi2.prof" -- "$STAGES"
+cmp -s "$T/hi.prof" "$T/hi2.prof" && ok || fail "two runs gave different profiles"
+
+# predict 1.6 GHz from the fmax profile vs the vPMU's own 1.6 GHz run
+expect_ok -- "$SLEUTH" "${RUN[@]}" --freq 1.6GHz -o "$T/lo.prof" -- "$STAGES"
+total() { # PROFILE GHZ: the whole program's time at GHZ
+	"$SLEUTH" predict "$1" --freq "$2" --per interval --time-only --format csv |
+		awk -F, 'NR > 1 { t += $6 } END { printf "%.9f\n", t }'
+}
+pred=$(total "$T/hi.prof" 1.6)
+truth=$(total "$T/lo.prof" 1.6)
+base=$(total "$T/hi.prof" 2.66)
+err=$(awk -v p="$pred" -v t="$truth" 'BEGIN { e = (p - t) / t; print (e < 0 ? -e : e) }')
+if awk -v e="$err" -v p="$pred" -v b="$base" 'BEGIN { exit !(e <= 0.03 && p > b * 1.05) }'; then
+	ok
+else
+	fail "predict 1.6 GHz: $pred s vs the vPMU's $truth s (error $err; fmax $base s)"
+fi
+
+# the program's exit status is sleuth's, and the profile is kept
+expect_status 3 -- "$SLEUTH" "${RUN[@]}" -o "$T/exit.prof" -- "$STAGES" 1 exit 3
+[ -s "$T/exit.prof" ] && ok || fail "no profile after a non-zero exit"
+
+# a crash: 128 + SIGSEGV, the profile of what ran is kept and readable
+expect_status 139 -- "$SLEUTH" "${RUN[@]}" -o "$T/crash.prof" -- "$STAGES" 1 crash
+expect_ok -- "$SLEUTH" phases "$T/crash.prof"
+
+# Ctrl-C: the program stops, sleuth exits 130 and writes the profile of what ran
+"$SLEUTH" "${RUN[@]}" -o "$T/int.prof" -- "$STAGES" 8 >/dev/null 2>&1 &
+pid=$!
+sleep 6
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 130 ] && ok || fail "Ctrl-C: exit $rc, wanted 130"
+expect_ok -- "$SLEUTH" phases "$T/int.prof"
+
+# threads: Valgrind serialises them; the work of the created thread counts
+expect_ok -- env THREADS_SECONDS=0.05 "$SLEUTH" run -q --backend vpmu --interval 2M \
+	--sample-period 2003 -o "$T/thr.prof" -- "$THREADS"
+"$SLEUTH" phases "$T/thr.prof" 2>&1 | grep -q thread_work && ok ||
+	fail "threads: no phase in thread_work: $("$SLEUTH" phases "$T/thr.prof" 2>&1)"
+
+# demo --real: a real program on the vPMU, prediction against its truth
+"$SLEUTH" demo --real -o "$T/demo" > "$T/demo.txt" 2>&1 &&
+	grep -q "^gzip: predictions from the run at fmax" "$T/demo.txt" && ok ||
+	fail "demo --real: $(tail -5 "$T/demo.txt")"
+
+finish
