@@ -185,14 +185,7 @@ static void live_destroy(sl_backend *b)
 	for (size_t i = 0; i < b->n_events; i++)
 		free((char *)b->events[i]);
 	free(b->events);
-	free(b->host_cpu);
-	free(b->pmu);
-	free(b->kernel);
-	free(b->sampling);
-	free(b->counter_plan);
-	free(b->workload);
-	free(b->energy_source);
-	free(b);
+	sl_backend_free(b);
 }
 
 static char *join_argv(char *const *argv)

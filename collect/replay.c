@@ -208,14 +208,7 @@ static void replay_destroy(sl_backend *b)
 		free(x);
 	}
 	free(b->events);
-	free(b->host_cpu);
-	free(b->pmu);
-	free(b->kernel);
-	free(b->sampling);
-	free(b->counter_plan);
-	free(b->workload);
-	free(b->energy_source);
-	free(b);
+	sl_backend_free(b);
 }
 
 /* The offered events: the machine's model events, each of which the trace

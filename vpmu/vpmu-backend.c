@@ -477,10 +477,7 @@ static void vp_destroy(sl_backend *b)
 	for (size_t i = 0; i < b->n_events; i++)
 		free((char *)b->events[i]);
 	free(b->events);
-	free(b->host_cpu);
-	free(b->workload);
-	free(b->energy_source);
-	free(b);
+	sl_backend_free(b);
 }
 
 /* The program and its arguments, space-separated, for the profile. */

@@ -76,4 +76,9 @@ struct sl_backend {
 	void (*signal)(sl_backend *b, int sig);
 };
 
+/* The end of every destroy(): frees the strings the fields above own
+ * (host_cpu, workload, energy_source, pmu, kernel, sampling, counter_plan)
+ * and b.  The events and maps are the backend's to free before. */
+void sl_backend_free(sl_backend *b);
+
 #endif
