@@ -12,3 +12,5 @@ apt-get install -y -qq --no-install-recommends chromium >/dev/null
 # libiberty: C++ and Rust demangling of symbol names (collect/symbols.c);
 # g++ builds the C++ test program whose names must come out demangled.
 apt-get install -y -qq --no-install-recommends libiberty-dev g++ >/dev/null
+# clang and its libFuzzer runtime build the fuzz harnesses (tests/fuzz).
+apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev >/dev/null

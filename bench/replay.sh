@@ -4,14 +4,7 @@
 # same trace alone.  Usage: bench/replay.sh [BUILDDIR] [INTERVALS]
 # Prints the lines recorded in docs/benchmarks.md ("Replay").
 set -euo pipefail
-B=$(realpath "${1:-build}")
-N=${2:-100000}
-T=$(mktemp -d "${TMPDIR:-/tmp}/sleuth-bench.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-repeats=$(( (N - 18 + 7) / 8 ))
-"$B/tests/collect/mktrace" "$T/r.yaml" "$T/m.yaml" "$repeats" 200
-size=$(stat -c %s "$T/r.yaml")
-ivs=$(( 18 + 8 * repeats ))
+. "$(dirname "$0")/replay-trace.sh" "${1:-build}" "${2:-}" 100000
 
 # wall, user and peak RSS of one command (GNU time)
 measure() {

@@ -164,6 +164,12 @@ static void live_interrupt(sl_backend *b)
 	sl_session_interrupt(l->s);
 }
 
+static void live_signal(sl_backend *b, int sig)
+{
+	live *l = b->priv;
+	sl_session_signal(l->s, sig);
+}
+
 static void live_destroy(sl_backend *b)
 {
 	if (!b)
@@ -230,6 +236,7 @@ sl_backend *sl_live_backend_new(const char *name, const sl_live_opts *o,
 	b->next = live_next;
 	b->finish = live_finish;
 	b->interrupt = live_interrupt;
+	b->signal = live_signal;
 	b->destroy = live_destroy;
 	return b;
 }

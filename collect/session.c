@@ -833,8 +833,13 @@ int sl_session_next(sl_session *s, sl_interval *iv)
 
 void sl_session_interrupt(sl_session *s)
 {
+	sl_session_signal(s, SIGINT);
+}
+
+void sl_session_signal(sl_session *s, int sig)
+{
 	if (s->pid > 0 && !s->exited)
-		kill(s->pid, s->interrupts++ ? SIGKILL : SIGINT);
+		kill(s->pid, s->interrupts++ ? SIGKILL : sig);
 }
 
 int sl_session_status(sl_session *s)

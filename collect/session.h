@@ -120,6 +120,9 @@ int sl_session_precise(const sl_session *s);
 int sl_session_next(sl_session *s, sl_interval *iv);
 /* Ask the target to stop (SIGINT); async-signal-safe. */
 void sl_session_interrupt(sl_session *s);
+/* The same with signal sig (SIGTERM, SIGHUP) forwarded; the second of
+ * either is SIGKILL.  Async-signal-safe. */
+void sl_session_signal(sl_session *s, int sig);
 /* Exit status as a shell reports it; waits for the target if needed. */
 int sl_session_status(sl_session *s);
 /* Executable mappings seen so far (owned by the session). */

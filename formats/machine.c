@@ -24,6 +24,33 @@ static const char *const known_roles[] = {
 	"llc_references", "miss_stall_cycles", NULL,
 };
 
+/*
+ * Limits on the numbers of a machine, far beyond any real one, so that
+ * every product the models form (coeff x rate x f x V^2) stays finite: a
+ * coeff of 1e308 would otherwise predict an infinite power, printed as an
+ * empty field, silently.
+ */
+#define MAX_GHZ 100.0
+#define MAX_VOLTS 10.0
+#define MAX_WATTS 1e5
+#define MAX_COEFF 1e6
+#define MAX_RATE 1e6 /* GB/s, ns */
+/* and on their number (each list is checked for duplicates pairwise) */
+#define MAX_PSTATES 1024
+#define MAX_TERMS 4096
+
+/* A number of node v within [lo, hi]. */
+static int get_bounded(sl_yparser *yp, const sl_ynode *v, const char *key, double lo,
+		       double hi, double *out)
+{
+	if (sl_yget_double(yp, v, key, out) < 0)
+		return -1;
+	if (*out < lo || *out > hi)
+		return sl_yerr(yp, v->line, key, "%s is out of range; give %g to %g",
+			       v->str, lo, hi);
+	return 0;
+}
+
 int sl_machine_known_role(const char *role)
 {
 	for (size_t i = 0; known_roles[i]; i++)
@@ -32,12 +59,12 @@ int sl_machine_known_role(const char *role)
 	return 0;
 }
 
-/* A required number that must be > 0. */
+/* A required number that must be > 0 and at most hi. */
 static int get_positive(sl_yparser *yp, const sl_ynode *map, const char *key,
-			const char *where, double *out)
+			const char *where, double hi, double *out)
 {
 	const sl_ynode *v = sl_yreq(yp, map, key, where);
-	if (!v || sl_yget_double(yp, v, key, out) < 0)
+	if (!v || get_bounded(yp, v, key, -INFINITY, hi, out) < 0)
 		return -1;
 	if (*out <= 0)
 		return sl_yerr(yp, v->line, key, "must be > 0, found %s", v->str);
@@ -58,6 +85,9 @@ static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		return -1;
 	if (!v->n)
 		return sl_yerr(yp, v->line, "pstates", "at least one P-state is needed");
+	if (v->n > MAX_PSTATES)
+		return sl_yerr(yp, v->line, "pstates", "%zu P-states; give at most %d",
+			       v->n, MAX_PSTATES);
 	m->pstates = sl_xcalloc(v->n, sizeof *m->pstates);
 	for (size_t i = 0; i < v->n; i++) {
 		const sl_ynode *p = v->kid[i];
@@ -67,12 +97,12 @@ static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		if (sl_yexpect(yp, p, SL_YMAP, "pstates") < 0)
 			return -1;
 		sl_ywarn_unknown(yp, p, known);
-		if (get_positive(yp, p, "ghz", where, &ps->ghz) < 0)
+		if (get_positive(yp, p, "ghz", where, MAX_GHZ, &ps->ghz) < 0)
 			return -1;
 		/* Most platforms do not expose voltages: then none is given and
 		 * f*V^2 is folded into per-P-state terms (sl_machine_has_volts). */
 		if (sl_ymap_get(p, "volts")) {
-			if (get_positive(yp, p, "volts", where, &ps->volts) < 0)
+			if (get_positive(yp, p, "volts", where, MAX_VOLTS, &ps->volts) < 0)
 				return -1;
 			with_volts++;
 		}
@@ -83,6 +113,8 @@ static int read_pstates(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 			if (ps->static_w < 0)
 				return sl_yerr(yp, s->line, "static_w",
 					       "must be >= 0, found %s", s->str);
+			if (get_bounded(yp, s, "static_w", 0, MAX_WATTS, &ps->static_w) < 0)
+				return -1;
 			ps->has_static = 1;
 			with_static++;
 		}
@@ -142,7 +174,7 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	sl_ywarn_unknown(yp, v, known);
 	m->has_power = 1;
 	if ((c = sl_ymap_get(v, "constant"))) {
-		if (sl_yget_double(yp, c, "constant", &m->constant) < 0)
+		if (get_bounded(yp, c, "constant", -MAX_COEFF, MAX_COEFF, &m->constant) < 0)
 			return -1;
 		m->has_constant = 1;
 	}
@@ -151,12 +183,15 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		return sl_yerr(yp, (tr ? tr : tc)->line, tr ? "temp_coeff" : "temp_ref_c",
 			       "missing while %s is given; the temperature term needs both",
 			       tr ? "temp_ref_c" : "temp_coeff");
-	if (tr && (sl_yget_double(yp, tr, "temp_ref_c", &m->temp_ref_c) < 0 ||
-		   sl_yget_double(yp, tc, "temp_coeff", &m->temp_coeff) < 0))
+	if (tr && (get_bounded(yp, tr, "temp_ref_c", -273.15, 1000, &m->temp_ref_c) < 0 ||
+		   get_bounded(yp, tc, "temp_coeff", -MAX_COEFF, MAX_COEFF, &m->temp_coeff) < 0))
 		return -1;
 	m->has_temp = tr != NULL;
 	if (!(t = sl_yreq(yp, v, "terms", "power")) || sl_yexpect(yp, t, SL_YSEQ, "terms") < 0)
 		return -1;
+	if (t->n > MAX_TERMS)
+		return sl_yerr(yp, t->line, "terms", "%zu power terms; give at most %d",
+			       t->n, MAX_TERMS);
 	m->terms = sl_xcalloc(t->n + 1, sizeof *m->terms);
 	for (size_t i = 0; i < t->n; i++) {
 		const sl_ynode *p = t->kid[i], *e, *k;
@@ -175,7 +210,7 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		term->event = sl_xstrdup(ev);
 		m->n_terms++;
 		if ((k = sl_ymap_get(p, "coeff"))) {
-			if (sl_yget_double(yp, k, "coeff", &term->coeff) < 0)
+			if (get_bounded(yp, k, "coeff", -MAX_COEFF, MAX_COEFF, &term->coeff) < 0)
 				return -1;
 			term->has_coeff = 1;
 			with_coeff++;
@@ -208,7 +243,7 @@ static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	sl_ywarn_unknown(yp, v, known);
 	m->has_memory = 1;
 	if (sl_ymap_get(v, "bandwidth_gbps") &&
-	    get_positive(yp, v, "bandwidth_gbps", NULL, &m->mem_bandwidth_gbps) < 0)
+	    get_positive(yp, v, "bandwidth_gbps", NULL, MAX_RATE, &m->mem_bandwidth_gbps) < 0)
 		return -1;
 	if ((x = sl_ymap_get(v, "loaded"))) {
 		if (sl_yexpect(yp, x, SL_YSEQ, "loaded") < 0)
@@ -221,8 +256,8 @@ static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 			if (sl_yexpect(yp, p, SL_YMAP, "loaded") < 0)
 				return -1;
 			sl_ywarn_unknown(yp, p, known_ld);
-			if (get_positive(yp, p, "gbps", "a loaded-latency point", &g) < 0 ||
-			    get_positive(yp, p, "ns", "a loaded-latency point", &ns) < 0)
+			if (get_positive(yp, p, "gbps", "a loaded-latency point", MAX_RATE, &g) < 0 ||
+			    get_positive(yp, p, "ns", "a loaded-latency point", MAX_RATE, &ns) < 0)
 				return -1;
 			size_t n = m->n_mem_loaded;
 			if (n && !(g > m->mem_loaded_gbps[n - 1]))
@@ -246,8 +281,8 @@ static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		if (sl_yexpect(yp, p, SL_YMAP, "latency") < 0)
 			return -1;
 		sl_ywarn_unknown(yp, p, known_pt);
-		if (get_positive(yp, p, "ghz", "a latency point", &g) < 0 ||
-		    get_positive(yp, p, "ns", "a latency point", &ns) < 0)
+		if (get_positive(yp, p, "ghz", "a latency point", MAX_GHZ, &g) < 0 ||
+		    get_positive(yp, p, "ns", "a latency point", MAX_RATE, &ns) < 0)
 			return -1;
 		if ((h = sl_ymap_get(p, "llc_ns"))) {
 			if (sl_yget_double(yp, h, "llc_ns", &llc) < 0)
@@ -282,13 +317,13 @@ static int read_machine(sl_yparser *yp, const sl_ynode *root, sl_machine *m)
 	const sl_ynode *v;
 	const char *s;
 	int64_t k;
-	sl_ywarn_unknown(yp, root, known);
 	if (!(v = sl_yreq(yp, root, "format", NULL)) || sl_yget_str(yp, v, "format", &s) < 0)
 		return -1;
 	if (strcmp(s, MACHINE_FORMAT))
 		return sl_yerr(yp, v->line, "format",
 			       "'%s' is not a sleuth machine format; expected '%s'", s,
 			       MACHINE_FORMAT);
+	sl_ywarn_unknown(yp, root, known); /* after the format, as schedules */
 	if (!(v = sl_yreq(yp, root, "name", NULL)) || sl_yget_str(yp, v, "name", &s) < 0)
 		return -1;
 	m->name = sl_xstrdup(s);
@@ -304,7 +339,7 @@ static int read_machine(sl_yparser *yp, const sl_ynode *root, sl_machine *m)
 		return sl_yerr(yp, v->line, "programmable",
 			       "must be between 1 and 64, found %s", v->str);
 	m->programmable = (int)k;
-	if (get_positive(yp, root, "memory_latency_ns", NULL, &m->memory_latency_ns) < 0)
+	if (get_positive(yp, root, "memory_latency_ns", NULL, 1e6, &m->memory_latency_ns) < 0)
 		return -1;
 	if (!(v = sl_yreq(yp, root, "pstates", NULL)) || read_pstates(yp, v, m) < 0)
 		return -1;
@@ -347,6 +382,7 @@ int sl_machine_load(const char *path, sl_machine *m)
 		sl_error_set("cannot open machine %s: %s", path, strerror(errno));
 		return -1;
 	}
+	sl_input_note(f);
 	do {
 		if (cap - len < 4096) {
 			cap = cap ? 2 * cap : 8192;

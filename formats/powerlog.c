@@ -31,6 +31,7 @@ typedef struct csv_cols {
 } csv_cols;
 
 #define CSV_MAX_FIELDS 256
+#define MAX_IDLE_PSTATES 1024
 
 /*
  * Read the wanted numeric columns of a CSV stream.  Errors name the file and
@@ -139,6 +140,8 @@ static FILE *open_src(const char *path, const char *text, size_t len)
 	FILE *f = text ? fmemopen((void *)text, len, "r") : fopen(path, "r");
 	if (!f)
 		sl_error_set("cannot open %s: %s", path, strerror(errno));
+	else if (!text)
+		sl_input_note(f);
 	return f;
 }
 
@@ -287,6 +290,10 @@ static int idlelog_load(sl_idlelog *il, const char *path, const char *text,
 			sl_error_set("%s:%d: column 'ghz': %g is not a positive frequency",
 				     path, c.lines[i], c.col[0][i]);
 			rc = -1;
+		} else if (!(c.col[1][i] >= 0)) { /* a power reading is never < 0 */
+			sl_error_set("%s:%d: column '%s': %g W is negative; an idle power "
+				     "reading is >= 0", path, c.lines[i], column, c.col[1][i]);
+			rc = -1;
 		}
 	if (rc < 0) {
 		csv_free(&c);
@@ -302,6 +309,14 @@ static int idlelog_load(sl_idlelog *il, const char *path, const char *text,
 		size_t k = 0;
 		while (k < il->n && fabs(il->ghz[k] - c.col[0][i]) >= 0.0005)
 			k++;
+		if (k == il->n && k == MAX_IDLE_PSTATES) { /* grouping is pairwise */
+			sl_error_set("%s:%d: more than %d frequencies; an idle log has a "
+				     "few rows per P-state", path, c.lines[i], MAX_IDLE_PSTATES);
+			free(rows);
+			csv_free(&c);
+			sl_idlelog_free(il);
+			return -1;
+		}
 		if (k == il->n) {
 			il->ghz[k] = c.col[0][i];
 			il->power_w[k] = 0;

@@ -921,6 +921,7 @@ int sl_profile_read(const char *path, sl_profile *p)
 			     errno == ENOENT ? "; record one with 'sleuth run'" : "");
 		return -1;
 	}
+	sl_input_note(f);
 	struct stat st;
 	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
 		sl_error_set("%s: not a regular file; give a profile written by "

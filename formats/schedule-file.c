@@ -97,13 +97,15 @@ static int read_schedule(sl_yparser *yp, const sl_ynode *root, sl_schedule_file 
 		"transition_us", "min_instance_ms", NULL};
 	const sl_ynode *v;
 	const char *str;
-	sl_ywarn_unknown(yp, root, known);
 	if (!(v = sl_yreq(yp, root, "format", NULL)) || sl_yget_str(yp, v, "format", &str) < 0)
 		return -1;
 	if (strcmp(str, SCHEDULE_FORMAT))
 		return sl_yerr(yp, v->line, "format",
 			       "'%s' is not a sleuth schedule format; expected '%s'", str,
 			       SCHEDULE_FORMAT);
+	/* after the format: another kind of file is one line, not a warning
+	 * per key */
+	sl_ywarn_unknown(yp, root, known);
 	if (get_str(yp, root, "profile", &s->profile) < 0 ||
 	    get_str(yp, root, "machine", &s->machine) < 0)
 		return -1;

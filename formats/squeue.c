@@ -4,7 +4,9 @@
  */
 #include "squeue.h"
 
+#include <malloc.h>
 #include <signal.h>
+#include <sys/resource.h>
 
 void sl_squeue_init(sl_squeue *q, size_t cap)
 {
@@ -84,8 +86,28 @@ void sl_squeue_cancel(sl_squeue *q)
 	pthread_mutex_unlock(&q->mu);
 }
 
+/*
+ * Under an address-space limit (ulimit -v), glibc's per-thread malloc arena
+ * (a 64 MB reservation) may not fit; glibc then retries the reservation on
+ * every malloc of that thread, which made a replay 178x slower.  With a
+ * limit, every thread shares the main arena instead (one arena is plenty for
+ * one reader or writer thread beside the main one).
+ */
+static void one_arena_if_limited(void)
+{
+	static int done;
+	struct rlimit as, data;
+	if (done)
+		return;
+	done = 1;
+	if ((getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) ||
+	    (getrlimit(RLIMIT_DATA, &data) == 0 && data.rlim_cur != RLIM_INFINITY))
+		mallopt(M_ARENA_MAX, 1);
+}
+
 int sl_squeue_spawn(pthread_t *t, void *(*fn)(void *), void *arg)
 {
+	one_arena_if_limited();
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);

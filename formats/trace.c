@@ -4,10 +4,15 @@
  * A trace can hold 100k intervals of 200 branches each, so neither side ever
  * holds the whole trace: the reader walks the top-level mapping with libyaml
  * events and loads one interval subtree at a time into the parser's arena;
- * the writer emits one flow mapping per interval to libyaml's emitter.
+ * the writer prints one flow mapping per interval, one line each.
  *
- * libyaml is most of the cost of simulating or replaying a trace, so it runs
- * in a thread of its own, overlapping with the caller's work: the writer
+ * The intervals are most of a trace's bytes, and libyaml was most of the
+ * cost of simulating or replaying one.  So the writer prints them itself
+ * (libyaml's emitter writes only the header), and the reader parses lines
+ * in exactly that form by hand, handing over to libyaml on the first line
+ * in any other (see fast_begin); a libyaml-only reader stays behind
+ * SLEUTH_TRACE_FAST=0.  Both run in a thread of their own, overlapping
+ * with the caller's work: the writer
  * copies each interval into a bounded queue of reusable slots that a thread
  * emits; the reader's thread parses ahead into such slots.  Callers see the
  * same API, the same bytes and the same messages (a thread's error is
@@ -18,6 +23,7 @@
  */
 #include "sleuth/trace.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -30,6 +36,9 @@
 
 #define TRACE_FORMAT "sleuth-trace/1"
 #define QUEUE_DEPTH 256
+/* Events a trace may list: a profile holds at most as many, and the
+ * duplicate check is pairwise. */
+#define MAX_TRACE_EVENTS 4096
 
 /* Top-level keys, as bits so that duplicates and absences are cheap. */
 enum {
@@ -83,6 +92,7 @@ struct sl_trace_reader {
 	sl_yparser yp;        /* parser thread only, once streaming */
 	char *path;
 	sl_trace_header h;
+	size_t cycles;        /* index of `cycles` in h.events */
 	int two_pass;         /* header keys followed intervals: file read twice */
 	int state;            /* 0 streaming, 1 finished, -1 failed */
 	size_t index;         /* next interval to parse, counting from 0 */
@@ -95,6 +105,12 @@ struct sl_trace_reader {
 	char *end_msg;        /* its error, for the caller's thread */
 	uint64_t size;        /* the file's size in bytes, 0 if unknown */
 	uint64_t pos;         /* input behind the last interval handed out */
+	/* The canonical form's own reader (parser thread): fast_f is open while
+	 * it reads; fast_start is where the intervals begin. */
+	FILE *fast_f;
+	char *line;
+	size_t line_cap;
+	uint64_t fast_start, fast_pos;
 };
 
 struct sl_trace_writer {
@@ -103,6 +119,8 @@ struct sl_trace_writer {
 	size_t index;         /* intervals accepted so far */
 	tpipe p;
 	char *err;            /* the writer thread's error, once it failed */
+	FILE *out;            /* the intervals are printed here directly */
+	wbuf line;            /* writer thread: the line being made */
 };
 
 /* ---- slots and queues ---------------------------------------------------- */
@@ -222,6 +240,8 @@ static void tpipe_free(tpipe *p)
 static const char *events_problem(char *const *ev, size_t n)
 {
 	int cycles = 0, instructions = 0;
+	if (n > MAX_TRACE_EVENTS)
+		return "more than 4096 events";
 	for (size_t i = 0; i < n; i++) {
 		if (!ev[i] || !ev[i][0])
 			return "an event name is empty";
@@ -270,6 +290,9 @@ static int read_events(sl_trace_reader *r, const sl_ynode *v)
 	sl_yparser *yp = &r->yp;
 	if (sl_yexpect(yp, v, SL_YSEQ, "events") < 0)
 		return -1;
+	if (v->n > MAX_TRACE_EVENTS)
+		return sl_yerr(yp, v->line, "events", "%zu events; a trace lists at most %d",
+			       v->n, MAX_TRACE_EVENTS);
 	r->h.events = sl_xcalloc(v->n ? v->n : 1, sizeof *r->h.events);
 	for (size_t i = 0; i < v->n; i++) {
 		const char *s;
@@ -280,6 +303,7 @@ static int read_events(sl_trace_reader *r, const sl_ynode *v)
 	const char *why = events_problem(r->h.events, r->h.n_events);
 	if (why)
 		return sl_yerr(yp, v->line, "events", "%s", why);
+	r->cycles = (size_t)sl_trace_event_index(&r->h, "cycles");
 	return 0;
 }
 
@@ -383,6 +407,43 @@ static int walk_top(sl_trace_reader *r, int second)
 
 static void *parse_thread(void *arg);
 
+/*
+ * The intervals of a trace as the writer emits them, one flow mapping a
+ * line ("- {t: T, n: [..], br: [[0xA, C], ..], e: E, temp: C, label: L,
+ * ghz: G}"),
+ * are most of its bytes, and libyaml spends most of a replay's time on
+ * them.  This reader parses exactly that form, by hand.  On the first line
+ * it does not take (anything else YAML allows, and every error), it gives
+ * up for good: the trace is reopened with libyaml, which skips the
+ * intervals read so far and goes on from there, so the results, warnings
+ * and messages are libyaml's own.  SLEUTH_TRACE_FAST=0 turns it off.
+ */
+static void fast_begin(sl_trace_reader *r)
+{
+	sl_yparser *yp = &r->yp;
+	const char *e = getenv("SLEUTH_TRACE_FAST");
+	char head[3];
+	if ((e && !strcmp(e, "0")) || sl_yp_line(yp) <= 0 || !yp->have_ev ||
+	    yp->ev.type != YAML_MAPPING_START_EVENT ||
+	    yp->ev.data.mapping_start.style != YAML_FLOW_MAPPING_STYLE ||
+	    yp->ev.start_mark.column != 2)
+		return;
+	/* libyaml counts characters: the bytes there must be "- {" at the
+	 * start of a line (not so after non-ASCII text in the header). */
+	uint64_t at = yp->ev.start_mark.index - 2;
+	FILE *f = fopen(r->path, "rb");
+	if (!f)
+		return;
+	if (fseeko(f, (off_t)(at ? at - 1 : 0), SEEK_SET) == 0 &&
+	    (at == 0 || getc(f) == '\n') && fread(head, 1, 3, f) == 3 &&
+	    !memcmp(head, "- {", 3) && fseeko(f, (off_t)at, SEEK_SET) == 0) {
+		r->fast_f = f;
+		r->fast_start = r->fast_pos = at;
+		return;
+	}
+	fclose(f);
+}
+
 sl_trace_reader *sl_trace_open(const char *path)
 {
 	sl_trace_reader *r = sl_xcalloc(1, sizeof *r);
@@ -402,6 +463,8 @@ sl_trace_reader *sl_trace_open(const char *path)
 	}
 	if (!r->h.workload)
 		r->h.workload = sl_xstrdup("");
+	if (!r->two_pass)
+		fast_begin(r);
 	struct stat st;
 	if (fstat(fileno(r->yp.f), &st) == 0 && S_ISREG(st.st_mode))
 		r->size = (uint64_t)st.st_size;
@@ -450,6 +513,12 @@ static int read_counts(sl_trace_reader *r, const sl_ynode *v, slot *s)
 	for (size_t i = 0; i < v->n; i++)
 		if (sl_yget_u64(yp, v->kid[i], "n", &s->n[i]) < 0)
 			return -1;
+	/* Time and power are per cycle: an interval without any would predict
+	 * a time of 0 and a power of NaN, silently. */
+	if (!s->n[r->cycles])
+		return sl_yerr(yp, v->kid[r->cycles]->line, "n",
+			       "interval %zu counts 0 cycles; every interval runs "
+			       "for at least one", r->index);
 	s->iv.n = s->n;
 	return 0;
 }
@@ -562,9 +631,9 @@ static int finish(sl_trace_reader *r)
 	return sl_yp_end_document(yp);
 }
 
-/* Parse the next interval into s: 1 done, 0 end of the trace, -1 error.
- * Warnings go to r->pend. */
-static int parse_one(sl_trace_reader *r, slot *s)
+/* Parse the next interval into s with libyaml: 1 done, 0 end of the
+ * trace, -1 error.  Warnings go to r->pend. */
+static int yaml_one(sl_trace_reader *r, slot *s)
 {
 	sl_ynode *m;
 	sl_yp_reset(&r->yp);
@@ -577,6 +646,204 @@ static int parse_one(sl_trace_reader *r, slot *s)
 	s->pos = r->yp.p.mark.index;
 	r->index++;
 	return 1;
+}
+
+/* ---- reader: the canonical form (see fast_begin) ------------------------ */
+
+#define LIT(p, s) (!strncmp((p), (s), sizeof(s) - 1) ? ((p) += sizeof(s) - 1, 1) : 0)
+
+/* A number as sl_yget_double reads a plain scalar of these characters. */
+static int fast_double(char **p, double *v)
+{
+	char *s = *p, *e = s;
+	while ((*e >= '0' && *e <= '9') || *e == '.' || *e == '-' || *e == '+' ||
+	       *e == 'e' || *e == 'E')
+		e++;
+	if (e == s)
+		return 0;
+	char c = *e;
+	*e = 0;
+	int ok = sl_parse_double(s, v) == 0;
+	*e = c;
+	*p = e;
+	return ok;
+}
+
+static int fast_dec(char **p, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+	if (*s < '0' || *s > '9')
+		return 0;
+	do {
+		unsigned d = (unsigned)(*s++ - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return 0;
+		x = 10 * x + d;
+	} while (*s >= '0' && *s <= '9');
+	*v = x;
+	*p = (char *)s;
+	return 1;
+}
+
+static int fast_hex(char **p, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+	int n = 0;
+	if (s[0] != '0' || s[1] != 'x')
+		return 0;
+	for (s += 2;; s++, n++) {
+		unsigned d;
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else
+			break;
+		if (n == 16)
+			return 0;
+		x = x << 4 | d;
+	}
+	if (!n)
+		return 0;
+	*v = x;
+	*p = (char *)s;
+	return 1;
+}
+
+/* A label as the writer prints it: plain [A-Za-z_][A-Za-z0-9_.-]* (not a
+ * null word) or double-quoted printable ASCII without escapes. */
+static int fast_label(char **p, slot *s)
+{
+	char *b = *p, *e;
+	int quoted = *b == '"';
+	if (quoted) {
+		for (e = ++b; *e >= ' ' && *e <= '~' && *e != '"' && *e != '\\'; e++)
+			;
+		if (*e != '"')
+			return 0;
+	} else {
+		if (!((*b >= 'A' && *b <= 'Z') || (*b >= 'a' && *b <= 'z') || *b == '_'))
+			return 0;
+		for (e = b; (*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') ||
+			    (*e >= '0' && *e <= '9') || *e == '_' || *e == '.' || *e == '-';
+		     e++)
+			;
+	}
+	char c = *e;
+	*e = 0;
+	int null = !quoted && (!strcmp(b, "null") || !strcmp(b, "Null") ||
+			       !strcmp(b, "NULL"));
+	if (!null)
+		s->iv.label = slot_label(s, b);
+	*e = c;
+	*p = e + quoted;
+	return !null;
+}
+
+/* One interval line (len bytes, from the parser's buffer) into s: 1, or 0
+ * when it is not in the canonical form or not a valid interval. */
+static int fast_line(sl_trace_reader *r, char *p, size_t len, slot *s)
+{
+	char *end = p + len;
+	sl_trace_interval *iv = &s->iv;
+	size_t nb = 0;
+	memset(iv, 0, sizeof *iv);
+	if (!LIT(p, "- {t: ") || !fast_double(&p, &iv->t) || !(iv->t > 0) ||
+	    !LIT(p, ", n: ["))
+		return 0;
+	for (size_t i = 0; i < r->h.n_events; i++)
+		if ((i && !LIT(p, ", ")) || !fast_dec(&p, &s->n[i]))
+			return 0;
+	if (!LIT(p, "], br: [") || !s->n[r->cycles])
+		return 0;
+	while (*p != ']') {
+		if (nb && !LIT(p, ", "))
+			return 0;
+		if (nb == s->br_cap)
+			slot_branches(s, 2 * nb + 64);
+		if (!LIT(p, "[") || !fast_hex(&p, &s->br[nb].addr) || !LIT(p, ", ") ||
+		    !fast_dec(&p, &s->br[nb].count) || !LIT(p, "]"))
+			return 0;
+		nb++;
+	}
+	p++;
+	iv->n = s->n;
+	iv->br = s->br;
+	iv->n_br = nb;
+	if (LIT(p, ", e: ")) {
+		if (!fast_double(&p, &iv->e) || !(iv->e >= 0))
+			return 0;
+		iv->has_e = 1;
+	}
+	if (LIT(p, ", temp: ")) {
+		if (!fast_double(&p, &iv->temp) || !(iv->temp > SL_TRACE_TEMP_MIN))
+			return 0;
+		iv->has_temp = 1;
+	}
+	if (LIT(p, ", label: ") && !fast_label(&p, s))
+		return 0;
+	double ghz;
+	if (LIT(p, ", ghz: ") && !fast_double(&p, &ghz))
+		return 0;
+	return LIT(p, "}") && (p == end || (*p == '\n' && p + 1 == end));
+}
+
+/* The canonical reader met a line it does not take: read the trace with
+ * libyaml from the start, skip what was handed out, parse the next one. */
+static int fast_fallback(sl_trace_reader *r, slot *s)
+{
+	size_t done = r->index;
+	fclose(r->fast_f);
+	r->fast_f = NULL;
+	sl_yp_close(&r->yp);
+	if (sl_yp_open(&r->yp, r->path) < 0 || walk_top(r, 1) < 0)
+		return -1;
+	r->index = 0;
+	while (r->index < done) {
+		int rc = yaml_one(r, s);
+		if (rc <= 0) {
+			if (rc == 0)
+				sl_error_set("%s: the trace changed while it was read", r->path);
+			return -1;
+		}
+	}
+	return yaml_one(r, s);
+}
+
+static int fast_one(sl_trace_reader *r, slot *s)
+{
+	for (;;) {
+		ssize_t n = getline(&r->line, &r->line_cap, r->fast_f);
+		if (n < 0) {
+			if (ferror(r->fast_f))
+				return fast_fallback(r, s);
+			fclose(r->fast_f);
+			r->fast_f = NULL;
+			return 0;
+		}
+		const char *c = r->line;
+		while (*c == ' ')
+			c++;
+		if (*c == '\n' || *c == '#' || (!*c && c == r->line + n)) {
+			r->fast_pos += (uint64_t)n; /* blank or comment */
+			continue;
+		}
+		if (!fast_line(r, r->line, (size_t)n, s))
+			return fast_fallback(r, s);
+		r->fast_pos += (uint64_t)n;
+		s->pos = r->fast_pos;
+		r->index++;
+		return 1;
+	}
+}
+
+/* Parse the next interval into s: 1 done, 0 end of the trace, -1 error.
+ * Warnings go to r->pend. */
+static int parse_one(sl_trace_reader *r, slot *s)
+{
+	return r->fast_f ? fast_one(r, s) : yaml_one(r, s);
 }
 
 /* Parse ahead until the end, an error, or the caller closes the reader.
@@ -641,6 +908,9 @@ void sl_trace_close(sl_trace_reader *r)
 	if (!r)
 		return;
 	tpipe_free(&r->p); /* stops the parser thread first */
+	if (r->fast_f)
+		fclose(r->fast_f);
+	free(r->line);
 	sl_yp_close(&r->yp);
 	sl_trace_header_free(&r->h);
 	for (size_t i = 0; i < r->n_warned; i++)
@@ -687,44 +957,127 @@ sl_trace_writer *sl_trace_create(const char *path, const sl_trace_header *h)
 	for (size_t i = 0; i < h->n_events; i++)
 		sl_yw_str(&w->yw, h->events[i]);
 	sl_yw_end_seq(&w->yw);
-	sl_yw_plain(&w->yw, "intervals");
-	sl_yw_seq(&w->yw, 0);
+	/* The intervals are most of the bytes: printed directly in the form
+	 * libyaml gave them (and the canonical reader reads), not through
+	 * libyaml's emitter, which was half of simulate's time. */
+	int column;
+	if (!(w->out = sl_yw_detach(&w->yw, &column)) ||
+	    fputs(column ? "\nintervals:\n" : "intervals:\n", w->out) < 0) {
+		if (w->out)
+			sl_error_set("cannot write %s: %s", path, strerror(errno));
+		sl_yw_abort(&w->yw);
+		free(w);
+		return NULL;
+	}
 	tpipe_init(&w->p, queue_depth(), h->n_events);
 	tpipe_start(&w->p, write_thread, w);
 	return w;
 }
 
-/* One interval as one flow mapping, with its own frequency as `ghz` when
- * ghz > 0; -1 with sl_error() (of this thread) once the emitter has failed. */
-static int emit_interval(sl_ywriter *yw, const sl_trace_interval *iv, size_t n_events,
-			 double ghz)
+static void lb_put(wbuf *b, const char *s, size_t n)
 {
-	sl_yw_map(yw, 1);
-	sl_yw_kdouble(yw, "t", iv->t);
-	sl_yw_plain(yw, "n");
-	sl_yw_seq(yw, 1);
-	for (size_t i = 0; i < n_events; i++)
-		sl_yw_u64(yw, iv->n[i]);
-	sl_yw_end_seq(yw);
-	sl_yw_plain(yw, "br");
-	sl_yw_seq(yw, 1);
-	for (size_t i = 0; i < iv->n_br; i++) {
-		sl_yw_seq(yw, 1);
-		sl_yw_hex(yw, iv->br[i].addr);
-		sl_yw_u64(yw, iv->br[i].count);
-		sl_yw_end_seq(yw);
+	if (b->len + n > b->cap) {
+		b->cap = 2 * (b->len + n);
+		b->s = sl_xrealloc(b->s, b->cap);
 	}
-	sl_yw_end_seq(yw);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+}
+
+static void lb_u64(wbuf *b, uint64_t v)
+{
+	char t[24], *p = t + sizeof t;
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	lb_put(b, p, (size_t)(t + sizeof t - p));
+}
+
+static void lb_hex(wbuf *b, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char t[24], *p = t + sizeof t;
+	do {
+		*--p = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	*--p = 'x';
+	*--p = '0';
+	lb_put(b, p, (size_t)(t + sizeof t - p));
+}
+
+static void lb_key_double(wbuf *b, const char *key, double v)
+{
+	char t[40];
+	sl_fmt_double(t, sizeof t, v);
+	lb_put(b, key, strlen(key));
+	lb_put(b, t, strlen(t));
+}
+
+/* A label plain when it can be, else double-quoted with escapes. */
+static void lb_label(wbuf *b, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	lb_put(b, ", label: ", 9);
+	if (sl_yw_plain_ok(s)) {
+		lb_put(b, s, strlen(s));
+		return;
+	}
+	lb_put(b, "\"", 1);
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\') {
+			char e[2] = {'\\', (char)*c};
+			lb_put(b, e, 2);
+		} else if (*c < 0x20 || *c == 0x7f) {
+			char e[4] = {'\\', 'x', hex[*c >> 4], hex[*c & 15]};
+			lb_put(b, e, 4);
+		} else {
+			lb_put(b, (const char *)c, 1);
+		}
+	}
+	lb_put(b, "\"", 1);
+}
+
+/* One interval as one line (a flow mapping), with its own frequency as
+ * `ghz` when ghz > 0; -1 with sl_error() (of this thread) on a write
+ * error. */
+static int emit_interval(sl_trace_writer *w, const sl_trace_interval *iv, double ghz)
+{
+	wbuf *b = &w->line;
+	b->len = 0;
+	lb_key_double(b, "- {t: ", iv->t);
+	lb_put(b, ", n: [", 6);
+	for (size_t i = 0; i < w->n_events; i++) {
+		if (i)
+			lb_put(b, ", ", 2);
+		lb_u64(b, iv->n[i]);
+	}
+	lb_put(b, "], br: [", 8);
+	for (size_t i = 0; i < iv->n_br; i++) {
+		lb_put(b, i ? ", [" : "[", i ? 3 : 1);
+		lb_hex(b, iv->br[i].addr);
+		lb_put(b, ", ", 2);
+		lb_u64(b, iv->br[i].count);
+		lb_put(b, "]", 1);
+	}
+	lb_put(b, "]", 1);
 	if (iv->has_e)
-		sl_yw_kdouble(yw, "e", iv->e);
+		lb_key_double(b, ", e: ", iv->e);
 	if (iv->has_temp)
-		sl_yw_kdouble(yw, "temp", iv->temp);
+		lb_key_double(b, ", temp: ", iv->temp);
 	if (iv->label)
-		sl_yw_kstr(yw, "label", iv->label);
+		lb_label(b, iv->label);
 	if (ghz > 0)
-		sl_yw_kdouble(yw, "ghz", ghz);
-	sl_yw_end_map(yw);
-	return yw->err ? -1 : 0;
+		lb_key_double(b, ", ghz: ", ghz);
+	lb_put(b, "}\n", 2);
+	if (fwrite(b->s, 1, b->len, w->out) != b->len) {
+		sl_error_set("cannot write %s: %s",
+			     w->yw.af.path ? w->yw.af.path : "standard output",
+			     strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* Emit queued intervals until commit has drained the queue or abort stops
@@ -736,7 +1089,7 @@ static void *write_thread(void *arg)
 	long i;
 	while ((i = sl_squeue_take(&w->p.q)) >= 0) {
 		slot *sl = &w->p.slots[i];
-		if (emit_interval(&w->yw, &sl->iv, w->n_events, sl->ghz) < 0) {
+		if (emit_interval(w, &sl->iv, sl->ghz) < 0) {
 			w->err = sl_xstrdup(sl_error());
 			sl_squeue_cancel(&w->p.q);
 			break;
@@ -776,7 +1129,7 @@ int sl_trace_write_at(sl_trace_writer *w, const sl_trace_interval *iv, double gh
 		return -1;
 	}
 	if (!w->p.running) {
-		if (emit_interval(yw, iv, w->n_events, ghz) < 0)
+		if (emit_interval(w, iv, ghz) < 0)
 			return -1;
 	} else {
 		long i = sl_squeue_reserve(&w->p.q);
@@ -800,10 +1153,18 @@ int sl_trace_commit(sl_trace_writer *w)
 		sl_trace_abort(w);
 		return -1;
 	}
-	sl_yw_end_seq(&w->yw);
-	sl_yw_end_map(&w->yw);
-	int rc = sl_yw_commit(&w->yw);
+	int rc = 0;
+	if (!w->index && fputs("  []\n", w->out) < 0) /* "intervals:  []" */
+		rc = -1;
+	if (rc < 0) {
+		sl_error_set("cannot write %s: %s",
+			     w->yw.af.path ? w->yw.af.path : "standard output", strerror(errno));
+		sl_yw_abort(&w->yw);
+	} else {
+		rc = sl_afile_commit(&w->yw.af);
+	}
 	tpipe_free(&w->p);
+	free(w->line.s);
 	free(w);
 	return rc;
 }
@@ -815,5 +1176,6 @@ void sl_trace_abort(sl_trace_writer *w)
 	tpipe_free(&w->p); /* stops the writer thread first */
 	sl_yw_abort(&w->yw);
 	free(w->err);
+	free(w->line.s);
 	free(w);
 }

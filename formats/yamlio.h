@@ -107,6 +107,14 @@ typedef struct sl_ywriter {
 /* `comment` (may be NULL) is written as '#' lines before the document. */
 int sl_yw_open(sl_ywriter *w, const char *path, const char *comment);
 int sl_yw_commit(sl_ywriter *w); /* finishes the document and renames */
+/* The rest of the document is the caller's to print: the emitter's output
+ * is flushed and the emitter ended; print into the returned file (NULL on a
+ * write error, with sl_error()), then sl_afile_commit(&w->af) or
+ * sl_yw_abort(w).  *column: where the emitter left the last line. */
+FILE *sl_yw_detach(sl_ywriter *w, int *column);
+/* s may be written as a plain scalar and reads back as the same string
+ * (letters, digits, _ . -, not a number, bool or null). */
+int sl_yw_plain_ok(const char *s);
 void sl_yw_abort(sl_ywriter *w);
 
 void sl_yw_map(sl_ywriter *w, int flow);

@@ -11,6 +11,10 @@
 #include "sleuth/common.h"
 #include "sleuth/model.h"
 
+/* How far --extrapolate reaches: a line through two P-states says nothing
+ * about a frequency a factor of 2 away (1e-300 or 1000 GHz). */
+#define MAX_EXTRAPOLATION 2.0
+
 /* Linear interpolation of y over ascending x at `at`, inside [x0, xn-1],
  * with GSL. */
 static double interp(const double *x, const double *y, size_t n, double at)
@@ -73,6 +77,13 @@ int sl_machine_opoint(const sl_machine *m, double ghz, int extrapolate, sl_opoin
 		op->volts = interp(x, v, n, ghz);
 		if (has_static)
 			op->static_w = interp(x, s, n, ghz);
+	} else if (extrapolate && n >= 2 &&
+		   (ghz < x[0] / MAX_EXTRAPOLATION || ghz > x[n - 1] * MAX_EXTRAPOLATION)) {
+		sl_error_set("cannot extrapolate to %g GHz: it is more than %gx beyond "
+			     "machine %s's P-states (%.4g-%.4g GHz); choose %.4g-%.4g GHz",
+			     ghz, MAX_EXTRAPOLATION, m->name, x[0], x[n - 1],
+			     x[0] / MAX_EXTRAPOLATION, x[n - 1] * MAX_EXTRAPOLATION);
+		rc = -1;
 	} else if (extrapolate && n >= 2) {
 		size_t a = ghz < x[0] ? 0 : n - 2;
 		op->extrapolated = 1;

@@ -5,6 +5,7 @@
  * and how much of what the prediction rests on was measured rather than
  * inferred.  80 columns for up to two frequencies.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,8 +212,9 @@ int sl_predict_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n
 	free(order);
 	free(tmin);
 	free(tmax);
-	if (ferror(f) || fflush(f) != 0) {
-		sl_error_set("cannot write the predictions");
+	int e = fflush(f) != 0 ? errno : 0;
+	if (e || ferror(f)) {
+		sl_error_set("cannot write the predictions: %s", strerror(e ? e : EIO));
 		return -1;
 	}
 	return 0;

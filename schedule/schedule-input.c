@@ -146,6 +146,7 @@ int sl_sched_data_from_csv(const char *path, sl_sched_data *d)
 		sl_error_set("cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
+	sl_input_note(f);
 	int rc = read_rows(path, f, &r, &n);
 	if (f != stdin)
 		fclose(f);
@@ -160,6 +161,17 @@ int sl_sched_data_from_csv(const char *path, sl_sched_data *d)
 	size_t np = 0;
 	uint64_t ninst = 0, nph = 0;
 	for (size_t i = 0; i < n; i++) {
+		/* Every instance has a row at every frequency, so an id is below
+		 * the row count; a larger one (2^64-1 would wrap inst + 1) is
+		 * refused before it sizes or indexes anything. */
+		if (r[i].inst >= n) {
+			sl_error_set("%s:%d: instance %llu, but the table has only %zu rows; "
+				     "number the instances from 0", path, r[i].line,
+				     (unsigned long long)r[i].inst, n);
+			free(g);
+			free(r);
+			return -1;
+		}
 		g[i] = r[i].ghz;
 		ninst = SL_MAX(ninst, r[i].inst + 1);
 		nph = SL_MAX(nph, r[i].phase + 1);
@@ -168,7 +180,8 @@ int sl_sched_data_from_csv(const char *path, sl_sched_data *d)
 	for (size_t i = 0; i < n; i++)
 		if (!np || g[i] != g[np - 1])
 			g[np++] = g[i];
-	if (ninst * np != n) {
+	uint64_t cells;
+	if (sl_mul_u64(ninst, np, &cells) < 0 || cells != n) {
 		sl_error_set("%s: %zu rows for %zu frequencies and %llu instances; every "
 			     "instance must be predicted once at every frequency", path, n, np,
 			     (unsigned long long)ninst);

@@ -13,6 +13,7 @@
 
 #define FORMAT "sleuth-workload/1"
 #define MAX_INTERVALS 50000000u
+#define MAX_PHASES 1024 /* looked up by name for every sequence item */
 #define P(k, idx, lo, hi, d, i) {k, (idx) * sizeof(double), lo, hi, d, i}
 #define REQ NAN
 
@@ -120,8 +121,10 @@ static int flatten(sl_yparser *yp, const sl_ynode *seq, sl_sim_workload *w, size
 			size_t start = w->n_intervals;
 			if (flatten(yp, b, w, cap) < 0)
 				return -1;
-			size_t len = w->n_intervals - start;
-			if (len * k > MAX_INTERVALS)
+			uint64_t len = w->n_intervals - start, total;
+			if (sl_mul_u64(len, k - 1, &total) < 0 ||
+			    sl_add_u64(total, w->n_intervals, &total) < 0 ||
+			    total > MAX_INTERVALS)
 				return sl_yerr(yp, a->line, "repeat",
 					       "the sequence would exceed %u intervals",
 					       MAX_INTERVALS);
@@ -141,7 +144,9 @@ static int flatten(sl_yparser *yp, const sl_ynode *seq, sl_sim_workload *w, size
 		if ((ph = find_phase(w, name)) < 0)
 			return sl_yerr(yp, a->line, "phase",
 				       "no phase named '%s' under phases:", name);
-		if (k == 0 || w->n_intervals + k > MAX_INTERVALS)
+		/* k comes from the file: compare without adding (2^64-1 would
+		 * wrap the sum and pass) */
+		if (k == 0 || k > MAX_INTERVALS - w->n_intervals)
 			return sl_yerr(yp, b->line, "for",
 				       "%s is not an interval count; give 1 to %u in all",
 				       b->str, MAX_INTERVALS);
@@ -193,6 +198,9 @@ static int load(sl_yparser *yp, const sl_ynode *root, void *obj)
 		return -1;
 	if (!phases->n)
 		return sl_yerr(yp, phases->line, "phases", "needs at least one phase");
+	if (phases->n / 2 > MAX_PHASES)
+		return sl_yerr(yp, phases->line, "phases", "%zu phases; give at most %d",
+			       phases->n / 2, MAX_PHASES);
 	w->phases = sl_xcalloc(phases->n / 2, sizeof *w->phases);
 	for (size_t i = 0; i + 1 < phases->n; i += 2) {
 		w->n_phases++;

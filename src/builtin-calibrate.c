@@ -537,11 +537,11 @@ static int run(const cal_opts *o, cal_state *st)
 		co.temp = trange >= TEMP_MIN_RANGE;
 		co.temp_ref = round(tmean);
 	}
-	if (o->select && st->m.n_terms)
-		sl_warn("--select %zu: ignoring the %zu power terms listed in %s", o->select,
-			st->m.n_terms, o->machine);
 	if (choose_terms(o, st, &co) < 0)
 		return -1;
+	if (o->select && st->m.n_terms) /* after the checks: an error is one line */
+		sl_warn("--select %zu: ignoring the %zu power terms listed in %s", o->select,
+			st->m.n_terms, o->machine);
 	/* Without volts, --select first chooses at V = 1; it chooses again with
 	 * the fitted voltages, which are then fitted again for those events. */
 	for (int round = 0; st->novolts && round < (o->select ? 2 : 1); round++)

@@ -26,14 +26,21 @@
 #define DEFAULT_OUTPUT "sleuth.prof"
 #define REPLAY_MACHINE "data/machines/sim-nehalem-i7-920.yaml"
 
-/* The backend Ctrl-C must reach; set while the collector runs. */
+/* The backend Ctrl-C (SIGTERM, SIGHUP) must reach; set while the collector
+ * runs.  A live run passes the signal on to its program and still writes
+ * the profile of what ran; a replay stops, writes nothing and exits 128+sig
+ * (a replay interrupted is not a shorter trace's profile). */
 static sl_backend *volatile running;
+static volatile sig_atomic_t caught;
+static const int run_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
-static void on_sigint(int sig)
+static void on_signal(int sig)
 {
-	(void)sig;
 	sl_backend *b = running;
-	if (b && b->interrupt)
+	caught = sig;
+	if (b && b->signal)
+		b->signal(b, sig);
+	else if (b && b->interrupt)
 		b->interrupt(b);
 }
 
@@ -464,15 +471,22 @@ static int run(sl_run_opts *o)
 	if (!b)
 		goto fail;
 
-	struct sigaction sa = {.sa_handler = on_sigint}, old;
+	struct sigaction sa = {.sa_handler = on_signal}, old[SL_ARRAY_LEN(run_signals)];
 	sigemptyset(&sa.sa_mask);
 	running = b;
-	sigaction(SIGINT, &sa, &old);
+	for (size_t i = 0; i < SL_ARRAY_LEN(run_signals); i++)
+		sigaction(run_signals[i], &sa, &old[i]);
 	sl_collect_stats st;
 	int rc = sl_collect(b, &o->copts, &p, &st);
 	int exit_status = b->finish(b);
 	running = NULL;
-	sigaction(SIGINT, &old, NULL);
+	for (size_t i = 0; i < SL_ARRAY_LEN(run_signals); i++)
+		sigaction(run_signals[i], &old[i], NULL);
+	if (o->replay && caught) {
+		fprintf(stderr, "sleuth: interrupted; no profile written\n");
+		status = 128 + caught;
+		goto out;
+	}
 	if (rc < 0)
 		goto fail;
 

@@ -154,11 +154,7 @@ static double timer_interval(const sl_run_opts *o)
 	double margin = o->copts.margin > 0 ? o->copts.margin : SL_THRESHOLD_MARGIN;
 	double hz = o->sample_hz > 0 ? o->sample_hz : SL_DEFAULT_TIMER_HZ;
 	size_t n = sl_samples_for(dims, margin, SL_THRESHOLD_CAP);
-	double s = SL_MIN(SL_MAX((double)n / hz, SL_DEFAULT_TIMER_INTERVAL_S), 10.0);
-	sl_info("timer backend: %.0f ms intervals (%.0f samples each at %.0f Hz, what "
-		"phases of %u-dimension vectors need; --interval overrides)", s * 1e3,
-		s * hz, hz, dims);
-	return s;
+	return SL_MIN(SL_MAX((double)n / hz, SL_DEFAULT_TIMER_INTERVAL_S), 10.0);
 }
 
 sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
@@ -189,9 +185,19 @@ sl_backend *sl_run_live_backend(const sl_run_opts *o, const sl_machine *m,
 		if (o->sample_period || o->counters >= 0)
 			sl_warn("--sample-period and --counters do not apply to the timer "
 				"backend (it samples IPs by time and counts no events)");
-		if (!o->interval)
-			lo.interval_s = timer_interval(o);
-		return sl_timer_backend_new(&lo);
+		if (o->interval)
+			return sl_timer_backend_new(&lo);
+		lo.interval_s = timer_interval(o);
+		/* said once the program runs: an error (no such program) is
+		 * then the only line */
+		sl_backend *b = sl_timer_backend_new(&lo);
+		double hz = o->sample_hz > 0 ? o->sample_hz : SL_DEFAULT_TIMER_HZ;
+		if (b)
+			sl_info("timer backend: %.0f ms intervals (%.0f samples each at %.0f "
+				"Hz, what phases of %u-dimension vectors need; --interval "
+				"overrides)", lo.interval_s * 1e3, lo.interval_s * hz, hz,
+				o->copts.dims ? o->copts.dims : SL_RUN_DIMS_DEFAULT);
+		return b;
 	}
 	if (o->sample_hz)
 		sl_warn("--sample-rate applies to the timer backend; the perf backend "

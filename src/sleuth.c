@@ -2,6 +2,7 @@
  * sleuth: git-style front end.  `sleuth CMD [ARGS]` runs builtin CMD;
  * `sleuth help [CMD]` and `--version` are handled here.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -280,7 +281,33 @@ int sl_fail(void)
 	return SL_EXIT_ERROR;
 }
 
+/*
+ * Every command's output to stdout is checked here, once: a full disk or a
+ * closed pipe (`sleuth phases P > /dev/full`) fails the command with one
+ * line, whatever it printed.  A command that failed already keeps its code.
+ */
+static int check_stdout(int rc)
+{
+	int e = fflush(stdout) ? errno : 0;
+	if (!e && !ferror(stdout))
+		return rc;
+	if (rc == SL_EXIT_OK || rc == SL_EXIT_USAGE) {
+		fprintf(stderr, "sleuth: cannot write to standard output: %s\n",
+			strerror(e ? e : EIO));
+		rc = SL_EXIT_ERROR;
+	}
+	return rc;
+}
+
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+	sl_input_guard();
+	return check_stdout(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv)
 {
 	opterr = 0; /* builtins report bad options themselves */
 	if (argc < 2) {

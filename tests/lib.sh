@@ -15,19 +15,34 @@ below() {
 	else fail "$1 = ${2:-missing}, bound $3"; fi
 }
 
-# expect_exit CODE REGEX -- CMD...: run CMD, check exit code and that stderr
-# matches REGEX (extended) and is one line (plus an optional "Try" line).
+# expect_exit CODE REGEX -- CMD...: run CMD, check its exit code and that
+# its stderr is ONE line (plus an optional "Try 'sleuth help CMD'." line
+# after it) that starts "sleuth" and matches REGEX (extended).
 expect_exit() {
 	local code=$1 re=$2; shift 3
-	local out rc
+	local out rc first rest
 	out=$("$@" 2>&1 >/dev/null); rc=$?
 	if [ "$rc" != "$code" ]; then
 		fail "'$*' exited $rc, wanted $code; stderr: $out"; return
 	fi
-	if ! printf '%s\n' "$out" | grep -Eq -- "$re"; then
-		fail "'$*': stderr does not match /$re/: $out"; return
+	first=${out%%$'\n'*}
+	rest=${out#"$first"}
+	rest=${rest#$'\n'}
+	if [ -n "$rest" ] && ! [[ $rest =~ ^Try\ \'sleuth\ help\ [a-z]+\'\.$ ]]; then
+		fail "'$*': stderr is not one line: $out"; return
+	fi
+	if [[ $first != sleuth* ]] || ! printf '%s\n' "$first" | grep -Eq -- "$re"; then
+		fail "'$*': stderr's line does not match /$re/: $out"; return
 	fi
 	ok
+}
+
+# expect_status CODE -- CMD...: CMD (sleuth running a program) exits CODE,
+# the program's status; its stderr is the program's, not checked.
+expect_status() {
+	local code=$1 rc; shift 2
+	"$@" >/dev/null 2>&1; rc=$?
+	[ "$rc" = "$code" ] && ok || fail "'$*' exited $rc, wanted $code"
 }
 
 # expect_ok -- CMD...: must exit 0.

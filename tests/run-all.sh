@@ -38,3 +38,7 @@ tests/install/install-check.sh build-release/prefix
 echo "== unit tests under valgrind"
 meson test -C build --suite unit --print-errorlogs --num-processes 2 --timeout-multiplier 10 \
 	--wrapper 'valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect'
+
+echo "== fuzz harnesses (clang libFuzzer + ASan/UBSan), ${FUZZ_SECONDS:-25} s each"
+CC=clang configure build-fuzz -Dfuzz=enabled -Db_sanitize=address,undefined -Db_lundef=false
+tests/fuzz/run.sh build-fuzz "${FUZZ_SECONDS:-25}"

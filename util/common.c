@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -73,10 +74,38 @@ void sl_info(const char *fmt, ...)
 	va_end(ap);
 }
 
+static void remove_tmps(void);
+
+/* Out of memory is an error like any other for the user: one line, exit 1,
+ * no temporary left behind.  _exit, not exit: another thread may be inside
+ * stdio or malloc, and a half-written stdout must not be flushed. */
 static void oom(void)
 {
-	fputs("sleuth: out of memory\n", stderr);
-	abort();
+	static const char msg[] = "sleuth: out of memory; give sleuth more memory "
+				  "(ulimit -v) or a smaller input\n";
+	remove_tmps();
+	if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+		/* nothing more can be said */
+	}
+	_exit(SL_EXIT_ERROR);
+}
+
+int sl_add_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+	uint64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		return -1;
+	*out = r;
+	return 0;
+}
+
+int sl_mul_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+	uint64_t r;
+	if (__builtin_mul_overflow(a, b, &r))
+		return -1;
+	*out = r;
+	return 0;
 }
 
 void *sl_xmalloc(size_t n)
@@ -272,13 +301,18 @@ void sl_fmt_double(char *buf, size_t len, double v)
 static char *volatile live_tmps[MAX_LIVE_TMPS];
 static const int tmp_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
-static void remove_tmps_and_die(int sig)
+static void remove_tmps(void)
 {
 	for (size_t i = 0; i < MAX_LIVE_TMPS; i++) {
 		char *t = live_tmps[i];
 		if (t)
 			unlink(t);
 	}
+}
+
+static void remove_tmps_and_die(int sig)
+{
+	remove_tmps();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -311,6 +345,64 @@ static void untrack_tmp(const char *tmp)
 			live_tmps[i] = NULL;
 }
 
+/*
+ * The files this process has read, so that an output naming one of them
+ * (`predict P -o P`) is refused instead of replacing the input.  Readers
+ * note their files when they open them, in the main thread; a fixed table
+ * is plenty (a command reads a handful of files).
+ */
+#define MAX_INPUTS 64
+static struct {
+	dev_t dev;
+	ino_t ino;
+} inputs[MAX_INPUTS];
+static size_t n_inputs;
+static int guard_inputs;
+/* a trace reader's thread may reopen its trace (formats/trace.c) */
+static pthread_mutex_t inputs_mu = PTHREAD_MUTEX_INITIALIZER;
+
+void sl_input_guard(void)
+{
+	guard_inputs = 1;
+}
+
+void sl_input_note(FILE *f)
+{
+	struct stat st;
+	size_t i;
+	if (!guard_inputs || !f || fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	pthread_mutex_lock(&inputs_mu);
+	for (i = 0; i < n_inputs; i++)
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+			break;
+	if (i == n_inputs && n_inputs < MAX_INPUTS) {
+		inputs[n_inputs].dev = st.st_dev;
+		inputs[n_inputs].ino = st.st_ino;
+		n_inputs++;
+	}
+	pthread_mutex_unlock(&inputs_mu);
+}
+
+/* -1 with sl_error() if path is a file this process read as an input. */
+static int refuse_input(const char *path)
+{
+	struct stat st;
+	int found = 0;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	pthread_mutex_lock(&inputs_mu);
+	for (size_t i = 0; i < n_inputs && !found; i++)
+		found = inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino;
+	pthread_mutex_unlock(&inputs_mu);
+	if (found) {
+		sl_error_set("cannot write %s: it is also an input of this command; "
+			     "give another output file", path);
+		return -1;
+	}
+	return 0;
+}
+
 FILE *sl_afile_open(sl_afile *af, const char *path)
 {
 	memset(af, 0, sizeof *af);
@@ -318,6 +410,8 @@ FILE *sl_afile_open(sl_afile *af, const char *path)
 		af->f = stdout;
 		return af->f;
 	}
+	if (refuse_input(path) < 0)
+		return NULL;
 	/* A device or FIFO (/dev/null, a pipe) is written in place: renaming a
 	 * temporary over it would replace the device with a regular file. */
 	struct stat st;
@@ -393,6 +487,9 @@ int sl_afile_commit(sl_afile *af)
 	}
 	af->f = NULL;
 	untrack_tmp(af->tmp); /* renamed or removed just below */
+	/* an input read after the output was opened (run --replay T -o T) */
+	if (!rc && refuse_input(af->path) < 0)
+		rc = -1;
 	if (!rc && rename(af->tmp, af->path) < 0) {
 		sl_error_set("cannot rename %s to %s: %s", af->tmp, af->path,
 			     strerror(errno));

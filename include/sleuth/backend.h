@@ -70,6 +70,10 @@ struct sl_backend {
 	void (*interrupt)(sl_backend *b);
 	void (*destroy)(sl_backend *b);
 	void *priv;
+	/* Optional (NULL: interrupt() is used): pass signal sig (SIGINT,
+	 * SIGTERM, SIGHUP) on to the profiled program, which then ends the run
+	 * as it would have ended without sleuth; async-signal-safe. */
+	void (*signal)(sl_backend *b, int sig);
 };
 
 /* The end of every destroy(): frees the strings the fields above own

@@ -46,6 +46,14 @@ void *sl_xreallocarray(void *p, size_t n, size_t size);
 char *sl_xstrdup(const char *s);
 char *sl_xasprintf(const char *fmt, ...) SL_PRINTF(1, 2);
 
+/*
+ * Checked arithmetic for counts and ids read from files: 0 and *out = a+b
+ * (a*b), or -1 when the result does not fit (*out untouched).  A count from
+ * a file must go through these before it sizes an allocation or a loop.
+ */
+int sl_add_u64(uint64_t a, uint64_t b, uint64_t *out);
+int sl_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
+
 /* Make room for one more element in a growable array (ptr, len, cap). */
 #define SL_GROW(ptr, len, cap)                                                 \
 	do {                                                                   \
@@ -83,6 +91,13 @@ typedef struct sl_afile {
 } sl_afile;
 
 FILE *sl_afile_open(sl_afile *af, const char *path);
+/* Readers note each input file they open; once sl_input_guard() was called
+ * (the CLI does, for the one command a process runs), sl_afile_open and
+ * _commit refuse an output that is one of them rather than replace it.  A
+ * library caller may well write a file it read earlier, so it is off by
+ * default. */
+void sl_input_note(FILE *f);
+void sl_input_guard(void);
 int sl_afile_commit(sl_afile *af); /* closes; 0 or -1 with sl_error() */
 void sl_afile_abort(sl_afile *af); /* closes and removes the temporary */
 

@@ -22,7 +22,8 @@ expect_ok -- "$CHECK" "$T/a.yaml"
 grep -q '^# fitted by sleuth calibrate .* on 20[0-9-]*T' "$T/a.yaml" && ok || fail "comment: when"
 grep -q '^# training: 72 intervals of 4 workloads' "$T/a.yaml" && ok || fail "comment: from what"
 [ "$(grep -c 'static_w:' "$T/a.yaml")" = 4 ] && ok || fail "static_w on every P-state"
-out=$("$SLEUTH" calibrate -q -m "$SK" -o "$T/a.yaml" "${TR[@]}")
+out=$("$SLEUTH" calibrate -q -m "$SK" -o "$T/a.yaml" "${TR[@]}") ||
+	fail "line $LINENO: sleuth exited $?: $out"
 grep -q 'one activity-independent term per P-state was fitted (2.66, 2.13, 1.6 GHz); interpolated in voltage at 2.4 GHz' <<<"$out" \
 	&& ok || fail "static power explained: $out"
 # the fit is good (the fixture's noise is 1%) and its errors are reported
@@ -41,7 +42,8 @@ calib_fails "select 30: only 5 events are known in every training interval; give
 W="$SRCDIR/data/workloads/gcc-like.yaml"
 expect_ok -- "$SLEUTH" simulate "$W" --intervals 20 -q -o "$T/g20.trace" --power-log "$T/g20.csv"
 expect_ok -- "$SLEUTH" run --replay "$T/g20.trace" -o "$T/g20.prof"
-out=$("$SLEUTH" calibrate -q -m "$SK" -o "$T/g20.yaml" "${TR[@]}" "$T/g20.prof:$T/g20.csv")
+out=$("$SLEUTH" calibrate -q -m "$SK" -o "$T/g20.yaml" "${TR[@]}" "$T/g20.prof:$T/g20.csv") ||
+	fail "line $LINENO: sleuth exited $?: $out"
 grep -q '20 intervals without a rate for a model event' <<<"$out" && ok || fail "drop counted: $out"
 grep -q 'g20.prof never counted L2_RQSTS:MISS' <<<"$out" && ok || fail "missing event named: $out"
 
@@ -75,11 +77,13 @@ len=$(cat "$T/len")
 calib_fails "p.csv is neither a sleuth profile nor a sleuth-trace/1 file" -m "$SK" "$T/p.csv"
 pairs=()
 for f in "${TR[@]}"; do pairs+=("$f:$T/p.csv"); done
-out=$("$SLEUTH" calibrate -m "$SK" -o "$T/f.yaml" "${pairs[@]}" 2>&1)
+out=$("$SLEUTH" calibrate -m "$SK" -o "$T/f.yaml" "${pairs[@]}" 2>&1) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 grep -q 'intervals not fully covered by their power log: dropped' <<<"$out" && ok || fail "uncovered counted: $out"
 # a log sampled more sparsely than the intervals: they are dropped, with a warning
 { echo "time_s,power_w"; awk -v L="$len" 'BEGIN{for(i=0;i<=2;i++) printf "%.6f,50\n", i*L/2*1.01}'; } >"$T/sparse.csv"
-out=$("$SLEUTH" calibrate -m "$SK" -o "$T/f.yaml" "${TR[@]}" "$tr:$T/sparse.csv" 2>&1)
+out=$("$SLEUTH" calibrate -m "$SK" -o "$T/f.yaml" "${TR[@]}" "$tr:$T/sparse.csv" 2>&1) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 grep -q 'warning: 6 intervals were shorter than their power log.s sample spacing' <<<"$out" \
 	&& ok || fail "short intervals warned: $out"
 grep -q '6 intervals shorter than their log.s sample spacing: dropped' <<<"$out" \
@@ -134,7 +138,8 @@ for w in train-alu train-l2 train-fp-mem; do
 		pp+=("$T/$w-$f.prof:$T/$w-$f.csv"); po+=("$T/$w-$f.prof")
 	done
 done
-out=$("$SLEUTH" calibrate -q -m "$SKS" -o "$T/sim.yaml" --idle-log "$T/sim-idle.csv" "${pp[@]}")
+out=$("$SLEUTH" calibrate -q -m "$SKS" -o "$T/sim.yaml" --idle-log "$T/sim-idle.csv" "${pp[@]}") ||
+	fail "line $LINENO: sleuth exited $?: $out"
 expect_ok -- "$CHECK" "$T/sim.yaml"
 grep -q 'intervals with a multiplexed (unmeasured) model event use its mean rate' <<<"$out" \
 	&& ok || fail "multiplexed counts filled: $out"

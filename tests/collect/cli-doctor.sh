@@ -4,7 +4,8 @@
 export LSAN_OPTIONS="suppressions=$SRCDIR/tests/collect/lsan-papi.supp:print_suppressions=0"
 
 expect_ok -- "$SLEUTH" doctor
-out=$("$SLEUTH" doctor 2>&1)
+out=$("$SLEUTH" doctor 2>&1) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 # lines fit 100 columns; a long reason wraps, indented under its value
 printf '%s\n' "$out" | sed 's/—/-/g' | awk 'length > 100 { bad = 1 } END { exit bad }' && ok ||
 	fail "doctor: lines wider than 100 columns: $out"

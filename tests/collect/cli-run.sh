@@ -10,15 +10,16 @@ cd "$T" || exit 1
 # --- replay, phases, score ---------------------------------------------------
 expect_ok -- "$SLEUTH" run --replay s.yaml --machine m.yaml
 [ -s sleuth.prof ] && ok || fail "default output sleuth.prof not written"
-out=$("$SLEUTH" run -q --replay s.yaml --machine m.yaml -o k4.prof --score)
+out=$("$SLEUTH" run -q --replay s.yaml --machine m.yaml -o k4.prof --score) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 ari=$(printf '%s\n' "$out" | sed -n 's/^score: ari \([0-9.]*\) .*/\1/p')
 awk -v a="$ari" 'BEGIN { exit !(a >= 0.9) }' && ok || fail "ARI '$ari' < 0.9: $out"
 printf '%s\n' "$out" | grep -q "predictor markov accuracy 0\.[0-9]" && ok ||
 	fail "score line lacks the predictor's accuracy: $out"
 # K=4 and unlimited counters: the same phases
 "$SLEUTH" run -q --replay s.yaml --machine m.yaml --counters 0 -o ku.prof &&
-	"$SLEUTH" phases k4.prof | sed 1d >k4.txt &&
-	"$SLEUTH" phases ku.prof | sed 1d >ku.txt && cmp -s k4.txt ku.txt && ok ||
+	"$SLEUTH" phases k4.prof >k40.txt && sed 1d k40.txt >k4.txt &&
+	"$SLEUTH" phases ku.prof >ku0.txt && sed 1d ku0.txt >ku.txt && cmp -s k4.txt ku.txt && ok ||
 	fail "K=4 and unlimited counters found different phases"
 # the same seed gives the same profile; the predictor can be chosen
 "$SLEUTH" run -q --replay s.yaml --machine m.yaml -o again.prof &&
@@ -26,7 +27,8 @@ printf '%s\n' "$out" | grep -q "predictor markov accuracy 0\.[0-9]" && ok ||
 expect_ok -- "$SLEUTH" run --replay s.yaml --machine m.yaml --predictor last \
 	--dims 16 --threshold 0.7 --sample-period 20011 --seed 9 -o other.prof
 
-out=$("$SLEUTH" phases k4.prof)
+out=$("$SLEUTH" phases k4.prof) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 printf '%s\n' "$out" | grep -Eq '^phase +intervals +instances +time +top code' && ok ||
 	fail "phases header: $out"
 [ "$(printf '%s\n' "$out" | grep -Ec '^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% ')" = 3 ] &&
@@ -43,8 +45,10 @@ printf '%s\n' "$out" | awk 'length > 80 { bad = 1 } END { exit bad }' && ok ||
 # (predict measures 100% of what its time model reads); --pin none rotates
 # them with the rest; a role list pins those events
 measured() {
-	"$SLEUTH" predict "$1" --freq 1.60 --time-only |
-		sed -n 's/^ *counts: \([0-9.]*\)% measured.*/\1/p'
+	local out
+	out=$("$SLEUTH" predict "$1" --freq 1.60 --time-only) ||
+		{ fail "predict $1 exited $?"; return; }
+	sed -n 's/^ *counts: \([0-9.]*\)% measured.*/\1/p' <<<"$out"
 }
 "$SLEUTH" run -q --replay s.yaml --machine m.yaml --pin none -o pn.prof &&
 	"$SLEUTH" run -q --replay s.yaml --machine m.yaml --pin time -o pt.prof &&
@@ -131,12 +135,13 @@ two_phases() {
 	END { exit !(best["phase_hash"] >= 0.25 * total && best["phase_float"] >= 0.25 * total &&
 		     best["phase_hash"] + best["phase_float"] >= 0.8 * total) }'
 }
-out=$("$SLEUTH" phases tp.prof)
+out=$("$SLEUTH" phases tp.prof) || fail "phases tp.prof exited $?"
 two_phases "$out" && ok || fail "twophase: not two phases mapped to phase_hash and phase_float: $out"
 # Code named as perf names it, end to end: a C++ method demangled, a shared
 # library's function with the library, an inlined loop as itself.
-"$SLEUTH" run -q --backend timer --interval 40ms -o named.prof -- "$PROGS/named" >/dev/null 2>&1
-"$SLEUTH" report -q --format json -o named.json named.prof
+"$SLEUTH" run -q --backend timer --interval 40ms -o named.prof -- "$PROGS/named" >/dev/null 2>&1 ||
+	fail "run named exited $?"
+"$SLEUTH" report -q --format json -o named.json named.prof || fail "report named exited $?"
 for want in '"demo::Mixer::churn(double)"' '"named_lib_spin (libnamed-lib.so)"' \
 	    '"inlined_kernel (inlined into main)"'; do
 	grep -qF "\"function\": $want" named.json && ok ||
@@ -177,7 +182,7 @@ env --default-signal=INT timeout -s INT 2 "$SLEUTH" run -q --backend timer \
 	--interval 10ms -o noise.prof -- sh -c 'while :; do :; done' 2>noise.err
 grep -q "too few samples per interval.*longer --interval" noise.err && ok ||
 	fail "phase noise not reported: $(cat noise.err)"
-"$SLEUTH" phases noise.prof >noise.txt
+"$SLEUTH" phases noise.prof >noise.txt || fail "phases noise.prof exited $?"
 tr '\n' ' ' <noise.txt | grep -q "note: .*too few samples *per *interval" &&
 	ok || fail "phase noise not noted in the profile"
 awk 'length > 80 { bad = 1 } END { exit bad }' noise.txt && ok ||
@@ -188,7 +193,7 @@ grep -q "^warning: .* look like sampling noise" noise.txt && ok ||
 "$SLEUTH" report -q noise.prof -o noise.html && grep -q '<p class="notes" id="noise">' noise.html &&
 	ok || fail "report: no noise warning on the first screen"
 # the listing: the largest phases first, --top N of them and a line for the rest
-"$SLEUTH" phases --top 3 noise.prof >top.txt
+"$SLEUTH" phases --top 3 noise.prof >top.txt || fail "phases --top 3 exited $?"
 [ "$(sed -n '/^phase intervals/,/^$/p' top.txt | grep -c '^ *[0-9]')" = 3 ] &&
 	grep -q "^  \.\.\. [0-9]* more phases" top.txt && ok ||
 	fail "phases --top 3: $(cat top.txt)"
@@ -200,12 +205,12 @@ env --default-signal=INT timeout -s INT 3 "$SLEUTH" run --backend timer \
 	-o loop.prof -- sh -c 'while :; do :; done' 2>loop.err
 grep -q "timer backend: 14[45] ms intervals (289 samples" loop.err && ok ||
 	fail "no adaptive interval: $(cat loop.err)"
-"$SLEUTH" phases loop.prof >loop.txt
+"$SLEUTH" phases loop.prof >loop.txt || fail "phases loop.prof exited $?"
 # (at 10 ms the same loop founds a phase in most intervals, as above)
 grep -Eq "^[12] phases? covers? 90% of the time" loop.txt && ok ||
 	fail "shell loop at the default interval: $(head -4 loop.txt)"
-"$SLEUTH" phases tp.prof | grep -q "too few samples" &&
-	fail "twophase's two phases called noise" || ok
+out=$("$SLEUTH" phases tp.prof) || fail "phases tp.prof exited $?"
+grep -q "too few samples" <<<"$out" && fail "twophase's two phases called noise" || ok
 
 # the timer's rate: 500 Hz over 40 ms intervals is still ~20 samples each
 "$SLEUTH" run --backend timer --sample-rate 500 --interval 40ms -o rate.prof \
@@ -219,16 +224,18 @@ expect_exit 2 "--sample-rate: '0' is not a rate" -- \
 expect_exit 2 "--sample-rate is the timer backend's" -- \
 	"$SLEUTH" run --replay s.yaml --sample-rate 500 -o live.prof
 # a -h or --help after the program is the program's (the '--' is optional)
-out=$("$SLEUTH" run -q --backend timer -o h.prof sh -c 'exit 0' --help 2>&1)
+out=$("$SLEUTH" run -q --backend timer -o h.prof sh -c 'exit 0' --help 2>&1) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 [ $? = 0 ] && [ -s h.prof ] && ! printf '%s\n' "$out" | grep -q "usage:" && ok ||
 	fail "'sleuth run PROGRAM --help' did not run PROGRAM: $out"
 "$SLEUTH" run --help | grep -q "^usage: sleuth run" && ok || fail "run --help"
-"$SLEUTH" run -o x.prof -h | grep -q "^usage: sleuth run" && ok || fail "run -o x -h"
+out=$("$SLEUTH" run -o x.prof -h) && grep -q "^usage: sleuth run" <<<"$out" && ok ||
+	fail "run -o x -h"
 # one interval: nothing to predict, not "0.0% right"
-"$SLEUTH" run --backend timer -o one.prof -- true 2>one.err
+"$SLEUTH" run --backend timer -o one.prof -- true 2>one.err || fail "one interval: exit $?"
 grep -q "markov predictor: nothing to predict" one.err && ok ||
 	fail "one interval: $(cat one.err)"
-"$SLEUTH" phases one.prof | grep -q "markov predictor: nothing to predict" && ok ||
+out=$("$SLEUTH" phases one.prof) && grep -q "markov predictor: nothing to predict" <<<"$out" && ok ||
 	fail "phases of one interval: $("$SLEUTH" phases one.prof)"
 # an unwritable profile is found before the program runs, not after
 expect_exit 1 "cannot create nodir/x.prof" -- \

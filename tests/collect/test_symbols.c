@@ -25,14 +25,21 @@ void *sym_inl_outer(void);
 
 static int call_line;
 
+/* gcc may clone a function (foo.constprop.0); clang has no such attribute */
+#if defined(__clang__)
+#define NOCLONE noinline
+#else
+#define NOCLONE noinline, noclone
+#endif
+
 /* Its caller's return address: a code address on a known line. */
-__attribute__((noinline, noclone)) void *sym_where(void)
+__attribute__((NOCLONE)) void *sym_where(void)
 {
 	return __builtin_return_address(0);
 }
 
 enum { TARGET_LINE = __LINE__ + 1 };
-__attribute__((noinline, noclone)) void *sym_target(void)
+__attribute__((NOCLONE)) void *sym_target(void)
 {
 	void *ra = sym_where(); call_line = __LINE__;
 	return ra;

@@ -88,7 +88,8 @@ grep -q "^  temp_coeff: " "$T/mt.yaml" && ok || fail "no temp_coeff in the swept
 rm -rf "$T/sys" && tree "$T/sys" "userspace ondemand"
 echo 800000 >"$T/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq"
 before=$(state "$T/sys")
-expect_exit 1 "set to 2.66 GHz but reports 0.8 GHz" -- sweep --sysfs "$T/sys" -o "$T/bad.yaml"
+# (-q: the sweep's progress lines come before an error in the middle)
+expect_exit 1 "set to 2.66 GHz but reports 0.8 GHz" -- sweep -q --sysfs "$T/sys" -o "$T/bad.yaml"
 expect_absent "$T/bad.yaml"
 [ "$(state "$T/sys")" = "$before" ] && ok || fail "cpufreq not restored after an error"
 rm "$T/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq"
@@ -96,7 +97,7 @@ rm "$T/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq"
 rm "$T/sys/devices/system/cpu/cpu1/cpufreq/scaling_setspeed"
 mkdir "$T/sys/devices/system/cpu/cpu1/cpufreq/scaling_setspeed"
 expect_exit 1 "cannot write '2660000' to .*cpu1/cpufreq/scaling_setspeed" -- \
-	sweep --sysfs "$T/sys" -o "$T/bad.yaml"
+	sweep -q --sysfs "$T/sys" -o "$T/bad.yaml"
 [ "$(cat "$T/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")" = ondemand ] && ok ||
 	fail "cpu0 not restored after a write error"
 rmdir "$T/sys/devices/system/cpu/cpu1/cpufreq/scaling_setspeed"

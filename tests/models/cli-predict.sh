@@ -14,7 +14,8 @@ SIM="$SRCDIR/data/machines/sim-nehalem-i7-920.skeleton.yaml"
 # --- the default table ---------------------------------------------------
 cd "$T" && cp app.prof sleuth.prof
 expect_ok -- "$SLEUTH" predict --freq 1.6
-out=$("$SLEUTH" predict --freq 1.6 --freq 2.666)
+out=$("$SLEUTH" predict --freq 1.6 --freq 2.666) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 grep -q "^Predictions for sleuth.prof: 300 intervals" <<<"$out" && ok || fail "table header: $out"
 grep -q "machine nehalem-i7-920 (embedded in the profile)" <<<"$out" && ok || fail "machine origin"
 grep -Eq "^total " <<<"$out" && ok || fail "no total row"
@@ -59,7 +60,8 @@ awk -F, 'NR > 1 { t[$1 "," $2] = $6; ph[$2] = 1 }
 	      exit lo > 1.4 }' "$T/st.csv" && ok || fail "stall model: no phase is memory-bound"
 # a frequency between P-states, and beyond them with --extrapolate
 expect_ok -- "$SLEUTH" predict app.prof --freq 2.05
-out=$("$SLEUTH" predict app.prof --freq 3.0 --extrapolate)
+out=$("$SLEUTH" predict app.prof --freq 3.0 --extrapolate) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 grep -q "(extrapolated)" <<<"$out" && ok || fail "extrapolation not shown"
 
 # --- JSON ------------------------------------------------------------------

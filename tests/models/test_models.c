@@ -363,11 +363,17 @@ static void test_opoints(void **state)
 			    1e-12);
 	assert_int_equal(sl_machine_opoint(&m, -1, 1, &op), -1);
 	/* static power 11.18 f - 9.14 W goes negative below 0.82 GHz */
-	assert_int_equal(sl_machine_opoint(&m, 0.5, 1, &op), -1);
+	assert_int_equal(sl_machine_opoint(&m, 0.81, 1, &op), -1);
 	assert_non_null(strstr(sl_error(), "static power would be"));
-	/* so high that f V^2 overflows */
+	/* more than 2x beyond the P-states (1.6-2.666 GHz): refused, however
+	 * the lines would extrapolate (1e300 would overflow f V^2) */
+	assert_int_equal(sl_machine_opoint(&m, 0.79, 1, &op), -1);
+	assert_non_null(strstr(sl_error(), "more than 2x beyond"));
+	assert_int_equal(sl_machine_opoint(&m, 5.34, 1, &op), -1);
+	assert_non_null(strstr(sl_error(), "more than 2x beyond"));
+	assert_int_equal(sl_machine_opoint(&m, 5.33, 1, &op), 0);
 	assert_int_equal(sl_machine_opoint(&m, 1e300, 1, &op), -1);
-	assert_non_null(strstr(sl_error(), "voltage would be"));
+	assert_int_equal(sl_machine_opoint(&m, 1e-300, 1, &op), -1);
 	/* a skeleton: voltage but no static power */
 	sl_pstate ps[] = {{2.0, 1.1, 0, 0}, {1.0, 0.9, 0, 0}};
 	m.pstates = ps;

@@ -27,7 +27,8 @@ expect_exit 2 "did you mean 'schedule'" -- "$SLEUTH" schedul
 expect_exit 2 "did you mean 'report'" -- "$SLEUTH" reprot
 
 # the table compares the schedule with the best fixed frequency and the baseline
-out=$("$SLEUTH" schedule --predictions "$P" --min-energy --max-slowdown 20% 2>&1)
+out=$("$SLEUTH" schedule --predictions "$P" --min-energy --max-slowdown 20% 2>&1) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 if printf '%s\n' "$out" | grep -q "^fixed 2.130 GHz" && printf '%s\n' "$out" | grep -q "^fmax 2.660 GHz" \
    && printf '%s\n' "$out" | grep -q "proven optimal"; then ok; else fail "table: $out"; fi
 
@@ -48,17 +49,19 @@ slow=$(sed -n 's/^predicted: {.*slowdown: \([-0-9.e]*\)}$/\1/p' "$T/s.yaml")
 if awk -v s="$slow" 'BEGIN { exit !(s <= 0.1) }'; then ok; else fail "slowdown $slow > 10%"; fi
 
 # JSON and the GEOPM policy
-"$SLEUTH" schedule --predictions "$P" --min-ed2p --format json > "$T/s.json"
+"$SLEUTH" schedule --predictions "$P" --min-ed2p --format json > "$T/s.json" || fail "json: exit $?"
 if jq -e '.format == "sleuth-schedule/1" and (.phases | length) == 3 and .exact' \
 	"$T/s.json" >/dev/null; then ok; else fail "json: $(cat "$T/s.json")"; fi
-"$SLEUTH" schedule --predictions "$P" --min-energy --format geopm -o "$T/g.json" >/dev/null
+"$SLEUTH" schedule --predictions "$P" --min-energy --format geopm -o "$T/g.json" >/dev/null ||
+	fail "geopm: exit $?"
 # zlib's crc32 of "sleuth-phase-0" (GEOPM's region hash)
 want=$(python3 -c 'import zlib; print(zlib.crc32(b"sleuth-phase-0"))')
 if jq -e --argjson h "$want" '.HASH_0 == $h and .FREQ_CPU_DEFAULT == 2660000000 and (.FREQ_2 > 0)' \
 	"$T/g.json" >/dev/null; then ok; else fail "geopm: $(cat "$T/g.json")"; fi
 
 # per-phase scope: every phase within the bound on its own
-out=$("$SLEUTH" schedule --predictions "$P" --min-energy --scope phase --max-slowdown 5%)
+out=$("$SLEUTH" schedule --predictions "$P" --min-energy --scope phase --max-slowdown 5%) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 bad=$(printf '%s\n' "$out" | awk '$1 ~ /^[0-9]+$/ { s = $6; sub("%", "", s); if (s + 0 > 5) print }')
 if [ -z "$bad" ]; then ok; else fail "phase over its bound: $bad"; fi
 
@@ -104,13 +107,15 @@ sed '2,$s/,/ , /g; s/$/\r/' "$P" >"$T/crlf.csv"
 sed -i "s|$SRCDIR/tests/schedule/data/||; s|$T/||" "$T/plain.json" "$T/crlf.json"
 cmp -s "$T/plain.json" "$T/crlf.json" && ok || fail "CRLF/blanks: $(diff "$T/plain.json" "$T/crlf.json")"
 # from stdin
-if "$SLEUTH" schedule --predictions - --min-edp < "$P" | grep -q "proven optimal"; then ok; else fail stdin; fi
+if out=$("$SLEUTH" schedule --predictions - --min-edp < "$P") && grep -q "proven optimal" <<<"$out"
+then ok; else fail "stdin: $out"; fi
 
 # --- from a profile (gen-profile: synthetic, the Nehalem model embedded) ---
 GEN="$BUILDDIR/tests/models/gen-profile"
 "$GEN" "$T/app.prof" 400 --seed 5 >/dev/null || fail "gen-profile"
 "$GEN" "$T/timer.prof" 20 --timer >/dev/null || fail "gen-profile --timer"
-out=$("$SLEUTH" schedule "$T/app.prof" --min-edp 2>&1)
+out=$("$SLEUTH" schedule "$T/app.prof" --min-edp 2>&1) ||
+	fail "line $LINENO: sleuth exited $?: $out"
 if grep -q "machine nehalem-i7-920" <<<"$out" && grep -q "proven optimal" <<<"$out"; then ok
 else fail "from a profile: $out"; fi
 if (cd "$T" && cp app.prof sleuth.prof && "$SLEUTH" schedule --min-energy >/dev/null); then ok
@@ -141,10 +146,13 @@ if awk -F, -v p="$pred" 'NR > 1 { t += $5 + $8; e += $7 + $9 }
 expect_exit 2 "--schedule sets the frequencies" -- "$SLEUTH" predict "$T/app.prof" \
 	--schedule "$T/s2.yaml" --all
 # the JSON schedule reads back: warnings only for its extra top-level keys
-"$SLEUTH" schedule "$T/app.prof" --min-edp --transition-us 20 --format json -o "$T/s2.json" >/dev/null
+"$SLEUTH" schedule "$T/app.prof" --min-edp --transition-us 20 --format json -o "$T/s2.json" >/dev/null ||
+	fail "schedule json: exit $?"
 expect_ok -- "$SLEUTH" predict "$T/app.prof" --schedule "$T/s2.json" -o "$T/run2.csv"
 cmp -s "$T/run.csv" "$T/run2.csv" && ok || fail "the JSON schedule predicts another run"
-n=$("$SLEUTH" predict "$T/app.prof" --schedule "$T/s2.json" -o "$T/run2.csv" 2>&1 | grep -c "unknown key")
+out=$("$SLEUTH" predict "$T/app.prof" --schedule "$T/s2.json" -o "$T/run2.csv" 2>&1) ||
+	fail "predict --schedule s2.json: exit $?: $out"
+n=$(grep -c "unknown key" <<<"$out")
 [ "$n" = 3 ] && ok || fail "$n unknown-key warnings for s2.json, want 3 (exact, objective_lower_bound, best_fixed)"
 expect_exit 2 "drop --freq, --all, --per" -- "$SLEUTH" predict "$T/app.prof" \
 	--schedule "$T/s2.yaml" --per phase

@@ -12,8 +12,9 @@ sim() { "$SLEUTH" simulate -q --seed 3 "$W" "$@"; }
 expect_ok -- sim -o "$T/a.yaml"
 expect_ok -- "$SLEUTH" run -q --replay "$T/a.yaml" -o "$T/a.prof"
 # the phase the profile detected in each interval
-"$SLEUTH" predict "$T/a.prof" --freq 2.66 --per interval --time-only --format csv |
-	awk -F, 'NR > 1 {print $3}' > "$T/phase"
+"$SLEUTH" predict "$T/a.prof" --freq 2.66 --per interval --time-only --format csv \
+	>"$T/pred.csv" || fail "predict --per interval: exit $?"
+awk -F, 'NR > 1 {print $3}' "$T/pred.csv" > "$T/phase"
 [ "$(wc -l < "$T/phase")" = 660 ] && ok || fail "profile phases: $(wc -l < "$T/phase") intervals"
 [ "$(sort -u "$T/phase" | wc -l)" -ge 2 ] && ok || fail "astar-like should show two phases"
 
