@@ -88,6 +88,7 @@ struct sl_session {
 	uint64_t *deltas;
 	char *late;             /* member switched on after the last read */
 	uint64_t *late_base;    /* instructions when it was switched on */
+	uint64_t *late_own;     /* its own count then (what it saw before that read) */
 	/* the interval handed out */
 	uint64_t *out_samples;
 	size_t cap_out;
@@ -434,6 +435,7 @@ sl_session *sl_session_start(const sl_session_cfg *cfg)
 	s->deltas = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->late = sl_xcalloc(cfg->n_members + 1, 1);
 	s->late_base = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
+	s->late_own = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	if (cfg->energy) {
 		s->energy = sl_energy_open();
 		if (!s->energy || sl_energy_read(s->energy, &s->prev_energy) < 0)
@@ -491,8 +493,10 @@ int sl_session_enable_done(sl_session *s)
 	uint64_t run = s->now_run, task = s->now_task;
 	int rc = read_counts(s);
 	for (size_t m = 0; m < n && rc == 0; m++)
-		if (s->late[m])
+		if (s->late[m]) {
 			s->late_base[m] = s->now[0];
+			s->late_own[m] = s->now[m];
+		}
 	memcpy(s->now, keep, n * sizeof(uint64_t));
 	s->now_run = run;
 	s->now_task = task;
@@ -754,13 +758,18 @@ static int cut(sl_session *s, uint64_t t, sl_interval *iv)
 			return -1;
 		for (size_t k = 0; k <= s->n_members; k++) {
 			s->deltas[k] = s->now[k] - s->prev[k];
-			/* switched on late: scale to the whole interval */
+			/* switched on late: what it counted after the read that
+			 * followed its enable, over the leader's count in that same
+			 * span, scaled to the whole interval (what it counted
+			 * between the enable and that read is left out: the span
+			 * it belongs to is not known) */
 			uint64_t all = s->now[0] - s->prev[0];
-			uint64_t seen = s->late[k] && s->late_base[k] >= s->prev[0]
-						? s->now[0] - s->late_base[k] : all;
+			int late = s->late[k] && s->late_base[k] >= s->prev[0] &&
+				   s->late_own[k] >= s->prev[k] && s->late_own[k] <= s->now[k];
+			uint64_t seen = late ? s->now[0] - s->late_base[k] : all;
 			if (seen && seen < all)
-				s->deltas[k] = (uint64_t)((double)s->deltas[k] * (double)all /
-							  (double)seen + 0.5);
+				s->deltas[k] = (uint64_t)((double)(s->now[k] - s->late_own[k]) *
+							  (double)all / (double)seen + 0.5);
 			s->late[k] = 0;
 		}
 		iv->run_ns = s->now_run - s->prev_run;
@@ -932,6 +941,7 @@ void sl_session_free(sl_session *s)
 	free(s->deltas);
 	free(s->late);
 	free(s->late_base);
+	free(s->late_own);
 	free(s->out_samples);
 	free(s->prog);
 	free(s);
