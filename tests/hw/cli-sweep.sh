@@ -72,12 +72,16 @@ ls "$T"/sleuth-sweep-* >/dev/null 2>&1 && fail "runs left in TMPDIR" || ok
 # sensor): the runs' temperatures reach calibrate, which fits the term
 rm -rf "$T/sys" && tree "$T/sys" "userspace ondemand"
 ( for i in $(seq 3000); do
+	[ -e "$T/stop-writer" ] && break
 	echo $((40000 + (i * 1000) % 40000)) >"$T/sys/class/hwmon/hwmon3/temp1_input.new"
 	mv "$T/sys/class/hwmon/hwmon3/temp1_input.new" "$T/sys/class/hwmon/hwmon3/temp1_input"
 	sleep 0.01
 done ) &
 writer=$!
 out=$(sweep --sysfs "$T/sys" -o "$T/mt.yaml" 2>&1) && ok || fail "sweep with temperatures: $out"
+# (the writer stops itself too: the tree is rebuilt below, and a writer
+# still renaming files into it would make that rm -rf fail)
+touch "$T/stop-writer"
 kill $writer 2>/dev/null
 wait $writer 2>/dev/null
 grep -q "^temperature: static power [+-] .* W per volt per C above" <<<"$out" && ok ||
@@ -85,7 +89,7 @@ grep -q "^temperature: static power [+-] .* W per volt per C above" <<<"$out" &&
 grep -q "^  temp_coeff: " "$T/mt.yaml" && ok || fail "no temp_coeff in the swept model"
 
 # a frequency that does not stick: error, and the settings back
-rm -rf "$T/sys" && tree "$T/sys" "userspace ondemand"
+rm -rf "$T/sys" && tree "$T/sys" "userspace ondemand" || fail "could not rebuild the fake tree"
 echo 800000 >"$T/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq"
 before=$(state "$T/sys")
 # (-q: the sweep's progress lines come before an error in the middle)
