@@ -424,8 +424,14 @@ static int same_bytes(const char *a, const char *b)
 {
 	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
 	int ca, cb, same = fa && fb;
-	while (same && ((ca = getc(fa)) != EOF) | ((cb = getc(fb)) != EOF))
+	while (same) {
+		/* read both files every step: a shorter file ends unequal */
+		ca = getc(fa);
+		cb = getc(fb);
+		if (ca == EOF && cb == EOF)
+			break;
 		same = ca == cb;
+	}
 	if (fa)
 		fclose(fa);
 	if (fb)

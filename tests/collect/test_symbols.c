@@ -57,7 +57,14 @@ static inline __attribute__((always_inline)) void *sym_inl_body(void)
 	return ra;
 }
 
-__attribute__((noinline, noclone)) void *sym_inl_outer(void)
+/* noclone keeps GCC from cloning the function under another symbol; clang
+ * does not clone and does not know the attribute. */
+#ifdef __clang__
+#define SYM_NOCLONE
+#else
+#define SYM_NOCLONE __attribute__((noclone))
+#endif
+__attribute__((noinline)) SYM_NOCLONE void *sym_inl_outer(void)
 {
 	void *ra = sym_inl_body();
 	return ra;

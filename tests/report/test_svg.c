@@ -235,7 +235,7 @@ static void test_timeline(void **state)
 	const char *ln[] = {"phase 1", "phase 2", "phase 4"};
 	sl_svg_timeline t = {.title = "Phases", .width = 1200, .xlabel = "time (s)",
 			     .total = 2.0 * n, .seg = seg, .n_seg = n + 1,
-			     .keys = {3, lp, ln}};
+			     .keys = {.n = 3, .key = lp, .name = ln}};
 	mem m;
 	sl_svg_timeline_draw(mem_open(&m), &t);
 	char *s = mem_close(&m);
