@@ -94,46 +94,8 @@ static double pick(const acc *inst, const acc *stray, const acc *phase, const ac
 	return NAN;
 }
 
-/* Each phase's behaviour: the mean over its intervals of log CPI and of
- * log(1 + events per 1000 instructions) for every event counted in every
- * interval.  Row-major, n_phase_ids x *nf; NAN where a phase has no
- * interval with cycles. */
-static double *phase_features(sl_interp *v, size_t *nf)
-{
-	const sl_profile *p = v->prof;
-	size_t np = v->n_phase_ids;
-	int *pinned = sl_xcalloc(p->n_events ? p->n_events : 1, sizeof *pinned);
-	size_t n_pinned = 0;
-	for (size_t j = 0; j < p->n_events; j++) {
-		size_t i = 0;
-		while (i < p->n_intervals && sl_prof_count(p, i, j) != SL_MISSING)
-			i++;
-		if (i == p->n_intervals)
-			pinned[n_pinned++] = (int)j;
-	}
-	*nf = 1 + n_pinned;
-	v->pinned = pinned;
-	double *f = sl_xcalloc(np * *nf, sizeof *f);
-	uint64_t *n = sl_xcalloc(np, sizeof *n);
-	for (size_t i = 0; i < p->n_intervals; i++) {
-		const sl_prof_interval *iv = &p->iv[i];
-		if (!iv->cycles || !iv->instructions)
-			continue;
-		double ins = (double)iv->instructions, *row = f + iv->phase * *nf;
-		row[0] += log((double)iv->cycles / ins);
-		for (size_t j = 0; j < n_pinned; j++)
-			row[1 + j] += log1p(1000.0 * (double)sl_prof_count(p, i, (size_t)pinned[j]) /
-					    ins);
-		n[iv->phase]++;
-	}
-	for (size_t ph = 0; ph < np; ph++)
-		for (size_t j = 0; j < *nf; j++)
-			f[ph * *nf + j] = n[ph] ? f[ph * *nf + j] / (double)n[ph] : NAN;
-	free(n);
-	return f;
-}
-
-/* An interval's own behaviour, as phase_features() measures a phase's;
+/* An interval's behaviour: log CPI, then log(1 + events per 1000
+ * instructions) of each pinned event (v->pinned, v->n_feat - 1 of them).
  * 0 when it has no cycles. */
 static int interval_features(const sl_interp *v, size_t i, double *x)
 {
@@ -148,6 +110,38 @@ static int interval_features(const sl_interp *v, size_t i, double *x)
 	return 1;
 }
 
+/* The pinned events (counted in every interval) and each phase's
+ * behaviour, the mean of its intervals': v->pinned, v->n_feat and v->feat
+ * (row-major, n_phase_ids x n_feat; NAN for a phase without cycles).  x is
+ * scratch of n_events + 1. */
+static void phase_features(sl_interp *v, double *x)
+{
+	const sl_profile *p = v->prof;
+	size_t np = v->n_phase_ids, n_pinned = 0;
+	v->pinned = sl_xcalloc(p->n_events ? p->n_events : 1, sizeof *v->pinned);
+	for (size_t j = 0; j < p->n_events; j++) {
+		size_t i = 0;
+		while (i < p->n_intervals && sl_prof_count(p, i, j) != SL_MISSING)
+			i++;
+		if (i == p->n_intervals)
+			v->pinned[n_pinned++] = (int)j;
+	}
+	size_t nf = v->n_feat = 1 + n_pinned;
+	double *f = v->feat = sl_xcalloc(np * nf, sizeof *f);
+	uint64_t *n = sl_xcalloc(np, sizeof *n);
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		if (!interval_features(v, i, x))
+			continue;
+		for (size_t j = 0; j < nf; j++)
+			f[p->iv[i].phase * nf + j] += x[j];
+		n[p->iv[i].phase]++;
+	}
+	for (size_t ph = 0; ph < np; ph++)
+		for (size_t j = 0; j < nf; j++)
+			f[ph * nf + j] = n[ph] ? f[ph * nf + j] / (double)n[ph] : NAN;
+	free(n);
+}
+
 static double dist2(const double *a, const double *b, size_t n)
 {
 	double d = 0;
@@ -160,16 +154,15 @@ static double dist2(const double *a, const double *b, size_t n)
  * like its own (at most half the distance) -- an interval where one phase
  * hands over to another, classified by its code as the one it leaves.
  * The phase it behaves like, or -1.  Computed once per interval, and only
- * for intervals whose own instance lacks an event. */
-static int64_t stray_of(sl_interp *v, size_t i)
+ * for intervals whose own instance lacks an event.  x: scratch of n_feat. */
+static int64_t stray_of(sl_interp *v, size_t i, double *x)
 {
 	if (v->stray[i] != -2)
 		return v->stray[i];
 	size_t nf = v->n_feat, np = v->n_phase_ids;
 	uint32_t own = v->prof->iv[i].phase;
-	double x[1 + 64];
 	v->stray[i] = -1;
-	if (nf > SL_ARRAY_LEN(x) || !interval_features(v, i, x) || isnan(v->feat[own * nf]))
+	if (!interval_features(v, i, x) || isnan(v->feat[own * nf]))
 		return -1;
 	double d_own = dist2(x, v->feat + own * nf, nf), best = d_own / 4;
 	for (size_t q = 0; q < np; q++) {
@@ -215,7 +208,7 @@ static void nearest_measured(const sl_interp *v, const acc *ap, int64_t *near)
 
 /* Fill one event's column: first the means at each level, then each
  * interval from its measurement or the nearest mean. */
-static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, int64_t *near)
+static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, int64_t *near, double *x)
 {
 	const sl_profile *p = v->prof;
 	size_t ne = v->n_events;
@@ -245,7 +238,7 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, int64_t *near)
 			val = (double)c;
 		} else {
 			int64_t q = near[p->iv[i].phase];
-			int64_t st = ai[v->inst_of[i]].n ? -1 : stray_of(v, i);
+			int64_t st = ai[v->inst_of[i]].n ? -1 : stray_of(v, i, x);
 			double r = pick(&ai[v->inst_of[i]], st >= 0 ? &ap[st] : NULL,
 					&ap[p->iv[i].phase], q >= 0 ? &ap[q] : NULL, &prog, &s);
 			val = r * (double)p->iv[i].instructions;
@@ -291,7 +284,8 @@ int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events
 				 sizeof *v->ev_cells);
 	build_instances(v, p);
 
-	v->feat = phase_features(v, &v->n_feat);
+	double *x = sl_xmalloc((p->n_events + 1) * sizeof *x);
+	phase_features(v, x);
 	v->stray = sl_xmalloc(p->n_intervals * sizeof *v->stray);
 	for (size_t i = 0; i < p->n_intervals; i++)
 		v->stray[i] = -2; /* not yet known */
@@ -300,7 +294,8 @@ int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events
 	acc *ap = sl_xmalloc(v->n_phase_ids * sizeof *ap);
 	int64_t *near = sl_xmalloc(v->n_phase_ids * sizeof *near);
 	for (size_t k = 0; k < n_events; k++)
-		fill_event(v, k, ai, ap, near);
+		fill_event(v, k, ai, ap, near, x);
+	free(x);
 	free(ai);
 	free(ap);
 	free(near);
