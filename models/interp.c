@@ -70,13 +70,13 @@ static void build_instances(sl_interp *v, const sl_profile *p)
 static double pick(const acc *inst, const acc *stray, const acc *phase, const acc *similar,
 		   const acc *prog, sl_src *src)
 {
-	if (inst->n) {
-		*src = SL_SRC_INSTANCE;
-		return inst->sum / (double)inst->n;
-	}
 	if (stray && stray->n) {
 		*src = SL_SRC_SIMILAR;
 		return stray->sum / (double)stray->n;
+	}
+	if (inst->n) {
+		*src = SL_SRC_INSTANCE;
+		return inst->sum / (double)inst->n;
 	}
 	if (phase->n) {
 		*src = SL_SRC_PHASE;
@@ -151,10 +151,16 @@ static double dist2(const double *a, const double *b, size_t n)
 }
 
 /* A stray interval: one that behaves clearly more like another phase than
- * like its own (at most half the distance) -- an interval where one phase
- * hands over to another, classified by its code as the one it leaves.
- * The phase it behaves like, or -1.  Computed once per interval, and only
- * for intervals whose own instance lacks an event.  x: scratch of n_feat. */
+ * like its own (at most 1/sqrt(2) of the distance) -- an interval where
+ * one phase hands over to another, classified by its code as the one it
+ * leaves, or a transition merged into the phase it ramps into.  The phase
+ * it behaves like, or -1.  Computed once per interval.  x: scratch of
+ * n_feat. */
+/* A stray's squared distance to the phase it behaves like is at most
+ * 1/STRAY_RATIO2 of that to its own phase (chosen on the tuning split:
+ * docs/benchmarks.md, "Power on the hard suite"). */
+enum { STRAY_RATIO2 = 2 };
+
 static int64_t stray_of(sl_interp *v, size_t i, double *x)
 {
 	if (v->stray[i] != -2)
@@ -164,7 +170,7 @@ static int64_t stray_of(sl_interp *v, size_t i, double *x)
 	v->stray[i] = -1;
 	if (!interval_features(v, i, x) || isnan(v->feat[own * nf]))
 		return -1;
-	double d_own = dist2(x, v->feat + own * nf, nf), best = d_own / 4;
+	double d_own = dist2(x, v->feat + own * nf, nf), best = d_own / STRAY_RATIO2;
 	for (size_t q = 0; q < np; q++) {
 		if (q == own || isnan(v->feat[q * nf]))
 			continue;
@@ -238,7 +244,7 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, int64_t *near, 
 			val = (double)c;
 		} else {
 			int64_t q = near[p->iv[i].phase];
-			int64_t st = ai[v->inst_of[i]].n ? -1 : stray_of(v, i, x);
+			int64_t st = stray_of(v, i, x);
 			double r = pick(&ai[v->inst_of[i]], st >= 0 ? &ap[st] : NULL,
 					&ap[p->iv[i].phase], q >= 0 ? &ap[q] : NULL, &prog, &s);
 			val = r * (double)p->iv[i].instructions;
