@@ -401,19 +401,25 @@ int sl_calib_select(const sl_calib_data *d, const sl_machine *m, size_t k,
 		    const sl_calib_opts *o, size_t *terms, double *cv)
 {
 	/* Candidates: events known in every row, so that every candidate model
-	 * is judged on the same intervals. */
+	 * is judged on the same intervals, and whose rate varies: a rate that
+	 * never changes (an event that never counts, e.g. a software
+	 * increment no program writes) is a multiple of the static terms. */
 	size_t *cand = sl_xmalloc((d->n_events ? d->n_events : 1) * sizeof *cand), nc = 0;
 	for (size_t e = 0; e < d->n_events; e++) {
 		size_t i = 0;
-		while (i < d->n && isfinite(d->rate[i * d->n_events + e]))
-			i++;
-		if (i == d->n)
+		double lo = INFINITY, hi = -INFINITY;
+		for (; i < d->n && isfinite(d->rate[i * d->n_events + e]); i++) {
+			lo = SL_MIN(lo, d->rate[i * d->n_events + e]);
+			hi = SL_MAX(hi, d->rate[i * d->n_events + e]);
+		}
+		if (i == d->n && hi > lo)
 			cand[nc++] = e;
 	}
 	if (k > nc) {
 		if (nc)
 			sl_error_set("--select %zu: only %zu events are known in every "
-				     "training interval; give --select %zu or fewer", k, nc, nc);
+				     "training interval and vary; give --select %zu or fewer",
+				     k, nc, nc);
 		else
 			sl_error_set("--select %zu: no event is known in every training "
 				     "interval; select from traces, or from profiles whose "

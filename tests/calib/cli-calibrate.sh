@@ -35,7 +35,7 @@ for w in gcc libquantum mcf povray; do
 	grep -Eq "^  $w +18 +[0-9.]+% +[0-9.]+%" <<<"$out" && ok || fail "row for $w"
 done
 
-calib_fails "select 30: only 5 events are known in every training interval; give --select 5 or fewer" \
+calib_fails "select 30: only 5 events are known in every training interval and vary; give --select 5 or fewer" \
 	-m "$SK" --select 30 "${TR[@]}"
 # a profile recorded without one of the model's events: its intervals are
 # dropped, and the report names the input and the event

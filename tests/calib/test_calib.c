@@ -317,6 +317,46 @@ static void test_recover_idle(void **state)
 	synth_free(&s);
 }
 
+/*
+ * Timed samples of a program that waits part of the time: an interval
+ * clocked for only u of its time spends dynamic energy on those cycles
+ * alone, P = static + Ceff * f * V^2 * u.  The fit, which takes f as the
+ * cycles per second clocked, recovers Ceff exactly; with the P-state's f
+ * it could not.
+ */
+static void test_partly_idle(void **state)
+{
+	(void)state;
+	synth s;
+	int ps[2] = {0, 3};
+	load_machine(&s.m);
+	s.nr = make_runs(s.runs, &s.m, ps, 2, 0, 4);
+	for (size_t r = 0; r < s.nr; r++) {
+		sl_calib_run *run = &s.runs[r];
+		double st = TRUE_STATIC[r % 2 ? 3 : 0];
+		assert_true(fabs(run->ghz - s.m.pstates[r % 2 ? 3 : 0].ghz) < 1e-9);
+		for (size_t i = 0; i < run->n; i++) {
+			double u = 0.5 + 0.5 * (double)(i % 5) / 4; /* 0.5 .. 1 */
+			double pw = run->energy_j[i] / run->time_s[i];
+			run->time_s[i] /= u;
+			run->energy_j[i] = (st + (pw - st) * u) * run->time_s[i];
+		}
+	}
+	assert_int_equal(sl_calib_data_build(&s.d, &s.m, s.runs, s.nr), 0);
+	NEAR(s.d.f[0], 0.5 * s.m.pstates[0].ghz, 1e-9); /* interval 0: u = 1/2 */
+	s.terms[0] = (size_t)sl_calib_data_event(&s.d, "EV_A");
+	s.terms[1] = (size_t)sl_calib_data_event(&s.d, "EV_B");
+	sl_calib_opts o = {.static_w = TRUE_STATIC};
+	sl_calib_fit fit;
+	assert_int_equal(sl_calib_fit_run(&fit, &s.d, &s.m, s.terms, 2, &o), 0);
+	NEAR(fit.constant, C0, 1e-6);
+	NEAR(fit.coeff[0], CA, 1e-6);
+	NEAR(fit.coeff[1], CB, 1e-6);
+	assert_true(fit.mape < 1e-9);
+	sl_calib_fit_free(&fit);
+	synth_free(&s);
+}
+
 static void test_recover_no_idle(void **state)
 {
 	(void)state;
@@ -375,6 +415,17 @@ static void test_select(void **state)
 		fail_msg("selected %s, %s", a, b);
 	assert_true(cv[1] < cv[0] && cv[1] < 0.005);
 	assert_int_equal(sl_calib_select(&s.d, &s.m, 5, &o, terms, cv), -1);
+	/* an event that never counts is no candidate */
+	size_t ev_d = (size_t)sl_calib_data_event(&s.d, "EV_D");
+	for (size_t i = 0; i < s.d.n; i++)
+		s.d.rate[i * s.d.n_events + ev_d] = 0;
+	size_t t3[4];
+	double cv3[4];
+	assert_int_equal(sl_calib_select(&s.d, &s.m, 4, &o, t3, cv3), -1);
+	assert_non_null(strstr(sl_error(), "only 3 events"));
+	assert_int_equal(sl_calib_select(&s.d, &s.m, 3, &o, t3, cv3), 0);
+	for (int k = 0; k < 3; k++)
+		assert_true(t3[k] != ev_d);
 	synth_free(&s);
 }
 
@@ -416,9 +467,10 @@ static void test_diagnostics(void **state)
 			double b = 0.01 * ((i * 5 + w) % 13);
 			uint64_t n[3] = {(uint64_t)(a * 1e8), (uint64_t)(a * 2e8) + (uint64_t)(i % 3),
 					 (uint64_t)(b * 1e8)};
+			/* fully busy: 0.04 s at 2.66 GHz is 106.4 M cycles */
 			/* Ceff = -0.5 + 1*a + 20*b: negative for small a and b */
 			double pw = 21.3 + (-0.5 + a + 20 * b) * 2.66 * 1.44;
-			sl_calib_run_add(&runs[w], i * 0.04, 0.04, pw * 0.04, 100000000, n, 0);
+			sl_calib_run_add(&runs[w], i * 0.04, 0.04, pw * 0.04, 106400000, n, 0);
 		}
 	}
 	sl_calib_data d;
@@ -606,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_static_interp),
 		cmocka_unit_test(test_recover_idle),
 		cmocka_unit_test(test_recover_no_idle),
+		cmocka_unit_test(test_partly_idle),
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_robust),
 		cmocka_unit_test(test_diagnostics),
