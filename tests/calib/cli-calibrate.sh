@@ -205,6 +205,31 @@ grep -q '^  temp_ref_c: 55$' "$T/tm.yaml" && grep -q '^  temp_coeff: 0\.[45]' "$
 	fail "show: no temperature term"
 grep -q "^temperature: not in the inputs" <<<"$("$SLEUTH" calibrate -m "$SK" -o "$T/t0.yaml" \
 	"${TR[@]}" 2>&1)" && ok || fail "no-temperature inputs not reported"
+# --temp-term auto judged the term by cross-validation and kept it
+grep -Eq '^  \(leave-one-workload-out error [0-9.]+% with the term, [0-9.]+% without\)' <<<"$out" &&
+	ok || fail "temp: no cross-validation of the term: $out"
+# temperatures that do not move power: auto leaves the term out, on keeps it
+mkdir -p "$T/cold"
+for f in "$M"/traces/*.yaml; do
+	awk -v seed=${#f} '/^  - \{t: / {
+		sub(/e: [0-9.]+/, "&, temp: " 40 + (i++ * 7 + seed * 3) % 31)
+	} { print }' "$f" >"$T/cold/$(basename "$f")"
+done
+out=$("$SLEUTH" calibrate -m "$SK" -o "$T/cold.yaml" "$T"/cold/*.yaml 2>&1) && ok || fail "cold: $out"
+grep -Eq '^temperature: a term fitted on [0-9.]+ to [0-9.]+ C did not lower the leave-one-workload-out error' \
+	<<<"$out" && ok || fail "cold: the useless term was not left out: $out"
+grep -q 'temp_coeff' "$T/cold.yaml" && fail "cold: the model has a temperature term" || ok
+expect_ok -- "$SLEUTH" calibrate -q --temp-term on -m "$SK" -o "$T/cold-on.yaml" "$T"/cold/*.yaml
+grep -q '^  temp_coeff: ' "$T/cold-on.yaml" && ok || fail "--temp-term on: no term"
+out=$("$SLEUTH" calibrate --temp-term off -m "$SK" -o "$T/off.yaml" "$T"/temp/*.yaml 2>&1) &&
+	ok || fail "off: $out"
+grep -Eq '^temperature: [0-9.]+ to [0-9.]+ C in training; not fitted \(--temp-term off\)' <<<"$out" &&
+	ok || fail "off: not reported: $out"
+grep -q 'temp_coeff' "$T/off.yaml" && fail "--temp-term off: the model has a temperature term" || ok
+calib_fails "--temp-term on: not every training interval has a die temperature" \
+	--temp-term on -m "$SK" "${TR[@]}"
+expect_exit 2 "--temp-term 'warm': give auto, on or off" -- \
+	"$SLEUTH" calibrate -o "$T/g.yaml" --temp-term warm -m "$SK" "${TR[@]}"
 sed 's/temp: 48/temp: 999/' "$T/temp/gcc-1.60.yaml" >"$T/hot.yaml"
 calib_fails "hot.yaml:9: key 'temp': 999 is not a die temperature" -m "$SK" "$T/hot.yaml"
 finish
