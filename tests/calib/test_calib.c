@@ -450,6 +450,58 @@ static void test_robust(void **state)
 	synth_free(&s);
 }
 
+/*
+ * An event so rare that its coefficient is beyond what a machine file
+ * holds: the final fit refuses it by name, and --select never picks it,
+ * though here power really depends on it.
+ */
+static void test_rare_event(void **state)
+{
+	(void)state;
+	sl_machine m;
+	load_machine(&m);
+	const char *ev[3] = {"EV_A", "EV_B", "EV_RARE"};
+	sl_calib_run runs[8];
+	int ps[2] = {0, 3};
+	size_t nr = 0;
+	for (int w = 0; w < 4; w++)
+		for (int s = 0; s < 2; s++) {
+			char name[8];
+			snprintf(name, sizeof name, "w%d", w);
+			const sl_pstate *p = &m.pstates[ps[s]];
+			sl_calib_run *r = &runs[nr++];
+			sl_calib_run_init(r, name, name, p->ghz, 3, ev);
+			for (int i = 0; i < 20; i++) {
+				uint64_t cyc = 100000000;
+				double a = 0.2 + 0.05 * ((i * 7 + w * 3) % 11);
+				double b = 0.01 * ((i * 5 + w) % 13);
+				uint64_t rare = (uint64_t)((i * 3 + w) % 7); /* 0..6 per 1e8 */
+				uint64_t n[3] = {(uint64_t)(a * 1e8), (uint64_t)(b * 1e8), rare};
+				double ceff = C0 + CA * a + CB * b + 5e6 * (double)rare / 1e8;
+				double pw = TRUE_STATIC[ps[s]] + ceff * p->ghz * p->volts * p->volts;
+				double t = (double)cyc / (p->ghz * 1e9);
+				sl_calib_run_add(r, i * t, t, pw * t, cyc, n, 0);
+			}
+		}
+	sl_calib_data d;
+	assert_int_equal(sl_calib_data_build(&d, &m, runs, nr), 0);
+	sl_calib_opts o = {.static_w = TRUE_STATIC};
+	size_t all[3] = {0, 1, 2};
+	sl_calib_fit fit;
+	assert_int_equal(sl_calib_fit_run(&fit, &d, &m, all, 3, &o), -1);
+	assert_non_null(strstr(sl_error(), "coefficient of EV_RARE"));
+	sl_calib_fit_free(&fit);
+	size_t terms[3];
+	double cv[3];
+	assert_int_equal(sl_calib_select(&d, &m, 2, &o, terms, cv), 0);
+	assert_true(terms[0] != 2 && terms[1] != 2);
+	assert_int_equal(sl_calib_select(&d, &m, 3, &o, terms, cv), -1);
+	sl_calib_data_free(&d);
+	for (size_t r = 0; r < nr; r++)
+		sl_calib_run_free(&runs[r]);
+	sl_machine_free(&m);
+}
+
 /* Collinear events are named; negative Ceff is counted. */
 static void test_diagnostics(void **state)
 {
@@ -662,6 +714,7 @@ int main(void)
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_robust),
 		cmocka_unit_test(test_diagnostics),
+		cmocka_unit_test(test_rare_event),
 		cmocka_unit_test(test_missing_volts),
 		cmocka_unit_test(test_inputs),
 	};
