@@ -39,7 +39,8 @@ awk 'BEGIN {
 			}
 }' >"$SYN"
 
-out=$("$SRCDIR/bench/xu3/xu3-bench.sh" "$SYN" "$BUILDDIR" 2>&1) && ok || fail "xu3-bench: $out"
+K=$T/keep
+out=$(KEEP=$K "$SRCDIR/bench/xu3/xu3-bench.sh" "$SYN" "$BUILDDIR" 2>&1) && ok || fail "xu3-bench: $out"
 grep -q '^held out: bench_c bench_f bench_i $' <<<"$out" && ok || fail "the split: $out"
 k=$(sed -n 's/^temperature: static power + \([0-9.]*\) W per volt per C above 55 C.*/\1/p' <<<"$out")
 awk -v k="$k" 'BEGIN { exit !(k > 0.018 && k < 0.022) }' && ok ||
@@ -57,6 +58,38 @@ for m in "baseline: per-frequency OLS" "baseline: Ceff per P-state"; do
 	grep -Eq "^$m +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+%  bench_[cfi]@" <<<"$out" &&
 		ok || fail "no row for $m: $out"
 done
+
+# The same through the command line: a held-out trace replayed keeps its
+# temperatures in the profile, and predict evaluates static power at each
+# interval's (--temp overrides): the two differ by k V (T - 55) exactly.
+TR="$K/t/bench_c@2000-r1.yaml"
+expect_ok -- "$SLEUTH" run -q --replay "$TR" --machine "$K/xu3-temp.yaml" -o "$T/c.prof"
+expect_ok -- "$SLEUTH" predict "$T/c.prof" --freq 2 --per interval --format csv --model linear \
+	-o "$T/own.csv"
+expect_ok -- "$SLEUTH" predict "$T/c.prof" --freq 2 --per interval --format csv --model linear \
+	--temp 55 -o "$T/at55.csv"
+kc=$(sed -n 's/^  temp_coeff: //p' "$K/xu3-temp.yaml")
+bad=$(grep -o 'temp: [0-9]*' "$TR" | cut -d' ' -f2 | paste -d, - <(sed 1d "$T/own.csv") <(sed 1d "$T/at55.csv") |
+	awk -F, -v k="$kc" '{ d = $8 - $16 - k * 1.3 * ($1 - 55); if (d > 1e-6 || d < -1e-6) n++ }
+		END { print n + 0 " of " NR }')
+[ "$bad" = "0 of 40" ] && ok || fail "predict at each interval's temperature: $bad off"
+# calibrate reads the temperatures of profiles too (replayed with every
+# event counted, so that no rate is a phase mean)
+sed 's/programmable: 6/programmable: 16/' "$K/t/xu3-a15.skeleton.yaml" >"$T/wide.yaml"
+printf '%s\n' "power:" "  terms:" "    - {event: INST_RETIRED}" "    - {event: L1D_CACHE_ACCESS}" \
+	| cat "$T/wide.yaml" - >"$T/wide-terms.yaml"
+profs=()
+for f in $(sed -n '1,6p' "$K/train.lst"); do
+	b=$(basename "$f" .yaml)
+	"$SLEUTH" run -q --replay "$f" --machine "$T/wide-terms.yaml" -o "$T/$b.prof" ||
+		fail "replay $f"
+	profs+=("$T/$b.prof")
+done
+out=$("$SLEUTH" calibrate --temp-term on -m "$T/wide-terms.yaml" -o "$T/fromprof.yaml" "${profs[@]}" 2>&1) &&
+	ok || fail "calibrate from profiles: $out"
+k=$(sed -n 's/^temperature: static power + \([0-9.]*\) W per volt per C.*/\1/p' <<<"$out")
+awk -v k="$k" 'BEGIN { exit !(k > 0.018 && k < 0.022) }' && ok ||
+	fail "temperature coefficient from profiles '$k': $out"
 
 # the converter refuses what it cannot convert, naming it
 awk -F'\t' -v OFS='\t' 'NR == 2 { $6 = 1.1 } { print }' "$SYN" >"$T/v2.data"
