@@ -13,7 +13,8 @@
 #   bench/power-accuracy.sh [BUILDDIR] [FREQS...]   (default: 2.66 2.13 1.60)
 # MACHINE=FILE uses another model (default data/machines/sim-nehalem-i7-920.yaml),
 # SIM=FILE another simulated machine, SUITE=DIR other workloads (default
-# data/workloads), MODEL another time model (default stall).
+# data/workloads), MODEL another time model (default stall), SEED another
+# simulation seed (default 1: the tuning split; 2 and 3 are held out).
 # One line per workload and frequency; then the averages and the worst.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +23,7 @@ shift || true
 freqs=("$@")
 [ ${#freqs[@]} -gt 0 ] || freqs=(2.66 2.13 1.60)
 machine=${MACHINE:-$src/data/machines/sim-nehalem-i7-920.yaml}
-sim=(-m "${SIM:-$src/data/sim/nehalem-i7-920.yaml}")
+sim=(-m "${SIM:-$src/data/sim/nehalem-i7-920.yaml}" --seed "${SEED:-1}")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sleuth-pacc.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 sleuth=$build/sleuth

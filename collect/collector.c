@@ -100,6 +100,7 @@ static void apply_merges(loop *L)
 {
 	if (!L->bh)
 		return;
+	sl_behave_finish(L->bh);
 	sl_profile *p = L->p;
 	for (size_t i = 0; i < p->n_intervals; i++)
 		p->iv[i].phase = sl_behave_final(L->bh, p->iv[i].phase);

@@ -2,9 +2,15 @@
  * Phase-guided interpolation: with K counters and more events than K, each
  * interval measured only some events.  The others are filled from the
  * intervals most likely to behave alike: the rest of the same phase
- * instance, then every instance of the same phase, then the whole program.
- * Rates are per instruction so that intervals of unequal length average
- * fairly.
+ * instance, then every instance of the same phase, then the phase that
+ * behaves most like it among those that measured the event, then the whole
+ * program.  "Behaves like" is judged on what every interval has: CPI and
+ * the events counted in every interval (the pinned ones), in log space as
+ * phase detection's behaviour split judges it.  A small phase that never
+ * held the event in its counters -- a handful of one-interval instances
+ * where one phase hands over to another -- then borrows from its nearest
+ * neighbour instead of an average over unlike phases.  Rates are per
+ * instruction so that intervals of unequal length average fairly.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,9 +23,18 @@
 const char *sl_src_name(sl_src s)
 {
 	static const char *const names[SL_SRC_N] = {
-		"measured", "instance", "phase", "program", "none",
+		"measured", "instance", "phase", "program", "none", "similar",
 	};
 	return (unsigned)s < SL_SRC_N ? names[s] : "?";
+}
+
+sl_src sl_src_by_rank(int rank)
+{
+	static const sl_src order[SL_SRC_N] = {
+		SL_SRC_MEASURED, SL_SRC_INSTANCE, SL_SRC_PHASE,
+		SL_SRC_SIMILAR,  SL_SRC_PROGRAM,  SL_SRC_NONE,
+	};
+	return rank >= 0 && rank < SL_SRC_N ? order[rank] : SL_SRC_N;
 }
 
 /* Running mean of per-instruction rates. */
@@ -49,10 +64,16 @@ static void build_instances(sl_interp *v, const sl_profile *p)
 	}
 }
 
-/* The mean rate of the nearest level (instance, phase, program) that
- * measured the event, and which level that was. */
-static double pick(const acc *inst, const acc *phase, const acc *prog, sl_src *src)
+/* The mean rate of the nearest level (instance; the phase a stray
+ * interval behaves like; its phase; the phase most like its phase;
+ * program) that measured the event, and which level that was. */
+static double pick(const acc *inst, const acc *stray, const acc *phase, const acc *similar,
+		   const acc *prog, sl_src *src)
 {
+	if (stray && stray->n) {
+		*src = SL_SRC_SIMILAR;
+		return stray->sum / (double)stray->n;
+	}
 	if (inst->n) {
 		*src = SL_SRC_INSTANCE;
 		return inst->sum / (double)inst->n;
@@ -60,6 +81,10 @@ static double pick(const acc *inst, const acc *phase, const acc *prog, sl_src *s
 	if (phase->n) {
 		*src = SL_SRC_PHASE;
 		return phase->sum / (double)phase->n;
+	}
+	if (similar && similar->n) {
+		*src = SL_SRC_SIMILAR;
+		return similar->sum / (double)similar->n;
 	}
 	if (prog->n) {
 		*src = SL_SRC_PROGRAM;
@@ -69,9 +94,127 @@ static double pick(const acc *inst, const acc *phase, const acc *prog, sl_src *s
 	return NAN;
 }
 
+/* An interval's behaviour: log CPI, then log(1 + events per 1000
+ * instructions) of each pinned event (v->pinned, v->n_feat - 1 of them).
+ * 0 when it has no cycles. */
+static int interval_features(const sl_interp *v, size_t i, double *x)
+{
+	const sl_profile *p = v->prof;
+	const sl_prof_interval *iv = &p->iv[i];
+	if (!iv->cycles || !iv->instructions)
+		return 0;
+	double ins = (double)iv->instructions;
+	x[0] = log((double)iv->cycles / ins);
+	for (size_t j = 1; j < v->n_feat; j++)
+		x[j] = log1p(1000.0 * (double)sl_prof_count(p, i, (size_t)v->pinned[j - 1]) / ins);
+	return 1;
+}
+
+/* The pinned events (counted in every interval) and each phase's
+ * behaviour, the mean of its intervals': v->pinned, v->n_feat and v->feat
+ * (row-major, n_phase_ids x n_feat; NAN for a phase without cycles).  x is
+ * scratch of n_events + 1. */
+static void phase_features(sl_interp *v, double *x)
+{
+	const sl_profile *p = v->prof;
+	size_t np = v->n_phase_ids, n_pinned = 0;
+	v->pinned = sl_xcalloc(p->n_events ? p->n_events : 1, sizeof *v->pinned);
+	for (size_t j = 0; j < p->n_events; j++) {
+		size_t i = 0;
+		while (i < p->n_intervals && sl_prof_count(p, i, j) != SL_MISSING)
+			i++;
+		if (i == p->n_intervals)
+			v->pinned[n_pinned++] = (int)j;
+	}
+	size_t nf = v->n_feat = 1 + n_pinned;
+	double *f = v->feat = sl_xcalloc(np * nf, sizeof *f);
+	uint64_t *n = sl_xcalloc(np, sizeof *n);
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		if (!interval_features(v, i, x))
+			continue;
+		for (size_t j = 0; j < nf; j++)
+			f[p->iv[i].phase * nf + j] += x[j];
+		n[p->iv[i].phase]++;
+	}
+	for (size_t ph = 0; ph < np; ph++)
+		for (size_t j = 0; j < nf; j++)
+			f[ph * nf + j] = n[ph] ? f[ph * nf + j] / (double)n[ph] : NAN;
+	free(n);
+}
+
+static double dist2(const double *a, const double *b, size_t n)
+{
+	double d = 0;
+	for (size_t j = 0; j < n; j++)
+		d += (a[j] - b[j]) * (a[j] - b[j]);
+	return d;
+}
+
+/* A stray interval: one that behaves clearly more like another phase than
+ * like its own (at most 1/sqrt(2) of the distance) -- an interval where
+ * one phase hands over to another, classified by its code as the one it
+ * leaves, or a transition merged into the phase it ramps into.  The phase
+ * it behaves like, or -1.  Computed once per interval.  x: scratch of
+ * n_feat. */
+/* A stray's squared distance to the phase it behaves like is at most
+ * 1/STRAY_RATIO2 of that to its own phase (chosen on the tuning split:
+ * docs/benchmarks.md, "Power on the hard suite"). */
+enum { STRAY_RATIO2 = 2 };
+
+static int64_t stray_of(sl_interp *v, size_t i, double *x)
+{
+	if (v->stray[i] != -2)
+		return v->stray[i];
+	size_t nf = v->n_feat, np = v->n_phase_ids;
+	uint32_t own = v->prof->iv[i].phase;
+	v->stray[i] = -1;
+	if (!interval_features(v, i, x) || isnan(v->feat[own * nf]))
+		return -1;
+	double d_own = dist2(x, v->feat + own * nf, nf), best = d_own / STRAY_RATIO2;
+	for (size_t q = 0; q < np; q++) {
+		if (q == own || isnan(v->feat[q * nf]))
+			continue;
+		double d = dist2(x, v->feat + q * nf, nf);
+		if (d < best) {
+			best = d;
+			v->stray[i] = (int64_t)q;
+		}
+	}
+	return v->stray[i];
+}
+
+/* For every phase that did not measure the event (ap[ph].n == 0), the
+ * nearest phase by behaviour that did, when two or more did (with one, the
+ * program mean is that phase's); else -1. */
+static void nearest_measured(const sl_interp *v, const acc *ap, int64_t *near)
+{
+	size_t np = v->n_phase_ids, nf = v->n_feat, with = 0;
+	for (size_t q = 0; q < np; q++)
+		with += ap[q].n > 0;
+	for (size_t ph = 0; ph < np; ph++) {
+		near[ph] = -1;
+		if (ap[ph].n || with < 2 || isnan(v->feat[ph * nf]))
+			continue;
+		double best = INFINITY;
+		for (size_t q = 0; q < np; q++) {
+			if (!ap[q].n || isnan(v->feat[q * nf]))
+				continue;
+			double d = 0;
+			for (size_t j = 0; j < nf; j++) {
+				double x = v->feat[ph * nf + j] - v->feat[q * nf + j];
+				d += x * x;
+			}
+			if (d < best) {
+				best = d;
+				near[ph] = (int64_t)q;
+			}
+		}
+	}
+}
+
 /* Fill one event's column: first the means at each level, then each
  * interval from its measurement or the nearest mean. */
-static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap)
+static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, int64_t *near, double *x)
 {
 	const sl_profile *p = v->prof;
 	size_t ne = v->n_events;
@@ -91,6 +234,7 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap)
 			acc_add(&ap[p->iv[i].phase], r);
 			acc_add(&prog, r);
 		}
+	nearest_measured(v, ap, near);
 	for (size_t i = 0; i < p->n_intervals; i++) {
 		uint64_t c = col >= 0 ? sl_prof_count(p, i, (size_t)col) : SL_MISSING;
 		sl_src s;
@@ -99,7 +243,10 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap)
 			s = SL_SRC_MEASURED;
 			val = (double)c;
 		} else {
-			double r = pick(&ai[v->inst_of[i]], &ap[p->iv[i].phase], &prog, &s);
+			int64_t q = near[p->iv[i].phase];
+			int64_t st = stray_of(v, i, x);
+			double r = pick(&ai[v->inst_of[i]], st >= 0 ? &ap[st] : NULL,
+					&ap[p->iv[i].phase], q >= 0 ? &ap[q] : NULL, &prog, &s);
 			val = r * (double)p->iv[i].instructions;
 		}
 		v->count[i * ne + k] = val;
@@ -143,12 +290,21 @@ int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events
 				 sizeof *v->ev_cells);
 	build_instances(v, p);
 
+	double *x = sl_xmalloc((p->n_events + 1) * sizeof *x);
+	phase_features(v, x);
+	v->stray = sl_xmalloc(p->n_intervals * sizeof *v->stray);
+	for (size_t i = 0; i < p->n_intervals; i++)
+		v->stray[i] = -2; /* not yet known */
+
 	acc *ai = sl_xmalloc(v->n_instances * sizeof *ai);
 	acc *ap = sl_xmalloc(v->n_phase_ids * sizeof *ap);
+	int64_t *near = sl_xmalloc(v->n_phase_ids * sizeof *near);
 	for (size_t k = 0; k < n_events; k++)
-		fill_event(v, k, ai, ap);
+		fill_event(v, k, ai, ap, near, x);
+	free(x);
 	free(ai);
 	free(ap);
+	free(near);
 	return 0;
 }
 
@@ -163,6 +319,9 @@ void sl_interp_free(sl_interp *v)
 	free(v->ev_cells);
 	free(v->inst);
 	free(v->inst_of);
+	free(v->feat);
+	free(v->pinned);
+	free(v->stray);
 	memset(v, 0, sizeof *v);
 }
 

@@ -174,9 +174,10 @@ static void json_head(rows *r, const sl_model *md, sl_per per)
 	sl_json_break(w, "\n");
 	sl_json_key(w, "interpolation");
 	sl_json_open(w, '{', " ");
-	for (int s = 0; s < SL_SRC_N; s++) {
-		sl_json_key(w, sl_src_name((sl_src)s));
-		sl_json_number(w, sl_interp_share(&md->view, (sl_src)s));
+	for (int rank = 0; rank < SL_SRC_N; rank++) {
+		sl_src s = sl_src_by_rank(rank);
+		sl_json_key(w, sl_src_name(s));
+		sl_json_number(w, sl_interp_share(&md->view, s));
 	}
 	sl_json_close(w, "");
 	sl_json_break(w, "\n");

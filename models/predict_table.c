@@ -69,9 +69,14 @@ static void header(FILE *f, const sl_model *md, const sl_predict_info *info)
 	fprintf(f, "  machine %s (%s)\n", md->mach->name,
 		info && info->machine_origin ? info->machine_origin : "given");
 	fprintf(f, "  counts:");
-	for (int s = 0; s < SL_SRC_N; s++)
-		fprintf(f, "%s %.1f%% %s", s ? "," : "",
-			100 * sl_interp_share(v, (sl_src)s), sl_src_name((sl_src)s));
+	/* measured always; the other sources when they hold any value */
+	for (int rank = 0; rank < SL_SRC_N; rank++) {
+		double sh = sl_interp_share(v, sl_src_by_rank(rank));
+		if (rank && !sh)
+			continue;
+		fprintf(f, "%s %.1f%% %s", rank ? "," : "", 100 * sh,
+			sl_src_name(sl_src_by_rank(rank)));
+	}
 	char *strip = sl_term_profile_strip(p, 64, sl_term_colour(f));
 	fprintf(f, "\n  phases |%s|\n\n", strip);
 	free(strip);
@@ -150,18 +155,18 @@ static void shares_table(FILE *f, const sl_model *md, sl_agg *const *agg, size_t
 	const sl_interp *v = &md->view;
 	double (*sh)[SL_SRC_N] = sl_xcalloc(v->n_phase_ids + 1, sizeof *sh);
 	sl_interp_phase_shares(v, sh);
-	fprintf(f, "\nphase intervals instances  measured instance   phase program"
-		   "   none clamped\n");
+	fprintf(f, "\nphase intervals instances measured instance  phase similar program"
+		   "  none clamped\n");
 	for (size_t j = 0; j < n_order; j++) {
 		uint32_t ph = order[j];
 		size_t cl = 0;
 		for (size_t k = 0; k < n_ops; k++)
 			cl += agg[k][ph].clamped_idle + agg[k][ph].clamped_peak;
 		fprintf(f, "%5u %9zu %9zu", ph, agg[0][ph].intervals, agg[0][ph].instances);
-		fprintf(f, "  %7.1f%% %7.1f%% %6.1f%% %6.1f%% %5.1f%% %7zu\n",
+		fprintf(f, " %7.1f%% %7.1f%% %5.1f%% %6.1f%% %6.1f%% %4.1f%% %7zu\n",
 			100 * sh[ph][SL_SRC_MEASURED], 100 * sh[ph][SL_SRC_INSTANCE],
-			100 * sh[ph][SL_SRC_PHASE], 100 * sh[ph][SL_SRC_PROGRAM],
-			100 * sh[ph][SL_SRC_NONE], cl);
+			100 * sh[ph][SL_SRC_PHASE], 100 * sh[ph][SL_SRC_SIMILAR],
+			100 * sh[ph][SL_SRC_PROGRAM], 100 * sh[ph][SL_SRC_NONE], cl);
 	}
 	free(sh);
 }

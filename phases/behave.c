@@ -11,8 +11,11 @@
  * except the first interval after a change of code phase, which mixes two
  * phases and joins its nearest group.
  * When two groups of one code phase converge (centroids within half the
- * threshold) the younger is merged into the older; sl_behave_final() maps
- * any phase id to the one it ended in.  docs/phases.md has the measurements.
+ * threshold) the younger is merged into the older; at the end of the run
+ * (sl_behave_finish) a transient group -- met only in runs of about one
+ * interval, the intervals of a transition -- is merged into the nearest
+ * lasting group of its code phase; sl_behave_final() maps any phase id to
+ * the one it ended in.  docs/phases.md has the measurements.
  */
 #include "sleuth/phases.h"
 
@@ -26,6 +29,7 @@ typedef struct group {
 	uint32_t code;   /* the code phase */
 	uint32_t id;     /* the phase id handed out */
 	double n;        /* intervals joined */
+	double runs;     /* runs of consecutive intervals it was given */
 	double *mu;      /* centroid, nf features */
 	int alive;       /* 0 once merged into another */
 } group;
@@ -37,6 +41,7 @@ struct sl_behave {
 	size_t n_g, cap_g;
 	uint32_t *parent; /* phase id -> id it was merged into (itself if none) */
 	uint32_t last_code;
+	uint32_t last_id;  /* the group the interval before joined */
 	size_t n_seen;
 };
 
@@ -75,6 +80,17 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id)
 	return id;
 }
 
+/* Merge group `from` into `into`. */
+static void merge(sl_behave *b, group *into, group *from)
+{
+	for (size_t k = 0; k < b->nf; k++)
+		into->mu[k] = (into->mu[k] * into->n + from->mu[k] * from->n) / (into->n + from->n);
+	into->n += from->n;
+	into->runs += from->runs;
+	from->alive = 0;
+	b->parent[from->id] = into->id;
+}
+
 /* Merge groups of code phase c that came within half the threshold. */
 static void merge_close(sl_behave *b, uint32_t c)
 {
@@ -86,11 +102,7 @@ static void merge_close(sl_behave *b, uint32_t c)
 			group *gj = &b->g[j];
 			if (!gj->alive || gj->code != c || dist(b, gi->mu, gj->mu) > b->thr / 2)
 				continue;
-			for (size_t k = 0; k < b->nf; k++)
-				gi->mu[k] = (gi->mu[k] * gi->n + gj->mu[k] * gj->n) / (gi->n + gj->n);
-			gi->n += gj->n;
-			gj->alive = 0;
-			b->parent[gj->id] = gi->id;
+			merge(b, gi, gj);
 		}
 	}
 }
@@ -102,7 +114,6 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 	 * the distance, and founds one only if there is none. */
 	int first = !b->n_seen || code != b->last_code;
 	b->last_code = code;
-	b->n_seen++;
 	group *best = NULL;
 	double bd = HUGE_VAL;
 	for (size_t i = 0; i < b->n_g; i++) {
@@ -125,10 +136,48 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 		b->n_g++;
 	}
 	best->n++;
+	if (!b->n_seen || best->id != b->last_id || first)
+		best->runs++;
+	b->last_id = best->id;
+	b->n_seen++;
 	for (size_t k = 0; k < b->nf; k++)
 		if (isfinite(x[k]))
 			best->mu[k] += (x[k] - best->mu[k]) / best->n;
 	uint32_t id = best->id;
 	merge_close(b, code);
 	return sl_behave_final(b, id);
+}
+
+/* A transient group: younger than its code phase's first, and met in runs
+ * shorter than SL_BEHAVE_MIN_RUN intervals on average -- the intervals of a
+ * transition, where behaviour ramps from one phase to the next under the
+ * new phase's code, or where one phase hands over to another within an
+ * interval.  Behaviour that is a phase of its own lasts. */
+static int transient(const sl_behave *b, const group *g)
+{
+	for (size_t i = 0; i < b->n_g && &b->g[i] != g; i++)
+		if (b->g[i].alive && b->g[i].code == g->code)
+			return g->n < SL_BEHAVE_MIN_RUN * g->runs;
+	return 0; /* the oldest group of its code phase */
+}
+
+void sl_behave_finish(sl_behave *b)
+{
+	for (size_t j = 0; j < b->n_g; j++) {
+		group *g = &b->g[j];
+		if (!g->alive || !transient(b, g))
+			continue;
+		group *to = NULL;
+		double bd = HUGE_VAL;
+		for (size_t i = 0; i < b->n_g; i++) {
+			group *h = &b->g[i];
+			if (h == g || !h->alive || h->code != g->code || transient(b, h))
+				continue;
+			double d = dist(b, h->mu, g->mu);
+			if (d < bd)
+				bd = d, to = h;
+		}
+		if (to)
+			merge(b, to, g);
+	}
 }

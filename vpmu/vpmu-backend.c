@@ -13,6 +13,7 @@
 #include "vpmu/vpmu.h"
 
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -73,6 +74,47 @@ static char *which(const char *prog)
 	}
 	free(path);
 	return found;
+}
+
+/* Why valgrind would refuse to start `path`, or NULL when it can.  valgrind's
+ * launcher prints its refusal on the program's own stderr, where sleuth
+ * cannot catch it; checking first keeps the error one line.  Like execvp,
+ * valgrind runs a text file without "#!" through /bin/sh. */
+static const char *not_runnable(const char *path)
+{
+#if defined(__x86_64__)
+	enum { HOST_MACHINE = EM_X86_64 };
+#elif defined(__aarch64__)
+	enum { HOST_MACHINE = EM_AARCH64 };
+#else
+	enum { HOST_MACHINE = EM_NONE };
+#endif
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return strerror(errno);
+	if (!S_ISREG(st.st_mode))
+		return "not a regular file";
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return "valgrind must read the program and it is not readable (chmod +r it)";
+	unsigned char h[512];
+	ssize_t n = read(fd, h, sizeof h);
+	close(fd);
+	if (n < 0)
+		return strerror(errno);
+	if (n >= (ssize_t)sizeof(Elf64_Ehdr) && !memcmp(h, ELFMAG, SELFMAG)) {
+		const Elf64_Ehdr *e = (const void *)h;
+		if (h[EI_CLASS] != ELFCLASS64 ||
+		    (HOST_MACHINE != EM_NONE && e->e_machine != HOST_MACHINE))
+			return "an ELF file for another architecture";
+		return NULL;
+	}
+	if (n >= 2 && h[0] == '#' && h[1] == '!')
+		return NULL;
+	for (ssize_t i = 0; i < n; i++)
+		if (h[i] == 0 || (h[i] < 0x20 && !strchr("\t\n\r\f\v\b\x1b", h[i])))
+			return "neither an ELF executable nor a script";
+	return NULL;
 }
 
 /* The tool binary: $SLEUTH_VPMU_TOOL, the build tree's, or the installed. */
@@ -511,7 +553,14 @@ sl_backend *sl_vpmu_backend_new(const sl_vpmu_opts *o)
 		free(tool);
 		return NULL;
 	}
+	const char *why = not_runnable(prog);
 	free(prog);
+	if (why) {
+		sl_error_set("cannot run %s under the vPMU: %s", o->argv[0], why);
+		free(valgrind);
+		free(tool);
+		return NULL;
+	}
 	sl_backend *b = sl_xcalloc(1, sizeof *b);
 	vpmu *v = sl_xcalloc(1, sizeof *v);
 	b->priv = v;

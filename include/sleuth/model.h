@@ -41,10 +41,18 @@ typedef enum {
 	SL_SRC_PHASE,        /* mean rate over every instance of its phase */
 	SL_SRC_PROGRAM,      /* mean rate over the whole program */
 	SL_SRC_NONE,         /* never measured anywhere: no value */
+	/* mean rate over the phase most like its own (by CPI and the events
+	 * counted in every interval) among the phases that measured it: used
+	 * before "program" when two or more phases did.  Last so that the
+	 * values above keep their numbers. */
+	SL_SRC_SIMILAR,
 	SL_SRC_N
 } sl_src;
 
 const char *sl_src_name(sl_src s); /* "measured", "instance", ... */
+/* The sources in order of preference (rank 0: measured ... last: none),
+ * the order reports list them in; SL_SRC_N for a rank out of range. */
+sl_src sl_src_by_rank(int rank);
 
 /*
  * An interpolated view of a profile: for every interval and every model
@@ -68,6 +76,14 @@ typedef struct sl_interp {
 	sl_instance *inst;
 	uint32_t *inst_of;        /* interval -> instance index */
 	uint32_t n_phase_ids;     /* 1 + the largest phase id in the profile */
+
+	/* Each phase's behaviour (log CPI, then log(1 + per-1000-instruction
+	 * rate) of each event counted in every interval): n_phase_ids x
+	 * n_feat, NAN for a phase without cycles.  SL_SRC_SIMILAR's measure. */
+	size_t n_feat;
+	double *feat;
+	int *pinned;              /* profile columns counted in every interval */
+	int64_t *stray;           /* interval -> phase it behaves like, -1 none */
 } sl_interp;
 
 /* Build the view of `events` (names as in the profile's event list).

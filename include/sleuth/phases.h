@@ -114,5 +114,11 @@ sl_behave *sl_behave_new(size_t n_features, double threshold);
 void sl_behave_free(sl_behave *b);
 uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x);
 uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
+/* At the end of the run: merge each transient group (younger than its
+ * code phase's first, met in runs shorter than SL_BEHAVE_MIN_RUN intervals
+ * on average: the intervals of a transition) into the nearest lasting
+ * group of its code phase.  sl_behave_final() then maps its id there. */
+void sl_behave_finish(sl_behave *b);
+#define SL_BEHAVE_MIN_RUN 2.0
 
 #endif

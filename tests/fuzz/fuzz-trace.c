@@ -64,8 +64,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fast = result;
 	setenv("SLEUTH_TRACE_FAST", "0", 1);
 	fuzz_path_reader(data, size, read_one);
-	if (fast.rc != result.rc || fast.n != result.n || fast.crc != result.crc ||
-	    strcmp(fast.err, result.err)) {
+	/* The same result: the same intervals, or the same error.  Before an
+	 * error the readers may have handed out a different number of
+	 * intervals (libyaml's scanner looks one token ahead, so it finds an
+	 * error on the next line before it ends the interval above it); every
+	 * caller throws those away with the error, so only the error counts. */
+	if (fast.rc != result.rc || strcmp(fast.err, result.err) ||
+	    (result.rc == 0 && (fast.n != result.n || fast.crc != result.crc))) {
 		fprintf(stderr, "the two trace readers differ: fast rc %d, %zu intervals, "
 			"'%s'; libyaml rc %d, %zu intervals, '%s'\n", fast.rc, fast.n,
 			fast.err, result.rc, result.n, result.err);

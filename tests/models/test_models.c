@@ -146,6 +146,77 @@ static void test_interp_rates(void **state)
 	sl_interp_free(&v);
 }
 
+/* A phase that never measured an event borrows it from the phase that
+ * behaves most like it (here: by the pinned event P, counted in every
+ * interval) when two or more phases measured it -- not from the program
+ * mean over unlike phases.  With one measuring phase it stays "program". */
+static void test_interp_similar(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[] = {
+		{0, 0, 1, 1000, 1000, NAN}, {0, 0, 1, 1000, 1000, NAN},
+		{1, 0, 1, 1000, 1000, NAN}, {1, 0, 1, 1000, 1000, NAN},
+		{2, 0, 1, 1000, 1000, NAN}, {2, 0, 1, 1000, 1000, NAN},
+	};
+	char *evs[] = {"P", "A", "B"};
+	uint64_t counts[] = {
+		50, 400, M,  52, M, 7, /* phase 0: P high, A 0.4, B only here */
+		1, 100, M,   1, M, M,  /* phase 1: P low, A 0.1 */
+		45, M, M,    47, M, M, /* phase 2: P high, no A, no B */
+	};
+	sl_profile p;
+	mkprof(&p, 6, iv, 3, evs, counts, 2.0);
+	sl_interp v;
+	assert_int_equal(sl_interp_build(&v, &p, (const char *const *)evs, 3), 0);
+	assert_int_equal(v.n_feat, 2); /* CPI and P */
+	for (size_t i = 4; i < 6; i++) {
+		assert_int_equal(sl_interp_src(&v, i, 1), SL_SRC_SIMILAR);
+		assert_near(sl_interp_count(&v, i, 1), 400, 1e-9); /* not 250 */
+		assert_int_equal(sl_interp_src(&v, i, 2), SL_SRC_PROGRAM);
+		assert_near(sl_interp_count(&v, i, 2), 7, 1e-9);
+	}
+	assert_near(sl_interp_share(&v, SL_SRC_SIMILAR), 2 / 18.0, 1e-12);
+	assert_string_equal(sl_src_name(SL_SRC_SIMILAR), "similar");
+	assert_int_equal(sl_src_by_rank(0), SL_SRC_MEASURED);
+	assert_int_equal(sl_src_by_rank(3), SL_SRC_SIMILAR);
+	assert_int_equal(sl_src_by_rank(SL_SRC_N - 1), SL_SRC_NONE);
+	assert_int_equal(sl_src_by_rank(SL_SRC_N), SL_SRC_N);
+	sl_interp_free(&v);
+}
+
+/* An interval alone in its instance that behaves clearly like another
+ * phase (its pinned P is phase 1's, its code phase 0's) borrows from the
+ * phase it behaves like; one that behaves like its own phase does not. */
+static void test_interp_stray(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[] = {
+		{0, 0, 1, 1000, 1000, NAN}, {0, 0, 1, 1000, 1000, NAN},
+		{1, 0, 1, 1000, 1000, NAN}, {1, 0, 1, 1000, 1000, NAN},
+		{0, 0, 1, 1000, 1000, NAN}, {1, 0, 1, 1000, 1000, NAN},
+		{0, 0, 1, 1000, 1000, NAN}, {1, 0, 1, 1000, 1000, NAN},
+	};
+	char *evs[] = {"P", "A"};
+	uint64_t counts[] = {
+		50, 400,  52, M,  /* phase 0: P high, A 0.4 */
+		1, 100,   1, M,   /* phase 1: P low, A 0.1 */
+		1, M,             /* phase 0 by its code, phase 1 by its behaviour */
+		1, M,
+		49, M,            /* phase 0, and behaves so */
+		1, M,
+	};
+	sl_profile p;
+	mkprof(&p, 8, iv, 2, evs, counts, 2.0);
+	sl_interp v;
+	assert_int_equal(sl_interp_build(&v, &p, (const char *const *)evs, 2), 0);
+	assert_int_equal(sl_interp_src(&v, 4, 1), SL_SRC_SIMILAR);
+	assert_near(sl_interp_count(&v, 4, 1), 100, 1e-9); /* not phase 0's 400 */
+	assert_int_equal(sl_interp_src(&v, 6, 1), SL_SRC_PHASE);
+	assert_near(sl_interp_count(&v, 6, 1), 400, 1e-9);
+	assert_int_equal(sl_interp_src(&v, 1, 1), SL_SRC_INSTANCE);
+	sl_interp_free(&v);
+}
+
 static void test_interp_refusals(void **state)
 {
 	(void)state;
@@ -562,6 +633,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_interp_cases),
 		cmocka_unit_test(test_interp_rates),
+		cmocka_unit_test(test_interp_similar),
+		cmocka_unit_test(test_interp_stray),
 		cmocka_unit_test(test_interp_refusals),
 		cmocka_unit_test_setup_teardown(test_stall_model, one_setup, one_teardown),
 		cmocka_unit_test(test_memory_stall_role),

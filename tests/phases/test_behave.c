@@ -61,6 +61,47 @@ static void test_code_change_founds_nothing(void **state)
 	sl_behave_free(b);
 }
 
+/* At the end of the run a transient group -- met in runs of one interval
+ * (the second interval of each transition from code 1 to code 0, where
+ * behaviour still ramps) -- is merged into the lasting group of its code
+ * phase; a group of the same code met in long runs is kept. */
+static void test_finish_merges_transients(void **state)
+{
+	(void)state;
+	sl_behave *b = sl_behave_new(2, 1.0);
+	double x[2];
+	uint32_t lasting = 0, ramp = 0, other = 0;
+	for (int rep = 0; rep < 6; rep++) {
+		int i = 10 * rep;
+		feat(x, 3.0, 3.0, i);
+		sl_behave_assign(b, 1, x); /* code 1 */
+		feat(x, 0.3, 0.3, i + 1);  /* code 0, first: joins its nearest */
+		sl_behave_assign(b, 0, x);
+		feat(x, 1.5, 1.5, i + 2);  /* still ramping: a group of its own */
+		uint32_t r = sl_behave_assign(b, 0, x);
+		for (int k = 3; k < 8; k++) {
+			feat(x, 0.0, 0.0, i + k);
+			uint32_t l = sl_behave_assign(b, 0, x);
+			if (!rep && k == 3)
+				lasting = l;
+		}
+		if (!rep)
+			ramp = r;
+		for (int k = 8; k < 10 && rep < 3; k++) {
+			feat(x, 0.0, 6.0, i + k); /* same code, other data, lasting */
+			other = sl_behave_assign(b, 0, x);
+		}
+	}
+	assert_int_not_equal(ramp, lasting);
+	assert_int_not_equal(other, lasting);
+	assert_int_equal(sl_behave_final(b, ramp), ramp); /* not yet */
+	sl_behave_finish(b);
+	assert_int_equal(sl_behave_final(b, ramp), sl_behave_final(b, lasting));
+	assert_int_equal(sl_behave_final(b, other), other);
+	assert_int_equal(sl_behave_final(b, lasting), lasting);
+	sl_behave_free(b);
+}
+
 static void test_merge_and_missing(void **state)
 {
 	(void)state;
@@ -94,6 +135,7 @@ int main(void)
 		cmocka_unit_test(test_split_and_noise),
 		cmocka_unit_test(test_code_change_founds_nothing),
 		cmocka_unit_test(test_merge_and_missing),
+		cmocka_unit_test(test_finish_merges_transients),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
