@@ -1,7 +1,9 @@
 /*
- * Die temperature from hwmon, for the calibration sweep's report: the
- * first sensor named like a CPU's (coretemp on Intel, k10temp or zenpower
- * on AMD, cpu_thermal on Arm boards), its temp1_input in millidegrees.
+ * Die temperature from hwmon, for the calibration sweep and for each
+ * interval of a live run that records energy: the first sensor named like
+ * a CPU's (coretemp on Intel, k10temp or zenpower on AMD, cpu_thermal on
+ * Arm boards), its temp1_input in millidegrees.  The sensor is found once
+ * (a directory scan) and then read per interval (one small file).
  */
 #include "sleuth/hw.h"
 

@@ -180,10 +180,12 @@ static int load_input(const cal_opts *o, cal_state *st, const char *input)
 	if (rc == 0)
 		st->n_runs++;
 	/* a sweep knows each run's die temperature (hwmon): every interval
-	 * gets it, so that static power can be fitted against temperature */
+	 * that did not record its own gets it, so that static power can be
+	 * fitted against temperature */
 	if (rc == 0 && st->run_temp && isfinite(st->run_temp[st->n_runs - 1]))
 		for (size_t i = 0; i < r->n; i++)
-			r->temp_c[i] = st->run_temp[st->n_runs - 1];
+			if (isnan(r->temp_c[i]))
+				r->temp_c[i] = st->run_temp[st->n_runs - 1];
 	if (rc == 0 && log) {
 		sl_powerlog pl;
 		sl_calib_align al;
