@@ -24,6 +24,7 @@
 
 #include "collect/perf-sys.h"
 #include "collect/session.h"
+#include "fakesys.h"
 
 #include "sleuth/collect.h"
 #include "sleuth/collector.h"
@@ -68,16 +69,6 @@ static void test_late_enable_counted(void **state)
 	free(prog);
 }
 
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char *p = sl_xasprintf("%s/%s", dir, rel);
-	FILE *f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	free(p);
-}
-
 /* energy = 1 on a fake tree: RAPL's package zone and a coretemp sensor at
  * 51.5 C; every interval carries the temperature, and so does the profile. */
 static void test_energy_and_temperature(void **state)
@@ -92,11 +83,11 @@ static void test_energy_and_temperature(void **state)
 		assert_int_equal(mkdir(d, 0700), 0);
 		free(d);
 	}
-	put(root, "class/powercap/intel-rapl:0/name", "package-0\n");
-	put(root, "class/powercap/intel-rapl:0/energy_uj", "1000000\n");
-	put(root, "class/powercap/intel-rapl:0/max_energy_range_uj", "262143328850\n");
-	put(root, "class/hwmon/hwmon3/name", "coretemp\n");
-	put(root, "class/hwmon/hwmon3/temp1_input", "51500\n");
+	fakesys_put(root, "class/powercap/intel-rapl:0/name", "package-0\n");
+	fakesys_put(root, "class/powercap/intel-rapl:0/energy_uj", "1000000\n");
+	fakesys_put(root, "class/powercap/intel-rapl:0/max_energy_range_uj", "262143328850\n");
+	fakesys_put(root, "class/hwmon/hwmon3/name", "coretemp\n");
+	fakesys_put(root, "class/hwmon/hwmon3/temp1_input", "51500\n");
 	const char *b = getenv("BUILDDIR");
 	char *prog = sl_xasprintf("%s/tests/progs/spin", b ? b : "build");
 	char *argv[] = {prog, "0.2", NULL};
