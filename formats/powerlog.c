@@ -271,6 +271,50 @@ int sl_powerlog_energy(const sl_powerlog *log, double a, double b, double *joule
 	return 1;
 }
 
+/* The temperature series at x (linear between rows); *row: the row at or
+ * before x. */
+static double temp_at(const sl_powerlog *log, double x, size_t *row)
+{
+	size_t lo = 0, hi = log->n - 1;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (log->t[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*row = lo;
+	double t0 = log->t[lo], v0 = log->temp_c[lo];
+	return v0 + (log->temp_c[hi] - v0) * (x - t0) / (log->t[hi] - t0);
+}
+
+int sl_powerlog_temp(const sl_powerlog *log, double a, double b, double *temp_c)
+{
+	double lo = log->t[0], hi = log->t[log->n - 1];
+	if (!log->temp_c || !(a >= lo - 1e-9 && b <= hi + 1e-9 && a <= b))
+		return 0;
+	a = SL_MAX(a, lo);
+	b = SL_MIN(b, hi);
+	size_t r;
+	double va = temp_at(log, a, &r);
+	if (b - a <= 0) {
+		*temp_c = va;
+		return 1;
+	}
+	/* trapezoids from a through the rows inside (a, b) to b */
+	double sum = 0, x = a, v = va;
+	for (size_t i = r + 1; i < log->n && log->t[i] < b; i++) {
+		sum += 0.5 * (log->t[i] - x) * (v + log->temp_c[i]);
+		x = log->t[i];
+		v = log->temp_c[i];
+	}
+	size_t rb;
+	double vb = temp_at(log, b, &rb);
+	sum += 0.5 * (b - x) * (v + vb);
+	*temp_c = sum / (b - a);
+	return 1;
+}
+
 static int cmp_desc(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -147,6 +147,24 @@ r2=$(awk '/^R\^2 of interval power/{print $5}' <<<"$out")
 awk -v r="$r2" 'BEGIN{exit !(r > 0.95)}' && ok || fail "replayed profiles: R^2 $r2"
 expect_ok -- "$SLEUTH" calibrate -q -m "$SKS" -o "$T/sim2.yaml" --idle-log "$T/sim-idle.csv" "${po[@]}"
 expect_ok -- "$CHECK" "$T/sim2.yaml"
+# power logs with a temp_c column: each interval gets the log's mean
+# temperature over it; the logs' power gets 0.5 W per volt per C above 55
+# (a slow swing of +-10 C around a different level per run)
+pt=(); i=0
+for w in train-alu train-l2 train-fp-mem; do
+	for f in 2.66 1.60; do
+		v=$([ $f = 2.66 ] && echo 1.200 || echo 0.944); i=$((i + 1))
+		awk -F, -v OFS=, -v v=$v -v b=$((40 + i * 4)) '/^#/ { print; next }
+			!h { h = 1; print $0, "temp_c"; next }
+			{ T = b + 10 * sin($1 * 15.7); $2 += 0.5 * v * (T - 55)
+			  print $0, sprintf("%.3f", T) }' "$T/$w-$f.csv" >"$T/$w-$f-t.csv"
+		pt+=("$T/$w-$f.prof:$T/$w-$f-t.csv")
+	done
+done
+out=$("$SLEUTH" calibrate -q --temp-term on -m "$SKS" -o "$T/simt.yaml" --idle-log "$T/sim-idle.csv" \
+	"${pt[@]}" 2>&1) || fail "line $LINENO: temp_c logs: $out"
+k=$(sed -n 's/^temperature: static power + \([0-9.]*\) W per volt per C above 55 C.*/\1/p' <<<"$out")
+awk -v k="$k" 'BEGIN { exit !(k > 0.45 && k < 0.55) }' && ok || fail "temp_c of logs: '$k': $out"
 
 # usage
 expect_exit 2 "no machine skeleton" -- "$SLEUTH" calibrate -o "$T/g.yaml" "$tr"

@@ -107,6 +107,32 @@ static void test_log_temp(void **state)
 	NEAR(log.temp_c[2], -3, 0);
 	assert_int_equal(sl_powerlog_energy(&log, 0, 2, &e), 1);
 	NEAR(e, 30, 1e-12);
+	/* the mean temperature over a span: the integral of the series */
+	double tc;
+	assert_int_equal(sl_powerlog_temp(&log, 0, 1, &tc), 1);
+	NEAR(tc, 50.75, 1e-12);
+	assert_int_equal(sl_powerlog_temp(&log, 0.5, 2, &tc), 1);
+	/* 0.5..1: mean of 50.75 and 51.5; 1..2: mean of 51.5 and -3 */
+	NEAR(tc, (0.5 * 51.125 + 1 * 24.25) / 1.5, 1e-12);
+	assert_int_equal(sl_powerlog_temp(&log, 1.5, 1.5, &tc), 1);
+	NEAR(tc, 24.25, 1e-12);
+	assert_int_equal(sl_powerlog_temp(&log, 1.5, 2.5, &tc), 0);
+	/* a run's intervals take the log's temperature */
+	const char *ev[1] = {"EV"};
+	uint64_t n1[1] = {1};
+	sl_calib_run r;
+	sl_calib_run_init(&r, "r", "r", 2.66, 1, ev);
+	sl_calib_run_add(&r, 0, 1, NAN, 1000, n1, 0);
+	sl_calib_run_add(&r, 1, 1, NAN, 1000, n1, 0);
+	sl_calib_run_set_temp(&r, 70); /* measured by the run itself: kept */
+	sl_calib_align al;
+	assert_int_equal(sl_calib_attach_log(&r, &log, &al), 0);
+	NEAR(r.temp_c[0], 50.75, 1e-12);
+	NEAR(r.temp_c[1], 70, 0);
+	sl_calib_run_free(&r);
+	sl_powerlog_free(&log);
+	assert_int_equal(load_log(&log, LOG4, NULL, 0), 0);
+	assert_int_equal(sl_powerlog_temp(&log, 0, 1, &tc), 0); /* no column */
 	sl_powerlog_free(&log);
 	expect_log_error("time_s,power_w,temp_c\n0,1,40\n1,2,-300\n", NULL,
 			 "t.csv:3: column 'temp_c': -300 is below absolute zero");
