@@ -241,11 +241,10 @@ void sl_powerlog_free(sl_powerlog *log)
 	memset(log, 0, sizeof *log);
 }
 
-/* Integral from t[0] to x (t[0] <= x <= t[n-1]): the running sum up to the
- * row before x plus the trapezoid to x's interpolated power. */
-static double integral_to(const sl_powerlog *log, double x)
+/* The row lo with t[lo] <= x <= t[lo + 1] (t[0] <= x <= t[n-1]). */
+static size_t row_before(const sl_powerlog *log, double x)
 {
-	size_t lo = 0, hi = log->n - 1; /* t[lo] <= x <= t[hi] */
+	size_t lo = 0, hi = log->n - 1;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (log->t[mid] <= x)
@@ -253,6 +252,14 @@ static double integral_to(const sl_powerlog *log, double x)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* Integral from t[0] to x (t[0] <= x <= t[n-1]): the running sum up to the
+ * row before x plus the trapezoid to x's interpolated power. */
+static double integral_to(const sl_powerlog *log, double x)
+{
+	size_t lo = row_before(log, x), hi = lo + 1;
 	double t0 = log->t[lo], p0 = log->p[lo];
 	double px = p0 + (log->p[hi] - p0) * (x - t0) / (log->t[hi] - t0);
 	return log->cum[lo] + 0.5 * (x - t0) * (p0 + px);
@@ -275,14 +282,7 @@ int sl_powerlog_energy(const sl_powerlog *log, double a, double b, double *joule
  * before x. */
 static double temp_at(const sl_powerlog *log, double x, size_t *row)
 {
-	size_t lo = 0, hi = log->n - 1;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (log->t[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	size_t lo = row_before(log, x), hi = lo + 1;
 	*row = lo;
 	double t0 = log->t[lo], v0 = log->temp_c[lo];
 	return v0 + (log->temp_c[hi] - v0) * (x - t0) / (log->t[hi] - t0);
