@@ -25,7 +25,10 @@
  *
  * Prints, per method, the mean absolute error of interval power over the
  * held-out intervals, per frequency and overall, and the worst held-out
- * benchmark (its mean error at one frequency).
+ * benchmark (its mean error at one frequency).  Then the error of each
+ * held-out run's mean power predicted from the same benchmark's same run
+ * at another frequency (its counts, temperatures and idle time), which a
+ * per-frequency OLS cannot do.
  */
 #include <errno.h>
 #include <math.h>
@@ -321,8 +324,9 @@ static void baseline_ols(const runs *train, runs *test, const char *const *names
 	free(ev);
 }
 
-/* Ceff per P-state: [indicator of each P-state, f V^2 count_k/cycles]. */
-static void baseline_ceff(const runs *train, runs *test, const sl_machine *m,
+/* Ceff per P-state: [indicator of each P-state, f V^2 count_k/cycles].
+ * Returns the fitted coefficients (static per P-state, then per event). */
+static gsl_vector *baseline_ceff(const runs *train, runs *test, const sl_machine *m,
 			  const char *const *names, size_t ne, double **preds)
 {
 	size_t np = m->n_pstates, p = np + ne, nr = count_rows(train, 0);
@@ -363,8 +367,110 @@ static void baseline_ceff(const runs *train, runs *test, const sl_machine *m,
 	}
 	gsl_matrix_free(X);
 	gsl_vector_free(y);
-	gsl_vector_free(c);
 	free(ev);
+	return c;
+}
+
+/* ---- another frequency -------------------------------------------------- */
+
+/* The run number of a converted trace (BENCH@MHZ-rRUN.yaml), or -1. */
+static int run_number(const sl_calib_run *r)
+{
+	const char *p = strstr(r->input, "@"), *q = NULL;
+	while (p && (p = strstr(p, "-r")))
+		q = p++;
+	return q ? atoi(q + 2) : -1;
+}
+
+/* The measured idle time of interval i: its time beyond its cycles at the
+ * run's frequency (a timed sample of a program that waited).  Kept as it
+ * is at another frequency, spent at that P-state's static power. */
+static double idle_s(const sl_calib_run *r, size_t i)
+{
+	return SL_MAX(0.0, r->time_s[i] - (double)r->cycles[i] / (r->ghz * 1e9));
+}
+
+/* Mean power of run `src` predicted at `ghz` by a calibrated model: every
+ * interval through sl_model_predict (linear time model) at its own
+ * temperature, plus static power over its idle time. */
+static double sleuth_at(const sl_machine *m, const sl_calib_run *src, double ghz)
+{
+	sl_profile p;
+	run_profile(&p, src, event_of(src, "INST_RETIRED"));
+	sl_model md;
+	if (sl_model_init(&md, &p, m, SL_TIME_LINEAR, 0) < 0)
+		die(sl_error());
+	double e = 0, t = 0;
+	for (size_t i = 0; i < src->n; i++) {
+		sl_model_set_temp(&md, src->temp_c[i]);
+		sl_opoint op;
+		if (sl_model_opoint(&md, ghz, &op) < 0)
+			die(sl_error());
+		sl_pred pr;
+		sl_model_predict(&md, &op, i, &pr);
+		e += pr.energy_j + op.static_w * idle_s(src, i);
+		t += pr.time_s + idle_s(src, i);
+	}
+	sl_model_free(&md);
+	sl_profile_free(&p);
+	return e / t;
+}
+
+/* The same by the Ceff-per-P-state baseline's coefficients c. */
+static double ceff_at(const gsl_vector *c, const sl_machine *m, const char *const *names,
+		      size_t ne, const sl_calib_run *src, double ghz)
+{
+	int ps = sl_machine_pstate(m, ghz);
+	double v = m->pstates[ps].volts, st = gsl_vector_get(c, (size_t)ps);
+	double e = 0, t = 0;
+	for (size_t i = 0; i < src->n; i++) {
+		double cyc = (double)src->cycles[i], ceff = 0;
+		for (size_t k = 0; k < ne; k++)
+			ceff += gsl_vector_get(c, m->n_pstates + k) *
+				(double)src->counts[i * src->n_events + (size_t)event_of(src, names[k])] /
+				cyc;
+		double busy = cyc / (ghz * 1e9);
+		e += (st + ceff * ghz * v * v) * busy + st * idle_s(src, i);
+		t += busy + idle_s(src, i);
+	}
+	return e / t;
+}
+
+/* Every held-out run predicted from the same benchmark's same run at each
+ * other frequency: the error of its mean power, over all such pairs, for
+ * frequency going down and up, and the worst. */
+static void cross(const char *name, const runs *test, const sl_machine *m,
+		  const gsl_vector *c, const char *const *names, size_t ne)
+{
+	double sum[2] = {0, 0}, worst = 0;
+	size_t n[2] = {0, 0};
+	char at[200] = "";
+	for (size_t a = 0; a < test->n; a++)
+		for (size_t b = 0; b < test->n; b++) {
+			const sl_calib_run *src = &test->r[a], *dst = &test->r[b];
+			if (a == b || strcmp(src->workload, dst->workload) ||
+			    run_number(src) != run_number(dst) || fabs(src->ghz - dst->ghz) < 1e-6)
+				continue;
+			double pe = 0, pt = 0;
+			for (size_t i = 0; i < dst->n; i++) {
+				pe += dst->energy_j[i];
+				pt += dst->time_s[i];
+			}
+			double pred = c ? ceff_at(c, m, names, ne, src, dst->ghz)
+					: sleuth_at(m, src, dst->ghz);
+			double err = fabs(pred / (pe / pt) - 1);
+			int up = dst->ghz > src->ghz;
+			sum[up] += err;
+			n[up]++;
+			if (err > worst) {
+				worst = err;
+				snprintf(at, sizeof at, "%s r%d %g->%g", src->workload,
+					 run_number(src), src->ghz, dst->ghz);
+			}
+		}
+	printf("%-34s %7.2f%% %9.2f%% %9.2f%%  %6.2f%%  %s\n", name,
+	       100 * (sum[0] + sum[1]) / (double)(n[0] + n[1]), 100 * sum[0] / (double)n[0],
+	       100 * sum[1] / (double)n[1], 100 * worst, at);
 }
 
 int main(int argc, char **argv)
@@ -415,7 +521,7 @@ int main(int argc, char **argv)
 	finish(&so, &test, preds);
 	print_score(&so, 0);
 	score sc = {.name = "baseline: Ceff per P-state"};
-	baseline_ceff(&train, &test, &m0, names, m0.n_terms, preds);
+	gsl_vector *cc = baseline_ceff(&train, &test, &m0, names, m0.n_terms, preds);
 	for (size_t t = 0; t < test.n; t++)
 		add_run(&sc, &test.r[t], preds[t]);
 	finish(&sc, &test, preds);
@@ -424,6 +530,20 @@ int main(int argc, char **argv)
 	for (size_t k = 0; k < m0.n_terms; k++)
 		printf(" %s", names[k]);
 	printf(" (OLS: per second, with cycles per second)\n");
+	/* to another frequency: what a per-frequency model cannot do */
+	printf("\nmean power of each held-out run predicted from the same run at another "
+	       "frequency\n%-34s %8s %10s %10s  %-8s %s\n", "method", "all", "to lower f",
+	       "to higher f", "worst", "(benchmark run from->to GHz)");
+	for (int a = 3; a < argc; a++) {
+		sl_machine m;
+		if (sl_machine_load(argv[a], &m) < 0)
+			die(sl_error());
+		const char *b = strrchr(argv[a], '/');
+		cross(b ? b + 1 : argv[a], &test, &m, NULL, NULL, 0);
+		sl_machine_free(&m);
+	}
+	cross("baseline: Ceff per P-state", &test, &m0, cc, names, m0.n_terms);
+	gsl_vector_free(cc);
 	free(names);
 	sl_machine_free(&m0);
 	for (size_t t = 0; t < test.n; t++)

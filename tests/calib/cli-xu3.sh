@@ -59,6 +59,13 @@ for m in "baseline: per-frequency OLS" "baseline: Ceff per P-state"; do
 		ok || fail "no row for $m: $out"
 done
 
+# each held-out run's mean power from the same run at the other frequencies
+x=$(sed -n '/^mean power of each held-out run predicted from the same run/,$p' <<<"$out")
+for m in xu3-temp.yaml xu3-notemp.yaml "baseline: Ceff per P-state"; do
+	grep -Eq "^$m +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+%  bench_[cfi] r1 [0-9.]+->[0-9.]+$" \
+		<<<"$x" && ok || fail "cross-frequency row for $m: $x"
+done
+
 # The same through the command line: a held-out trace replayed keeps its
 # temperatures in the profile, and predict evaluates static power at each
 # interval's (--temp overrides): the two differ by k V (T - 55) exactly.
