@@ -142,7 +142,11 @@ int sl_calib_data_build(sl_calib_data *d, const sl_machine *m,
 			size_t row = d->n++;
 			d->wl[row] = wl;
 			d->ps[row] = ps;
-			d->f[row] = m->pstates[ps].ghz;
+			/* Dynamic energy is spent per clocked cycle: f is the
+			 * rate the core was clocked at over the interval, below
+			 * the P-state's when it idled part of the interval (a
+			 * timed sample of a program that waits for I/O). */
+			d->f[row] = (double)r->cycles[i] / r->time_s[i] / 1e9;
 			d->v[row] = m->pstates[ps].volts;
 			d->power[row] = r->energy_j[i] / r->time_s[i];
 			d->temp[row] = r->temp_c[i];

@@ -203,6 +203,20 @@ static void train_stats(sl_calib_fit *fit, const sl_calib_data *d,
 	free(wl_sum);
 }
 
+/* The first fitted number a machine file could not hold (beyond
+ * SL_MACHINE_MAX_COEFF): a term's index, n_terms for the constant or the
+ * temperature coefficient; -1 when all fit. */
+static long out_of_range(const sl_calib_fit *f)
+{
+	for (size_t k = 0; k < f->n_terms; k++)
+		if (!(fabs(f->coeff[k]) <= SL_MACHINE_MAX_COEFF))
+			return (long)k;
+	if (!(fabs(f->constant) <= SL_MACHINE_MAX_COEFF) ||
+	    (f->has_temp && !(fabs(f->temp_coeff) <= SL_MACHINE_MAX_COEFF)))
+		return (long)f->n_terms;
+	return -1;
+}
+
 /* Run OLS or robust regression; 0, or -1 with sl_error(). */
 static int regress(const gsl_matrix *X, const gsl_vector *y, gsl_vector *c,
 		   gsl_matrix *cov, int robust)
@@ -316,7 +330,21 @@ static int solve(sl_calib_fit *fit, const sl_calib_data *d, const sl_machine *m,
 			sl_calib_static_interp(m, fit->fitted_ps, fit->fitted_w,
 					       fit->n_fitted_ps, fit->static_w);
 		fit->n_used = nr;
-		if (stats) {
+		long bad = strict ? out_of_range(fit) : -1;
+		if (bad >= 0 && (size_t)bad < nt) {
+			sl_error_set("the fitted coefficient of %s is %g nF per event per "
+				     "cycle, beyond what a machine file holds (%g): the event "
+				     "is too rare to fit; leave it out",
+				     d->events[fit->term[bad]], fit->coeff[bad],
+				     SL_MACHINE_MAX_COEFF);
+			rc = -1;
+		} else if (bad >= 0) {
+			sl_error_set("the fitted Ceff constant or temperature coefficient is "
+				     "beyond what a machine file holds (%g); check the "
+				     "power column and its units", SL_MACHINE_MAX_COEFF);
+			rc = -1;
+		}
+		if (rc == 0 && stats) {
 			conditioning(fit, d, m, idle, X);
 			train_stats(fit, d, rows, nr);
 		}
@@ -401,19 +429,25 @@ int sl_calib_select(const sl_calib_data *d, const sl_machine *m, size_t k,
 		    const sl_calib_opts *o, size_t *terms, double *cv)
 {
 	/* Candidates: events known in every row, so that every candidate model
-	 * is judged on the same intervals. */
+	 * is judged on the same intervals, and whose rate varies: a rate that
+	 * never changes (an event that never counts, e.g. a software
+	 * increment no program writes) is a multiple of the static terms. */
 	size_t *cand = sl_xmalloc((d->n_events ? d->n_events : 1) * sizeof *cand), nc = 0;
 	for (size_t e = 0; e < d->n_events; e++) {
 		size_t i = 0;
-		while (i < d->n && isfinite(d->rate[i * d->n_events + e]))
-			i++;
-		if (i == d->n)
+		double lo = INFINITY, hi = -INFINITY;
+		for (; i < d->n && isfinite(d->rate[i * d->n_events + e]); i++) {
+			lo = SL_MIN(lo, d->rate[i * d->n_events + e]);
+			hi = SL_MAX(hi, d->rate[i * d->n_events + e]);
+		}
+		if (i == d->n && hi > lo)
 			cand[nc++] = e;
 	}
 	if (k > nc) {
 		if (nc)
 			sl_error_set("--select %zu: only %zu events are known in every "
-				     "training interval; give --select %zu or fewer", k, nc, nc);
+				     "training interval and vary; give --select %zu or fewer",
+				     k, nc, nc);
 		else
 			sl_error_set("--select %zu: no event is known in every training "
 				     "interval; select from traces, or from profiles whose "
@@ -423,6 +457,7 @@ int sl_calib_select(const sl_calib_data *d, const sl_machine *m, size_t k,
 	}
 	double *wl_sum = sl_xcalloc(d->n_workloads ? d->n_workloads : 1, sizeof *wl_sum);
 	size_t *wl_n = sl_xcalloc(d->n_workloads ? d->n_workloads : 1, sizeof *wl_n);
+	size_t *rows = sl_xmalloc((d->n ? d->n : 1) * sizeof *rows);
 	int rc = 0;
 	for (size_t step = 0; step < k && rc == 0; step++) {
 		double best = INFINITY;
@@ -443,6 +478,15 @@ int sl_calib_select(const sl_calib_data *d, const sl_machine *m, size_t k,
 				}
 				continue; /* this candidate cannot be fitted */
 			}
+			/* a model a machine file cannot hold is no choice */
+			size_t nr = usable_rows(d, terms, step + 1, -1, rows);
+			sl_calib_fit full;
+			fit_alloc(&full, d, m, terms, step + 1);
+			int bad = solve(&full, d, m, rows, nr, o, 0, 0) < 0 ||
+				  out_of_range(&full) >= 0;
+			sl_calib_fit_free(&full);
+			if (bad)
+				continue;
 			if (n && sum / (double)n < best) {
 				best = sum / (double)n;
 				best_c = c;
@@ -460,6 +504,7 @@ int sl_calib_select(const sl_calib_data *d, const sl_machine *m, size_t k,
 	}
 	free(wl_sum);
 	free(wl_n);
+	free(rows);
 	free(cand);
 	return rc;
 }

@@ -54,6 +54,8 @@ int sl_calib_run_from_profile(sl_calib_run *r, const char *path, const sl_profil
 		const sl_prof_interval *iv = &p->iv[i];
 		sl_calib_run_add(r, iv->start_s, iv->time_s, iv->energy_j, iv->cycles,
 				 p->counts + i * p->n_events, iv->phase);
+		if (p->temp_c && isfinite(p->temp_c[i]))
+			sl_calib_run_set_temp(r, p->temp_c[i]);
 	}
 	return 0;
 }

@@ -92,6 +92,10 @@ int sl_calib_attach_log(sl_calib_run *r, const sl_powerlog *log, sl_calib_align 
 			continue;
 		}
 		r->energy_j[i] = e;
+		/* the log's temperature, unless the run measured its own */
+		double tc;
+		if (isnan(r->temp_c[i]) && sl_powerlog_temp(log, a, b, &tc))
+			r->temp_c[i] = tc;
 	}
 	if (r->n && !covered) {
 		double end = r->start_s[r->n - 1] + r->time_s[r->n - 1];

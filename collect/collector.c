@@ -127,6 +127,8 @@ static void record(loop *L, const sl_obs *o, uint32_t phase)
 		p->iv = sl_xreallocarray(p->iv, L->iv_cap, sizeof *p->iv);
 		p->counts = sl_xreallocarray(p->counts, L->iv_cap * (p->n_events ? p->n_events : 1),
 					     sizeof *p->counts);
+		if (p->temp_c)
+			p->temp_c = sl_xreallocarray(p->temp_c, L->iv_cap, sizeof *p->temp_c);
 	}
 	p->iv[i] = (sl_prof_interval){
 		.phase = phase,
@@ -136,6 +138,13 @@ static void record(loop *L, const sl_obs *o, uint32_t phase)
 		.instructions = o->instructions,
 		.energy_j = isfinite(o->energy_j) ? o->energy_j : NAN,
 	};
+	if (o->has_temp && !p->temp_c) { /* the first temperature: the rest unknown */
+		p->temp_c = sl_xmalloc(L->iv_cap * sizeof *p->temp_c);
+		for (size_t j = 0; j < i; j++)
+			p->temp_c[j] = NAN;
+	}
+	if (p->temp_c)
+		p->temp_c[i] = o->has_temp ? o->temp_c : NAN;
 	for (size_t k = 0; k < p->n_events; k++)
 		p->counts[i * p->n_events + k] = o->counts ? o->counts[k] : SL_MISSING;
 	if (isfinite(o->energy_j))

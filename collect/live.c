@@ -94,6 +94,8 @@ static int live_next(sl_backend *b, sl_obs *o)
 	o->n_samples = iv.n_samples;
 	o->lost = iv.lost;
 	o->energy_j = iv.energy_j;
+	o->has_temp = isfinite(iv.temp_c);
+	o->temp_c = iv.temp_c;
 	b->throttles = sl_session_throttles(l->s);
 	b->merged_intervals = sl_session_merged(l->s);
 	o->counts = l->counts;

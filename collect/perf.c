@@ -203,6 +203,7 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 	cfg.n_members = n + 1;
 	cfg.member_names = names;
 	cfg.energy = o->energy;
+	cfg.sysfs_root = o->sysfs_root;
 	b = sl_live_backend_new("perf", o, &cfg, 1, events, n, k);
 	if (b) {
 		char buf[256];

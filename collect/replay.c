@@ -160,6 +160,8 @@ static int replay_next(sl_backend *b, sl_obs *o)
 		x->counts[i] = x->programmed[i] ? iv.n[x->col[i]] : SL_MISSING;
 	o->counts = x->counts;
 	o->energy_j = iv.has_e ? iv.e : NAN;
+	o->has_temp = iv.has_temp;
+	o->temp_c = iv.temp;
 	if (sample_branches(x, &iv, o) < 0)
 		return -1;
 	keep_label(x, iv.label);

@@ -40,6 +40,7 @@
 #include "perf-sys.h"
 #include "session.h"
 #include "sleuth/common.h"
+#include "sleuth/hw.h"
 #include "sleuth/profile.h"
 
 #define TICKS 4
@@ -101,6 +102,7 @@ struct sl_session {
 	size_t last_map;     /* the mapping of the last sample: a cache */
 	sl_energy *energy;
 	double prev_energy;
+	char *hwmon;         /* with energy: the CPU temperature sensor, or NULL */
 };
 
 static uint64_t mono_ns(void)
@@ -437,9 +439,16 @@ sl_session *sl_session_start(const sl_session_cfg *cfg)
 	s->late_base = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->late_own = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	if (cfg->energy) {
-		s->energy = sl_energy_open();
+		if (cfg->sysfs_root) {
+			char *pc = sl_xasprintf("%s/class/powercap", cfg->sysfs_root);
+			s->energy = sl_energy_open_at(pc, 0);
+			free(pc);
+		} else {
+			s->energy = sl_energy_open();
+		}
 		if (!s->energy || sl_energy_read(s->energy, &s->prev_energy) < 0)
 			goto fail;
+		s->hwmon = sl_hwmon_dir(cfg->sysfs_root, NULL);
 	}
 	if (target_fork(s, cfg->argv) < 0)
 		goto fail;
@@ -779,6 +788,7 @@ static int cut(sl_session *s, uint64_t t, sl_interval *iv)
 		s->prev_task = s->now_task;
 	}
 	iv->energy_j = NAN;
+	iv->temp_c = s->hwmon ? sl_hwmon_read_c(s->hwmon) : NAN;
 	if (s->energy) {
 		double j;
 		if (sl_energy_read(s->energy, &j) < 0)
@@ -930,6 +940,7 @@ void sl_session_free(sl_session *s)
 		close(s->pidfd);
 	if (s->energy)
 		sl_energy_close(s->energy);
+	free(s->hwmon);
 	free(s->maps);
 	free(s->map_pid);
 	free(s->map_canon);

@@ -86,7 +86,9 @@ typedef struct sl_session_cfg {
 	size_t n_members;
 	const char *const *member_names; /* for errors */
 	size_t ring_pages;            /* data pages per CPU ring (0: 16) */
-	int energy;                   /* read RAPL energy at each boundary */
+	int energy;                   /* read RAPL energy (and hwmon's die
+				       * temperature) at each boundary */
+	const char *sysfs_root;       /* where (NULL: /sys, PAPI first) */
 } sl_session_cfg;
 
 /* One interval as cut by the engine. */
@@ -101,6 +103,8 @@ typedef struct sl_interval {
 	size_t n_samples;
 	uint64_t lost;
 	double energy_j;          /* NAN unless cfg.energy */
+	double temp_c;            /* die temperature at the interval's end;
+				   * NAN without cfg.energy or a sensor */
 } sl_interval;
 
 /* Fork the target (held before exec), open its events on every CPU and

@@ -40,5 +40,6 @@ sl_backend *sl_timer_backend_new(const sl_live_opts *o)
 	cfg.sampler.sample_period = (uint64_t)(1e9 / hz + 0.5);
 	cfg.samples_per_interval = (uint64_t)SL_MAX(interval * hz + 0.5, 1.0);
 	cfg.energy = o->energy;
+	cfg.sysfs_root = o->sysfs_root;
 	return sl_live_backend_new("timer", o, &cfg, 0, NULL, 0, 0);
 }

@@ -33,7 +33,7 @@ static const char *const known_roles[] = {
 #define MAX_GHZ 100.0
 #define MAX_VOLTS 10.0
 #define MAX_WATTS 1e5
-#define MAX_COEFF 1e6
+#define MAX_COEFF SL_MACHINE_MAX_COEFF
 #define MAX_RATE 1e6 /* GB/s, ns */
 /* and on their number (each list is checked for duplicates pairwise) */
 #define MAX_PSTATES 1024

@@ -241,11 +241,10 @@ void sl_powerlog_free(sl_powerlog *log)
 	memset(log, 0, sizeof *log);
 }
 
-/* Integral from t[0] to x (t[0] <= x <= t[n-1]): the running sum up to the
- * row before x plus the trapezoid to x's interpolated power. */
-static double integral_to(const sl_powerlog *log, double x)
+/* The row lo with t[lo] <= x <= t[lo + 1] (t[0] <= x <= t[n-1]). */
+static size_t row_before(const sl_powerlog *log, double x)
 {
-	size_t lo = 0, hi = log->n - 1; /* t[lo] <= x <= t[hi] */
+	size_t lo = 0, hi = log->n - 1;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (log->t[mid] <= x)
@@ -253,6 +252,14 @@ static double integral_to(const sl_powerlog *log, double x)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* Integral from t[0] to x (t[0] <= x <= t[n-1]): the running sum up to the
+ * row before x plus the trapezoid to x's interpolated power. */
+static double integral_to(const sl_powerlog *log, double x)
+{
+	size_t lo = row_before(log, x), hi = lo + 1;
 	double t0 = log->t[lo], p0 = log->p[lo];
 	double px = p0 + (log->p[hi] - p0) * (x - t0) / (log->t[hi] - t0);
 	return log->cum[lo] + 0.5 * (x - t0) * (p0 + px);
@@ -268,6 +275,43 @@ int sl_powerlog_energy(const sl_powerlog *log, double a, double b, double *joule
 	a = SL_MAX(a, lo);
 	b = SL_MIN(b, hi);
 	*joules = integral_to(log, b) - integral_to(log, a);
+	return 1;
+}
+
+/* The temperature series at x (linear between rows); *row: the row at or
+ * before x. */
+static double temp_at(const sl_powerlog *log, double x, size_t *row)
+{
+	size_t lo = row_before(log, x), hi = lo + 1;
+	*row = lo;
+	double t0 = log->t[lo], v0 = log->temp_c[lo];
+	return v0 + (log->temp_c[hi] - v0) * (x - t0) / (log->t[hi] - t0);
+}
+
+int sl_powerlog_temp(const sl_powerlog *log, double a, double b, double *temp_c)
+{
+	double lo = log->t[0], hi = log->t[log->n - 1];
+	if (!log->temp_c || !(a >= lo - 1e-9 && b <= hi + 1e-9 && a <= b))
+		return 0;
+	a = SL_MAX(a, lo);
+	b = SL_MIN(b, hi);
+	size_t r;
+	double va = temp_at(log, a, &r);
+	if (b - a <= 0) {
+		*temp_c = va;
+		return 1;
+	}
+	/* trapezoids from a through the rows inside (a, b) to b */
+	double sum = 0, x = a, v = va;
+	for (size_t i = r + 1; i < log->n && log->t[i] < b; i++) {
+		sum += 0.5 * (log->t[i] - x) * (v + log->temp_c[i]);
+		x = log->t[i];
+		v = log->temp_c[i];
+	}
+	size_t rb;
+	double vb = temp_at(log, b, &rb);
+	sum += 0.5 * (b - x) * (v + vb);
+	*temp_c = sum / (b - a);
 	return 1;
 }
 

@@ -36,14 +36,15 @@ enum {
 	SEC_COUNTS = 5,
 	SEC_PHASES = 6,
 	SEC_MACHINE = 7,
-	SEC_LAST = SEC_MACHINE,
+	SEC_TEMPS = 8,  /* optional: written when the intervals carry temperatures */
+	SEC_LAST = SEC_TEMPS,
 };
 
 static const char *const sec_names[] = {
 	[SEC_META] = "metadata", [SEC_EVENTS] = "event",
 	[SEC_NOTES] = "notes",   [SEC_INTERVALS] = "interval",
 	[SEC_COUNTS] = "counts", [SEC_PHASES] = "phase",
-	[SEC_MACHINE] = "machine",
+	[SEC_MACHINE] = "machine", [SEC_TEMPS] = "temperature",
 };
 
 enum { MT_STR = 1, MT_U64 = 2, MT_F64 = 3 };
@@ -87,6 +88,7 @@ void sl_profile_free(sl_profile *p)
 	free(p->events);
 	free(p->iv);
 	free(p->counts);
+	free(p->temp_c);
 	for (size_t i = 0; i < p->n_phases; i++) {
 		free_locs(p->phases[i].funcs, p->phases[i].n_funcs);
 		free_locs(p->phases[i].lines, p->phases[i].n_lines);
@@ -313,6 +315,15 @@ static void enc_phases(buf *b, const sl_profile *p)
 	}
 }
 
+/* Per-interval die temperatures: the count, then one f64 each (NaN: not
+ * measured). */
+static void enc_temps(buf *b, const sl_profile *p)
+{
+	put_u64(b, p->n_intervals);
+	for (size_t i = 0; i < p->n_intervals; i++)
+		put_f64(b, p->temp_c[i]);
+}
+
 /* What the writer refuses: a profile the reader would reject.  Checked
  * before anything is written so a bug upstream never leaves a bad file. */
 static int check_writable(const sl_profile *p)
@@ -334,16 +345,23 @@ static int check_writable(const sl_profile *p)
 				     "invalid time", i);
 			return -1;
 		}
+		if (p->temp_c && !isnan(p->temp_c[i]) &&
+		    !(p->temp_c[i] > -273.15 && p->temp_c[i] <= 500)) {
+			sl_error_set("cannot write the profile: interval %zu has a die "
+				     "temperature of %g C", i, p->temp_c[i]);
+			return -1;
+		}
 	}
 	return 0;
 }
 
 int sl_profile_write(const char *path, const sl_profile *p)
 {
-	static const int order[] = {SEC_META,     SEC_EVENTS, SEC_NOTES, SEC_INTERVALS,
-				    SEC_COUNTS,   SEC_PHASES, SEC_MACHINE};
-	enum { NS = SL_ARRAY_LEN(order) };
-	buf sec[NS];
+	static const int order[] = {SEC_META,   SEC_EVENTS,  SEC_NOTES, SEC_INTERVALS,
+				    SEC_COUNTS, SEC_PHASES,  SEC_MACHINE, SEC_TEMPS};
+	/* the temperature section only when there are temperatures */
+	const size_t NS = SL_ARRAY_LEN(order) - (p->temp_c ? 0 : 1);
+	buf sec[SL_ARRAY_LEN(order)];
 	int rc = -1;
 
 	if (check_writable(p) < 0)
@@ -356,6 +374,8 @@ int sl_profile_write(const char *path, const sl_profile *p)
 	enc_counts(&sec[4], p);
 	enc_phases(&sec[5], p);
 	put_str(&sec[6], p->machine_text);
+	if (p->temp_c)
+		enc_temps(&sec[7], p);
 
 	buf head = {0};
 	uint64_t off = HEADER_SIZE + NS * TOC_ENTRY;
@@ -751,6 +771,24 @@ static int dec_machine(cur *c, sl_profile *p)
 	return c->err ? -1 : 0;
 }
 
+static int dec_temps(cur *c, sl_profile *p)
+{
+	uint64_t n = get_u64(c);
+	if (!c->err && n != p->n_intervals)
+		return corrupt(c, "%llu temperatures for %zu intervals",
+			       (unsigned long long)n, p->n_intervals);
+	if (c->n - c->pos != p->n_intervals * 8)
+		return corrupt(c, "the temperatures do not fill the section");
+	p->temp_c = sl_xmalloc((p->n_intervals ? p->n_intervals : 1) * sizeof *p->temp_c);
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		double t = get_f64(c);
+		if (!isnan(t) && !(t > -273.15 && t <= 500))
+			return corrupt(c, "interval %zu: %g is not a die temperature", i, t);
+		p->temp_c[i] = t;
+	}
+	return c->err ? -1 : 0;
+}
+
 /* Cross-section rules: what no single section can check alone. */
 static int check_whole(const char *path, sl_profile *p)
 {
@@ -874,7 +912,7 @@ static int decode(const char *path, const unsigned char *d, size_t size, sl_prof
 		[SEC_META] = dec_meta,         [SEC_EVENTS] = dec_events,
 		[SEC_NOTES] = NULL,            [SEC_INTERVALS] = dec_intervals,
 		[SEC_COUNTS] = dec_counts,     [SEC_PHASES] = dec_phases,
-		[SEC_MACHINE] = dec_machine,
+		[SEC_MACHINE] = dec_machine,   [SEC_TEMPS] = dec_temps,
 	};
 	toc t[MAX_SECTIONS];
 	uint32_t ns;
@@ -895,6 +933,8 @@ static int decode(const char *path, const unsigned char *d, size_t size, sl_prof
 		/* counts need the interval and event sections decoded first */
 		if (t[i].type == SEC_COUNTS && (!seen[SEC_INTERVALS] || !seen[SEC_EVENTS]))
 			return corrupt(&c, "counts precede the interval or event section");
+		if (t[i].type == SEC_TEMPS && !seen[SEC_INTERVALS])
+			return corrupt(&c, "temperatures precede the interval section");
 		int rc = t[i].type == SEC_NOTES
 				 ? dec_strings(&c, &p->notes, &p->n_notes, "note")
 				 : decoders[t[i].type](&c, p);
@@ -904,7 +944,7 @@ static int decode(const char *path, const unsigned char *d, size_t size, sl_prof
 			return corrupt(&c, "%zu bytes left over", c.n - c.pos);
 	}
 	for (int s = 1; s <= SEC_LAST; s++)
-		if (!seen[s]) {
+		if (!seen[s] && s != SEC_TEMPS) {
 			sl_error_set("%s: corrupt profile: no %s section; re-record it",
 				     path, sec_names[s]);
 			return -1;

@@ -105,7 +105,8 @@ static int native_run(const sl_machine *skel, const sl_sweep_opts *o, const char
 	size_t ne = sl_machine_model_events(skel, &evs);
 	sl_live_opts lo = {.argv = argv, .events = evs, .n_events = ne,
 			   .k = (size_t)skel->programmable,
-			   .branch_event = sl_machine_role(skel, "branch_sample"), .energy = 1};
+			   .branch_event = sl_machine_role(skel, "branch_sample"), .energy = 1,
+			   .sysfs_root = o->sysfs_root};
 	r->workload = sl_xstrdup(kernel);
 	r->trace = sl_xasprintf("%s/%s-%.3f.prof", o->workdir, kernel, ghz);
 	r->is_profile = 1;

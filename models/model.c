@@ -385,8 +385,17 @@ void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i, sl_pred
 		}
 		ceff += md->coeff[j] * n / c1;
 	}
-	double p = op->static_w + ceff * f1 * op->volts * op->volts;
-	double lo = sl_model_idle_w(md, op), hi = sl_model_peak_w(md, op);
+	/* leakage at the interval's profiled temperature, unless one was
+	 * asked for (sl_model_set_temp) */
+	double sw = op->static_w;
+	const sl_machine *m = md->mach;
+	if (m->has_temp && isnan(md->temp_c) && md->prof->temp_c &&
+	    isfinite(md->prof->temp_c[i]) && isfinite(sw))
+		sw = SL_MAX(0, sw + m->temp_coeff * op->volts *
+					    (md->prof->temp_c[i] - m->temp_ref_c));
+	double p = sw + ceff * f1 * op->volts * op->volts;
+	double lo = sl_model_idle_w(md, op) + (sw - op->static_w);
+	double hi = sl_model_peak_w(md, op) + (sw - op->static_w);
 	if (p < lo) {
 		p = lo;
 		out->clamped = SL_CLAMP_IDLE;

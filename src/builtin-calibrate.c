@@ -26,6 +26,11 @@
 /* The least spread of training temperatures (deg C) to fit leakage on. */
 #define TEMP_MIN_RANGE 2.0
 
+/* --temp-term: fit static power's temperature dependence when the data
+ * allows and it lowers the leave-one-workload-out error (auto), whenever
+ * the data allows (on: an error when it does not), or never (off). */
+enum { TT_AUTO = 0, TT_ON, TT_OFF };
+
 typedef struct cal_opts {
 	const char *machine, *out, *idle, *column;
 	int sweep;          /* --sweep: run the training suite at every P-state */
@@ -34,6 +39,7 @@ typedef struct cal_opts {
 	double seconds;
 	size_t select;    /* 0: the skeleton's power terms */
 	int robust;
+	int temp_term;    /* TT_* */
 	double offset;
 	char **inputs;
 	size_t n_inputs;
@@ -58,6 +64,10 @@ typedef struct cal_state {
 	double temp_lo, temp_hi; /* range of the training temperatures */
 	double *run_temp;        /* --sweep: each input's temperature, or NULL */
 	int temp_known;          /* every interval had one */
+	/* --temp-term auto judged the term by cross-validation: the errors
+	 * with and without it, and whether it was left out */
+	int temp_judged, temp_dropped;
+	double temp_cv_with, temp_cv_without;
 	FILE *rep;             /* the report: stdout, or stderr when the model is */
 } cal_state;
 
@@ -78,6 +88,7 @@ static int parse(int argc, char **argv, cal_opts *o)
 		{"keep", required_argument, 0, 'K'},
 		{"intervals", required_argument, 0, 'N'},
 		{"seconds", required_argument, 0, 'T'},
+		{"temp-term", required_argument, 0, 'E'},
 		{0, 0, 0, 0}};
 	int c;
 	uint64_t k;
@@ -92,6 +103,17 @@ static int parse(int argc, char **argv, cal_opts *o)
 		case 'r': o->robust = 1; break;
 		case 'q': sl_quiet = 1; break;
 		case 'S': o->sweep = 1; break;
+		case 'E':
+			if (!strcmp(optarg, "auto"))
+				o->temp_term = TT_AUTO;
+			else if (!strcmp(optarg, "on"))
+				o->temp_term = TT_ON;
+			else if (!strcmp(optarg, "off"))
+				o->temp_term = TT_OFF;
+			else
+				return sl_usage_error(CMD, "--temp-term '%s': give auto, on or "
+						      "off", optarg);
+			break;
 		case 'M': o->sim = optarg; break;
 		case 'Y': o->sysfs = optarg; break;
 		case 'K': o->keep = optarg; break;
@@ -158,10 +180,12 @@ static int load_input(const cal_opts *o, cal_state *st, const char *input)
 	if (rc == 0)
 		st->n_runs++;
 	/* a sweep knows each run's die temperature (hwmon): every interval
-	 * gets it, so that static power can be fitted against temperature */
+	 * that did not record its own gets it, so that static power can be
+	 * fitted against temperature */
 	if (rc == 0 && st->run_temp && isfinite(st->run_temp[st->n_runs - 1]))
 		for (size_t i = 0; i < r->n; i++)
-			r->temp_c[i] = st->run_temp[st->n_runs - 1];
+			if (isnan(r->temp_c[i]))
+				r->temp_c[i] = st->run_temp[st->n_runs - 1];
 	if (rc == 0 && log) {
 		sl_powerlog pl;
 		sl_calib_align al;
@@ -369,14 +393,27 @@ static void report(const cal_opts *o, const cal_state *st)
 	char *sl = static_line(o, st);
 	fprintf(st->rep, "%s\n", sl);
 	free(sl);
-	if (st->temp_known && !f->has_temp)
+	if (st->temp_dropped)
+		fprintf(st->rep, "temperature: a term fitted on %.1f to %.1f C did not lower the "
+			"leave-one-workload-out error (%.2f%% with it, %.2f%% without): left "
+			"out (--temp-term on keeps it)\n", st->temp_lo, st->temp_hi,
+			100 * st->temp_cv_with, 100 * st->temp_cv_without);
+	else if (st->temp_known && !f->has_temp && o->temp_term == TT_OFF)
+		fprintf(st->rep, "temperature: %.1f to %.1f C in training; not fitted "
+			"(--temp-term off)\n", st->temp_lo, st->temp_hi);
+	else if (st->temp_known && !f->has_temp)
 		fprintf(st->rep, "temperature: %.1f to %.1f C in training, too narrow a spread "
 			"to fit its effect on static power (%.0f C needed)\n", st->temp_lo,
 			st->temp_hi, TEMP_MIN_RANGE);
-	else if (f->has_temp)
+	else if (f->has_temp) {
 		fprintf(st->rep, "temperature: static power + %.4g W per volt per C above "
 			"%.0f C (+- %.2g), fitted on %.1f to %.1f C\n", f->temp_coeff,
 			f->temp_ref, f->temp_coeff_se, st->temp_lo, st->temp_hi);
+		if (st->temp_judged)
+			fprintf(st->rep, "  (leave-one-workload-out error %.2f%% with the term, "
+				"%.2f%% without)\n", 100 * st->temp_cv_with,
+				100 * st->temp_cv_without);
+	}
 	else
 		fprintf(st->rep, "temperature: not in the inputs, so static power does not "
 			"depend on it\n");
@@ -498,6 +535,44 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 	return s;
 }
 
+/* Leave-one-workload-out error of the chosen events with or without the
+ * temperature term; -1 when it cannot be computed. */
+static int temp_cv(const cal_state *st, const sl_calib_opts *co, int temp, double *cv)
+{
+	sl_calib_opts c = *co;
+	c.temp = temp;
+	sl_calib_fit f;
+	int rc = sl_calib_fit_run(&f, &st->d, &st->m, st->terms, st->n_terms, &c);
+	if (rc == 0)
+		rc = sl_calib_cv(&f, &st->d, &st->m, &c);
+	if (rc == 0)
+		*cv = f.cv_mape;
+	sl_calib_fit_free(&f);
+	return rc;
+}
+
+/*
+ * --temp-term auto: keep the temperature term only if it lowers the
+ * leave-one-workload-out error.  Within a P-state, temperature often
+ * follows activity (the die warms as a program runs), so a term can fit
+ * the training set and still predict other programs worse; unjudgeable
+ * (one workload) it is kept.  With fitted relative voltages, they are held
+ * at their values for both.
+ */
+static void judge_temp(cal_state *st, sl_calib_opts *co)
+{
+	double with, without;
+	if (temp_cv(st, co, 1, &with) < 0 || temp_cv(st, co, 0, &without) < 0)
+		return;
+	st->temp_judged = 1;
+	st->temp_cv_with = with;
+	st->temp_cv_without = without;
+	if (!(with < without)) {
+		co->temp = 0;
+		st->temp_dropped = 1;
+	}
+}
+
 static int run(const cal_opts *o, cal_state *st)
 {
 	if (sl_machine_load(o->machine, &st->m) < 0)
@@ -534,8 +609,18 @@ static int run(const cal_opts *o, cal_state *st)
 			st->temp_hi = SL_MAX(st->temp_hi, st->d.temp[i]);
 		}
 		/* a term needs temperatures that vary beyond a sensor's steps */
-		co.temp = trange >= TEMP_MIN_RANGE;
+		co.temp = trange >= TEMP_MIN_RANGE && o->temp_term != TT_OFF;
 		co.temp_ref = round(tmean);
+		if (o->temp_term == TT_ON && !co.temp) {
+			sl_error_set("--temp-term on: the training temperatures span only "
+				     "%.1f to %.1f C; at least %.0f C is needed to fit the term",
+				     st->temp_lo, st->temp_hi, TEMP_MIN_RANGE);
+			return -1;
+		}
+	} else if (o->temp_term == TT_ON) {
+		sl_error_set("--temp-term on: not every training interval has a die "
+			     "temperature (temp in traces); give traces that record it");
+		return -1;
 	}
 	if (choose_terms(o, st, &co) < 0)
 		return -1;
@@ -549,6 +634,8 @@ static int run(const cal_opts *o, cal_state *st)
 		    sl_calib_relative_volts(&st->d, &st->m, st->terms, st->n_terms, &co,
 					    &st->volt_iters) < 0)
 			return -1;
+	if (o->temp_term == TT_AUTO && co.temp)
+		judge_temp(st, &co);
 	if (sl_calib_fit_run(&st->fit, &st->d, &st->m, st->terms, st->n_terms, &co) < 0)
 		return -1;
 	st->cv_ok = (st->novolts ? sl_calib_cv_novolts(&st->fit, &st->d, &st->m, &co)
@@ -742,6 +829,9 @@ const struct sl_cmd sl_cmd_calibrate = {
 	"  --robust             robust (bisquare) regression instead of least squares\n"
 	"  --log-offset S       the power logs' time at which the runs started\n"
 	"  --column NAME        the power column of the logs (default power_w)\n"
+	"  --temp-term T        static power's dependence on die temperature, when\n"
+	"                       every interval has one: auto (default; kept if it\n"
+	"                       lowers the leave-one-workload-out error), on, off\n"
 	"  -q, --quiet          no progress messages\n"
 	"  --sweep              run a training suite at every P-state of the skeleton,\n"
 	"                       setting the frequency through cpufreq (restored\n"

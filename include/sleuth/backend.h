@@ -23,6 +23,8 @@ typedef struct sl_obs {
 	size_t n_samples;
 	double energy_j;      /* NAN unless measured */
 	uint64_t lost;        /* samples lost in this interval */
+	int has_temp;         /* temp_c was measured */
+	double temp_c;        /* die temperature over the interval, deg C */
 } sl_obs;
 
 /* An executable mapping of the profiled process, for symbolisation. */

@@ -85,7 +85,9 @@ typedef struct sl_calib_data {
 	size_t n;          /* rows */
 	size_t *wl;        /* workload of each row */
 	int *ps;           /* machine P-state of each row */
-	double *f, *v;     /* GHz, volts */
+	double *f;         /* GHz the core was clocked at: cycles / time (the
+			    * P-state's frequency when it never idled) */
+	double *v;         /* volts */
 	double *power;     /* measured mean power, W */
 	double *temp;      /* die temperature, deg C; NAN when unknown */
 	double *rate;      /* n x n_events: count / cycles; NAN when unknown */

@@ -41,7 +41,11 @@ typedef struct sl_live_opts {
 	uint64_t branch_period;         /* perf: 0 = SL_DEFAULT_BRANCH_PERIOD */
 	double interval_s;              /* timer: task-clock per interval; 0 = 10 ms */
 	double sample_hz;               /* timer: cpu-clock samples/s; 0 = default */
-	int energy;                     /* record RAPL energy per interval */
+	int energy;                     /* record RAPL energy per interval, and
+					 * the die temperature (hwmon) with it */
+	const char *sysfs_root;         /* energy: RAPL and hwmon under this
+					 * sysfs tree (tests: a fake one), no
+					 * PAPI; NULL: /sys, PAPI first */
 } sl_live_opts;
 
 #define SL_DEFAULT_INTERVAL_INSTRUCTIONS 100000000ULL

@@ -81,6 +81,10 @@ void sl_cpufreq_ctl_restore(sl_cpufreq_ctl *c);
  * (coretemp, k10temp, zenpower, cpu_thermal), NAN if none; *sensor (may be
  * NULL) gets its name, malloc'd. */
 double sl_hwmon_temp_c(const char *sysfs_root, char **sensor);
+/* The same in two steps, for reading often: the sensor's hwmon directory
+ * (malloc'd; NULL if none), and its temperature now (NAN if unreadable). */
+char *sl_hwmon_dir(const char *sysfs_root, char **sensor);
+double sl_hwmon_read_c(const char *hwmon_dir);
 
 /* The native training kernels of the sweep: run `name` for `seconds`
  * (0, or -1 for an unknown name); names by index, NULL past the last. */

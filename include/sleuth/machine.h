@@ -8,6 +8,11 @@
 
 #include <stddef.h>
 
+/* The largest |constant|, |coeff| or |temp_coeff| a machine file holds: a
+ * power model beyond it is a fit gone wrong (an event too rare to carry a
+ * coefficient), and calibrate never writes one. */
+#define SL_MACHINE_MAX_COEFF 1e6
+
 typedef struct sl_pstate {
 	double ghz;
 	double volts;      /* 0: not given (then none of the P-states has it) */

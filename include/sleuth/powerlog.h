@@ -46,6 +46,10 @@ void sl_powerlog_free(sl_powerlog *log);
  * *joules set, or 0 if the log does not cover all of [a, b].
  */
 int sl_powerlog_energy(const sl_powerlog *log, double a, double b, double *joules);
+/* The mean die temperature over [a, b] the same way (the value at a when
+ * a == b): 1 with *temp_c set, 0 if the log has no temp_c column or does
+ * not cover [a, b]. */
+int sl_powerlog_temp(const sl_powerlog *log, double a, double b, double *temp_c);
 
 /* Idle log: `ghz,power_w` rows, averaged per P-state. */
 typedef struct sl_idlelog {

@@ -71,6 +71,8 @@ typedef struct sl_profile {
 	size_t n_intervals;
 	sl_prof_interval *iv;
 	uint64_t *counts;     /* n_intervals x n_events, SL_MISSING if unmeasured */
+	double *temp_c;       /* n_intervals die temperatures, deg C (NAN: not
+			       * measured), or NULL when none was */
 
 	size_t n_phases;
 	sl_phase_info *phases;

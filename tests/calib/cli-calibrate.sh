@@ -35,7 +35,7 @@ for w in gcc libquantum mcf povray; do
 	grep -Eq "^  $w +18 +[0-9.]+% +[0-9.]+%" <<<"$out" && ok || fail "row for $w"
 done
 
-calib_fails "select 30: only 5 events are known in every training interval; give --select 5 or fewer" \
+calib_fails "select 30: only 5 events are known in every training interval and vary; give --select 5 or fewer" \
 	-m "$SK" --select 30 "${TR[@]}"
 # a profile recorded without one of the model's events: its intervals are
 # dropped, and the report names the input and the event
@@ -147,6 +147,24 @@ r2=$(awk '/^R\^2 of interval power/{print $5}' <<<"$out")
 awk -v r="$r2" 'BEGIN{exit !(r > 0.95)}' && ok || fail "replayed profiles: R^2 $r2"
 expect_ok -- "$SLEUTH" calibrate -q -m "$SKS" -o "$T/sim2.yaml" --idle-log "$T/sim-idle.csv" "${po[@]}"
 expect_ok -- "$CHECK" "$T/sim2.yaml"
+# power logs with a temp_c column: each interval gets the log's mean
+# temperature over it; the logs' power gets 0.5 W per volt per C above 55
+# (a slow swing of +-10 C around a different level per run)
+pt=(); i=0
+for w in train-alu train-l2 train-fp-mem; do
+	for f in 2.66 1.60; do
+		v=$([ $f = 2.66 ] && echo 1.200 || echo 0.944); i=$((i + 1))
+		awk -F, -v OFS=, -v v=$v -v b=$((40 + i * 4)) '/^#/ { print; next }
+			!h { h = 1; print $0, "temp_c"; next }
+			{ T = b + 10 * sin($1 * 15.7); $2 += 0.5 * v * (T - 55)
+			  print $0, sprintf("%.3f", T) }' "$T/$w-$f.csv" >"$T/$w-$f-t.csv"
+		pt+=("$T/$w-$f.prof:$T/$w-$f-t.csv")
+	done
+done
+out=$("$SLEUTH" calibrate -q --temp-term on -m "$SKS" -o "$T/simt.yaml" --idle-log "$T/sim-idle.csv" \
+	"${pt[@]}" 2>&1) || fail "line $LINENO: temp_c logs: $out"
+k=$(sed -n 's/^temperature: static power + \([0-9.]*\) W per volt per C above 55 C.*/\1/p' <<<"$out")
+awk -v k="$k" 'BEGIN { exit !(k > 0.45 && k < 0.55) }' && ok || fail "temp_c of logs: '$k': $out"
 
 # usage
 expect_exit 2 "no machine skeleton" -- "$SLEUTH" calibrate -o "$T/g.yaml" "$tr"
@@ -205,6 +223,31 @@ grep -q '^  temp_ref_c: 55$' "$T/tm.yaml" && grep -q '^  temp_coeff: 0\.[45]' "$
 	fail "show: no temperature term"
 grep -q "^temperature: not in the inputs" <<<"$("$SLEUTH" calibrate -m "$SK" -o "$T/t0.yaml" \
 	"${TR[@]}" 2>&1)" && ok || fail "no-temperature inputs not reported"
+# --temp-term auto judged the term by cross-validation and kept it
+grep -Eq '^  \(leave-one-workload-out error [0-9.]+% with the term, [0-9.]+% without\)' <<<"$out" &&
+	ok || fail "temp: no cross-validation of the term: $out"
+# temperatures that do not move power: auto leaves the term out, on keeps it
+mkdir -p "$T/cold"
+for f in "$M"/traces/*.yaml; do
+	awk -v seed=${#f} '/^  - \{t: / {
+		sub(/e: [0-9.]+/, "&, temp: " 40 + (i++ * 7 + seed * 3) % 31)
+	} { print }' "$f" >"$T/cold/$(basename "$f")"
+done
+out=$("$SLEUTH" calibrate -m "$SK" -o "$T/cold.yaml" "$T"/cold/*.yaml 2>&1) && ok || fail "cold: $out"
+grep -Eq '^temperature: a term fitted on [0-9.]+ to [0-9.]+ C did not lower the leave-one-workload-out error' \
+	<<<"$out" && ok || fail "cold: the useless term was not left out: $out"
+grep -q 'temp_coeff' "$T/cold.yaml" && fail "cold: the model has a temperature term" || ok
+expect_ok -- "$SLEUTH" calibrate -q --temp-term on -m "$SK" -o "$T/cold-on.yaml" "$T"/cold/*.yaml
+grep -q '^  temp_coeff: ' "$T/cold-on.yaml" && ok || fail "--temp-term on: no term"
+out=$("$SLEUTH" calibrate --temp-term off -m "$SK" -o "$T/off.yaml" "$T"/temp/*.yaml 2>&1) &&
+	ok || fail "off: $out"
+grep -Eq '^temperature: [0-9.]+ to [0-9.]+ C in training; not fitted \(--temp-term off\)' <<<"$out" &&
+	ok || fail "off: not reported: $out"
+grep -q 'temp_coeff' "$T/off.yaml" && fail "--temp-term off: the model has a temperature term" || ok
+calib_fails "--temp-term on: not every training interval has a die temperature" \
+	--temp-term on -m "$SK" "${TR[@]}"
+expect_exit 2 "--temp-term 'warm': give auto, on or off" -- \
+	"$SLEUTH" calibrate -o "$T/g.yaml" --temp-term warm -m "$SK" "${TR[@]}"
 sed 's/temp: 48/temp: 999/' "$T/temp/gcc-1.60.yaml" >"$T/hot.yaml"
 calib_fails "hot.yaml:9: key 'temp': 999 is not a die temperature" -m "$SK" "$T/hot.yaml"
 finish

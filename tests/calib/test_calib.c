@@ -107,6 +107,32 @@ static void test_log_temp(void **state)
 	NEAR(log.temp_c[2], -3, 0);
 	assert_int_equal(sl_powerlog_energy(&log, 0, 2, &e), 1);
 	NEAR(e, 30, 1e-12);
+	/* the mean temperature over a span: the integral of the series */
+	double tc;
+	assert_int_equal(sl_powerlog_temp(&log, 0, 1, &tc), 1);
+	NEAR(tc, 50.75, 1e-12);
+	assert_int_equal(sl_powerlog_temp(&log, 0.5, 2, &tc), 1);
+	/* 0.5..1: mean of 50.75 and 51.5; 1..2: mean of 51.5 and -3 */
+	NEAR(tc, (0.5 * 51.125 + 1 * 24.25) / 1.5, 1e-12);
+	assert_int_equal(sl_powerlog_temp(&log, 1.5, 1.5, &tc), 1);
+	NEAR(tc, 24.25, 1e-12);
+	assert_int_equal(sl_powerlog_temp(&log, 1.5, 2.5, &tc), 0);
+	/* a run's intervals take the log's temperature */
+	const char *ev[1] = {"EV"};
+	uint64_t n1[1] = {1};
+	sl_calib_run r;
+	sl_calib_run_init(&r, "r", "r", 2.66, 1, ev);
+	sl_calib_run_add(&r, 0, 1, NAN, 1000, n1, 0);
+	sl_calib_run_add(&r, 1, 1, NAN, 1000, n1, 0);
+	sl_calib_run_set_temp(&r, 70); /* measured by the run itself: kept */
+	sl_calib_align al;
+	assert_int_equal(sl_calib_attach_log(&r, &log, &al), 0);
+	NEAR(r.temp_c[0], 50.75, 1e-12);
+	NEAR(r.temp_c[1], 70, 0);
+	sl_calib_run_free(&r);
+	sl_powerlog_free(&log);
+	assert_int_equal(load_log(&log, LOG4, NULL, 0), 0);
+	assert_int_equal(sl_powerlog_temp(&log, 0, 1, &tc), 0); /* no column */
 	sl_powerlog_free(&log);
 	expect_log_error("time_s,power_w,temp_c\n0,1,40\n1,2,-300\n", NULL,
 			 "t.csv:3: column 'temp_c': -300 is below absolute zero");
@@ -317,6 +343,46 @@ static void test_recover_idle(void **state)
 	synth_free(&s);
 }
 
+/*
+ * Timed samples of a program that waits part of the time: an interval
+ * clocked for only u of its time spends dynamic energy on those cycles
+ * alone, P = static + Ceff * f * V^2 * u.  The fit, which takes f as the
+ * cycles per second clocked, recovers Ceff exactly; with the P-state's f
+ * it could not.
+ */
+static void test_partly_idle(void **state)
+{
+	(void)state;
+	synth s;
+	int ps[2] = {0, 3};
+	load_machine(&s.m);
+	s.nr = make_runs(s.runs, &s.m, ps, 2, 0, 4);
+	for (size_t r = 0; r < s.nr; r++) {
+		sl_calib_run *run = &s.runs[r];
+		double st = TRUE_STATIC[r % 2 ? 3 : 0];
+		assert_true(fabs(run->ghz - s.m.pstates[r % 2 ? 3 : 0].ghz) < 1e-9);
+		for (size_t i = 0; i < run->n; i++) {
+			double u = 0.5 + 0.5 * (double)(i % 5) / 4; /* 0.5 .. 1 */
+			double pw = run->energy_j[i] / run->time_s[i];
+			run->time_s[i] /= u;
+			run->energy_j[i] = (st + (pw - st) * u) * run->time_s[i];
+		}
+	}
+	assert_int_equal(sl_calib_data_build(&s.d, &s.m, s.runs, s.nr), 0);
+	NEAR(s.d.f[0], 0.5 * s.m.pstates[0].ghz, 1e-9); /* interval 0: u = 1/2 */
+	s.terms[0] = (size_t)sl_calib_data_event(&s.d, "EV_A");
+	s.terms[1] = (size_t)sl_calib_data_event(&s.d, "EV_B");
+	sl_calib_opts o = {.static_w = TRUE_STATIC};
+	sl_calib_fit fit;
+	assert_int_equal(sl_calib_fit_run(&fit, &s.d, &s.m, s.terms, 2, &o), 0);
+	NEAR(fit.constant, C0, 1e-6);
+	NEAR(fit.coeff[0], CA, 1e-6);
+	NEAR(fit.coeff[1], CB, 1e-6);
+	assert_true(fit.mape < 1e-9);
+	sl_calib_fit_free(&fit);
+	synth_free(&s);
+}
+
 static void test_recover_no_idle(void **state)
 {
 	(void)state;
@@ -375,6 +441,17 @@ static void test_select(void **state)
 		fail_msg("selected %s, %s", a, b);
 	assert_true(cv[1] < cv[0] && cv[1] < 0.005);
 	assert_int_equal(sl_calib_select(&s.d, &s.m, 5, &o, terms, cv), -1);
+	/* an event that never counts is no candidate */
+	size_t ev_d = (size_t)sl_calib_data_event(&s.d, "EV_D");
+	for (size_t i = 0; i < s.d.n; i++)
+		s.d.rate[i * s.d.n_events + ev_d] = 0;
+	size_t t3[4];
+	double cv3[4];
+	assert_int_equal(sl_calib_select(&s.d, &s.m, 4, &o, t3, cv3), -1);
+	assert_non_null(strstr(sl_error(), "only 3 events"));
+	assert_int_equal(sl_calib_select(&s.d, &s.m, 3, &o, t3, cv3), 0);
+	for (int k = 0; k < 3; k++)
+		assert_true(t3[k] != ev_d);
 	synth_free(&s);
 }
 
@@ -399,6 +476,58 @@ static void test_robust(void **state)
 	synth_free(&s);
 }
 
+/*
+ * An event so rare that its coefficient is beyond what a machine file
+ * holds: the final fit refuses it by name, and --select never picks it,
+ * though here power really depends on it.
+ */
+static void test_rare_event(void **state)
+{
+	(void)state;
+	sl_machine m;
+	load_machine(&m);
+	const char *ev[3] = {"EV_A", "EV_B", "EV_RARE"};
+	sl_calib_run runs[8];
+	int ps[2] = {0, 3};
+	size_t nr = 0;
+	for (int w = 0; w < 4; w++)
+		for (int s = 0; s < 2; s++) {
+			char name[8];
+			snprintf(name, sizeof name, "w%d", w);
+			const sl_pstate *p = &m.pstates[ps[s]];
+			sl_calib_run *r = &runs[nr++];
+			sl_calib_run_init(r, name, name, p->ghz, 3, ev);
+			for (int i = 0; i < 20; i++) {
+				uint64_t cyc = 100000000;
+				double a = 0.2 + 0.05 * ((i * 7 + w * 3) % 11);
+				double b = 0.01 * ((i * 5 + w) % 13);
+				uint64_t rare = (uint64_t)((i * 3 + w) % 7); /* 0..6 per 1e8 */
+				uint64_t n[3] = {(uint64_t)(a * 1e8), (uint64_t)(b * 1e8), rare};
+				double ceff = C0 + CA * a + CB * b + 5e6 * (double)rare / 1e8;
+				double pw = TRUE_STATIC[ps[s]] + ceff * p->ghz * p->volts * p->volts;
+				double t = (double)cyc / (p->ghz * 1e9);
+				sl_calib_run_add(r, i * t, t, pw * t, cyc, n, 0);
+			}
+		}
+	sl_calib_data d;
+	assert_int_equal(sl_calib_data_build(&d, &m, runs, nr), 0);
+	sl_calib_opts o = {.static_w = TRUE_STATIC};
+	size_t all[3] = {0, 1, 2};
+	sl_calib_fit fit;
+	assert_int_equal(sl_calib_fit_run(&fit, &d, &m, all, 3, &o), -1);
+	assert_non_null(strstr(sl_error(), "coefficient of EV_RARE"));
+	sl_calib_fit_free(&fit);
+	size_t terms[3];
+	double cv[3];
+	assert_int_equal(sl_calib_select(&d, &m, 2, &o, terms, cv), 0);
+	assert_true(terms[0] != 2 && terms[1] != 2);
+	assert_int_equal(sl_calib_select(&d, &m, 3, &o, terms, cv), -1);
+	sl_calib_data_free(&d);
+	for (size_t r = 0; r < nr; r++)
+		sl_calib_run_free(&runs[r]);
+	sl_machine_free(&m);
+}
+
 /* Collinear events are named; negative Ceff is counted. */
 static void test_diagnostics(void **state)
 {
@@ -416,9 +545,10 @@ static void test_diagnostics(void **state)
 			double b = 0.01 * ((i * 5 + w) % 13);
 			uint64_t n[3] = {(uint64_t)(a * 1e8), (uint64_t)(a * 2e8) + (uint64_t)(i % 3),
 					 (uint64_t)(b * 1e8)};
+			/* fully busy: 0.04 s at 2.66 GHz is 106.4 M cycles */
 			/* Ceff = -0.5 + 1*a + 20*b: negative for small a and b */
 			double pw = 21.3 + (-0.5 + a + 20 * b) * 2.66 * 1.44;
-			sl_calib_run_add(&runs[w], i * 0.04, 0.04, pw * 0.04, 100000000, n, 0);
+			sl_calib_run_add(&runs[w], i * 0.04, 0.04, pw * 0.04, 106400000, n, 0);
 		}
 	}
 	sl_calib_data d;
@@ -606,9 +736,11 @@ int main(void)
 		cmocka_unit_test(test_static_interp),
 		cmocka_unit_test(test_recover_idle),
 		cmocka_unit_test(test_recover_no_idle),
+		cmocka_unit_test(test_partly_idle),
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_robust),
 		cmocka_unit_test(test_diagnostics),
+		cmocka_unit_test(test_rare_event),
 		cmocka_unit_test(test_missing_volts),
 		cmocka_unit_test(test_inputs),
 	};

@@ -4,24 +4,30 @@
  * interval, not from the late enable on.  And the model itself against the
  * kernel's ABI: all-or-nothing groups, rotation and time_enabled /
  * time_running, a group enabled past the PMU's counters that never runs,
- * precise levels per PMU, attr.size, paranoid, mmap of inherited events. */
+ * precise levels per PMU, attr.size, paranoid, mmap of inherited events.
+ * With energy on a fake sysfs tree, each interval has RAPL's energy and
+ * hwmon's die temperature, and the collector puts both in the profile. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "collect/perf-sys.h"
 #include "collect/session.h"
+#include "fakesys.h"
 
 #include "sleuth/collect.h"
+#include "sleuth/collector.h"
 #include "sleuth/common.h"
 #include "sleuth/profile.h"
 
@@ -60,6 +66,69 @@ static void test_late_enable_counted(void **state)
 		;
 	assert_int_equal(be->finish(be), 0);
 	be->destroy(be);
+	free(prog);
+}
+
+/* energy = 1 on a fake tree: RAPL's package zone and a coretemp sensor at
+ * 51.5 C; every interval carries the temperature, and so does the profile. */
+static void test_energy_and_temperature(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/sleuth-fakesys-XXXXXX";
+	assert_non_null(mkdtemp(root));
+	const char *dirs[] = {"class", "class/powercap", "class/powercap/intel-rapl:0",
+			      "class/hwmon", "class/hwmon/hwmon3"};
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+		char *d = sl_xasprintf("%s/%s", root, dirs[i]);
+		assert_int_equal(mkdir(d, 0700), 0);
+		free(d);
+	}
+	fakesys_put(root, "class/powercap/intel-rapl:0/name", "package-0\n");
+	fakesys_put(root, "class/powercap/intel-rapl:0/energy_uj", "1000000\n");
+	fakesys_put(root, "class/powercap/intel-rapl:0/max_energy_range_uj", "262143328850\n");
+	fakesys_put(root, "class/hwmon/hwmon3/name", "coretemp\n");
+	fakesys_put(root, "class/hwmon/hwmon3/temp1_input", "51500\n");
+	const char *b = getenv("BUILDDIR");
+	char *prog = sl_xasprintf("%s/tests/progs/spin", b ? b : "build");
+	char *argv[] = {prog, "0.2", NULL};
+	const char *events[] = {"LONGEST_LAT_CACHE:MISS"};
+	sl_live_opts o = {.argv = argv, .events = events, .n_events = 1, .energy = 1,
+			  .sysfs_root = root};
+	sl_backend *be = sl_perf_backend_new(&o);
+	if (!be)
+		fail_msg("perf backend on the fake PMU and tree: %s", sl_error());
+	assert_non_null(strstr(be->energy_source, "intel-rapl:0(package-0)"));
+	sl_profile p;
+	sl_profile_init(&p);
+	sl_collect_opts co;
+	sl_collect_opts_init(&co);
+	sl_collect_stats cs;
+	assert_int_equal(sl_collect(be, &co, &p, &cs), 0);
+	assert_int_equal(be->finish(be), 0);
+	be->destroy(be);
+	assert_true(p.n_intervals > 0);
+	assert_non_null(p.temp_c);
+	for (size_t i = 0; i < p.n_intervals; i++) {
+		assert_true(p.temp_c[i] == 51.5);
+		assert_true(p.iv[i].energy_j == 0); /* the counter stood still */
+	}
+	sl_profile_free(&p);
+	/* without a sensor: energy, and no temperatures at all */
+	char *t = sl_xasprintf("%s/class/hwmon/hwmon3/name", root);
+	unlink(t);
+	free(t);
+	be = sl_perf_backend_new(&o);
+	assert_non_null(be);
+	sl_profile_init(&p);
+	assert_int_equal(sl_collect(be, &co, &p, &cs), 0);
+	assert_int_equal(be->finish(be), 0);
+	be->destroy(be);
+	assert_true(p.n_intervals > 0);
+	assert_null(p.temp_c);
+	sl_profile_free(&p);
+	char *rm = sl_xasprintf("rm -rf '%s'", root);
+	assert_int_equal(system(rm), 0);
+	free(rm);
 	free(prog);
 }
 
@@ -264,6 +333,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_late_enable_counted),
+		cmocka_unit_test(test_energy_and_temperature),
 		cmocka_unit_test(test_groups_and_rotation),
 		cmocka_unit_test(test_enable_past_counters),
 		cmocka_unit_test(test_open_checks),

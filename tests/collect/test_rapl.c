@@ -17,27 +17,18 @@
 #include <unistd.h>
 
 #include "collect/rapl.h"
+#include "fakesys.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
-
-static void put(const char *dir, const char *file, const char *text)
-{
-	char *p = sl_xasprintf("%s/%s", dir, file);
-	FILE *f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	free(p);
-}
 
 static char *zone(const char *root, const char *name, const char *kind,
 		  const char *uj, const char *range)
 {
 	char *d = sl_xasprintf("%s/%s", root, name);
 	assert_int_equal(mkdir(d, 0700), 0);
-	put(d, "name", kind);
-	put(d, "energy_uj", uj);
-	put(d, "max_energy_range_uj", range);
+	fakesys_put(d, "name", kind);
+	fakesys_put(d, "energy_uj", uj);
+	fakesys_put(d, "max_energy_range_uj", range);
 	return d;
 }
 
@@ -64,11 +55,11 @@ static void test_sysfs_zones_and_wrap(void **state)
 	/* package: 999 J -> wraps after 1000 J (values 0..range: range + 1
 	 * of them) -> 2 J: 3 J and 1 uJ used; dram +0.5 J; core, uncore and
 	 * psys changes are not added */
-	put(pkg, "energy_uj", "2000000\n");
-	put(dram, "energy_uj", "500100\n");
-	put(core, "energy_uj", "90000000\n");
-	put(uncore, "energy_uj", "90000000\n");
-	put(psys, "energy_uj", "90000000\n");
+	fakesys_put(pkg, "energy_uj", "2000000\n");
+	fakesys_put(dram, "energy_uj", "500100\n");
+	fakesys_put(core, "energy_uj", "90000000\n");
+	fakesys_put(uncore, "energy_uj", "90000000\n");
+	fakesys_put(psys, "energy_uj", "90000000\n");
 	assert_int_equal(sl_energy_read(e, &j), 0);
 	assert_true(fabs(j - 3.500001) < 1e-9);
 	assert_int_equal(sl_energy_read(e, &j), 0);

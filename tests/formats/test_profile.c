@@ -177,6 +177,7 @@ static void test_round_trip(void **state)
 		same_loc(&b.phases[k].funcs[1], &a.phases[k].funcs[1]);
 		same_loc(&b.phases[k].lines[0], &a.phases[k].lines[0]);
 	}
+	assert_null(b.temp_c); /* none measured: no temperature section */
 	assert_int_equal(sl_profile_event_index(&b, "RESOURCE_STALLS:ANY"), 2);
 	assert_int_equal(sl_profile_event_index(&b, "cycles"), -1);
 
@@ -190,6 +191,34 @@ static void test_round_trip(void **state)
 	free(in);
 	sl_profile_free(&a);
 	sl_profile_free(&b);
+	unlink(f);
+	free(f);
+}
+
+/* Die temperatures per interval (an optional section): round trip with a
+ * NaN among them; the writer and reader refuse a non-temperature. */
+static void test_temperatures(void **state)
+{
+	(void)state;
+	sl_profile a, b;
+	make_profile(&a, 20);
+	a.temp_c = sl_xmalloc(20 * sizeof *a.temp_c);
+	for (size_t i = 0; i < 20; i++)
+		a.temp_c[i] = i == 3 ? NAN : 40 + 0.5 * (double)i;
+	char *f = tpath("temp.prof");
+	assert_int_equal(sl_profile_write(f, &a), 0);
+	assert_int_equal(sl_profile_read(f, &b), 0);
+	assert_non_null(b.temp_c);
+	for (size_t i = 0; i < 20; i++)
+		if (i == 3)
+			assert_true(isnan(b.temp_c[i]));
+		else
+			assert_true(b.temp_c[i] == a.temp_c[i]);
+	sl_profile_free(&b);
+	a.temp_c[5] = 999;
+	assert_int_equal(sl_profile_write(f, &a), -1);
+	assert_non_null(strstr(sl_error(), "interval 5 has a die temperature of 999 C"));
+	sl_profile_free(&a);
 	unlink(f);
 	free(f);
 }
@@ -438,6 +467,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_temperatures),
 		cmocka_unit_test(test_coverage_and_noise),
 		cmocka_unit_test(test_empty_and_no_counts),
 		cmocka_unit_test(test_write_refuses),

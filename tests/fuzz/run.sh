@@ -37,6 +37,9 @@ if [ ! -d "$seed_dir" ]; then
 		"$SLEUTH" simulate -q "$SRC/data/workloads/gcc-like.yaml" --intervals 3 \
 			-o trace.yaml --power-log power.csv --idle-log idle.csv
 		"$SLEUTH" run -q --replay trace.yaml -o p.prof
+		# a profile with the optional temperature section
+		sed 's/^\(- {t: .*\)}$/\1, temp: 51.5}/' trace.yaml >trace-temp.yaml
+		"$SLEUTH" run -q --replay trace-temp.yaml -o p-temp.prof
 		"$SLEUTH" predict p.prof --all --per instance --format csv -o pred.csv
 		"$SLEUTH" schedule p.prof --min-edp -o s.yaml
 		"$SLEUTH" schedule p.prof --min-energy --format json -o s.json
@@ -48,7 +51,7 @@ if [ ! -d "$seed_dir" ]; then
 	cp "$SRC"/data/sim/*.yaml "$seed_dir/simmachine/"
 	cp "$SRC"/data/workloads/*.yaml "$SRC"/data/workloads/train/*.yaml "$seed_dir/workload/"
 	cp "$g/s.yaml" "$g/s.json" "$seed_dir/schedule/"
-	cp "$g/p.prof" "$seed_dir/profile/"
+	cp "$g/p.prof" "$g/p-temp.prof" "$seed_dir/profile/"
 	cp "$g/power-head.csv" "$seed_dir/powerlog/"
 	cp "$SRC/data/measurements/idle.csv" "$seed_dir/idlelog/"
 	cp "$g/idle.csv" "$seed_dir/idlelog/idle-sim.csv"
