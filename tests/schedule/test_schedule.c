@@ -81,7 +81,7 @@ static void gen_table(gen *g, size_t P, size_t K, size_t N, int physical)
 			g->pk[i * P + p] = *e / *t * (1 + 0.3 * urand());
 		}
 	}
-	g->tab = (sl_sched_table){P, g->ghz, 0, K, N, g->phase, g->t, g->e, g->pk};
+	g->tab = (sl_sched_table){P, g->ghz, 0, K, N, g->phase, g->t, g->e, g->pk, NULL};
 }
 
 /* The definition, written independently of the library. */
@@ -433,7 +433,7 @@ static void test_short_phase_stays(void **state)
 		e[i * 2] = t[i * 2] * (shortb ? 30 : 40);
 		e[i * 2 + 1] = t[i * 2 + 1] * (shortb ? 25 : 20);
 	}
-	sl_sched_table tab = {2, ghz, 0, 2, 5, ph, t, e, NULL};
+	sl_sched_table tab = {2, ghz, 0, 2, 5, ph, t, e, NULL, NULL};
 	sl_sched_opts o = {.objective = SL_OBJ_EDP, .max_slowdown = 0.1};
 	sl_sched_result r;
 	assert_int_equal(sl_schedule_solve(&tab, &o, &r), 0);
