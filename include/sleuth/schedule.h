@@ -46,8 +46,10 @@ typedef struct sl_sched_table {
 				  * as exact (docs/schedule.md, confidence) */
 } sl_sched_table;
 
-/* sleuth schedule's default --confidence (docs/schedule.md, "Confidence") */
-#define SL_SCHED_CONFIDENCE 0.95
+/* sleuth schedule's default --confidence: the smallest of 95, 97.5, 99, 99.5
+ * and 99.9% whose margin covered the true slowdown of every schedule of the
+ * tuning split (docs/schedule.md, "Confidence") */
+#define SL_SCHED_CONFIDENCE 0.999
 
 typedef struct sl_sched_opts {
 	sl_objective objective;
