@@ -94,7 +94,7 @@ static int read_schedule(sl_yparser *yp, const sl_ynode *root, sl_schedule_file 
 {
 	static const char *const known[] = {"format", "profile", "machine", "objective",
 		"max_slowdown", "scope", "baseline", "predicted", "phases", "power_cap_w",
-		"transition_us", "min_instance_ms", "confidence", "margin", "fallback", "gain_over_fixed", NULL};
+		"transition_us", "min_instance_ms", "confidence", "margin", "fallback", "gain_over_fixed", "point_optimum", NULL};
 	const sl_ynode *v;
 	const char *str;
 	if (!(v = sl_yreq(yp, root, "format", NULL)) || sl_yget_str(yp, v, "format", &str) < 0)

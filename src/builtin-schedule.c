@@ -263,12 +263,21 @@ static int run(const args *a)
 				  mname, a->transition_us, a->min_instance_ms,
 				  sl_xcalloc(K, sizeof(double)), sl_xcalloc(K, sizeof(double)),
 				  a->confidence, d.sigma_from ? d.sigma_from
-				  : "none: a prediction table carries no error estimate"};
+				  : "none: a prediction table carries no error estimate", 0, {0, 0, 0, 0, 0, 0}};
 		int *base = sl_xmalloc(K * sizeof *base);
 		sl_sched_eval ev;
 		for (size_t k = 0; k < K; k++)
 			base[k] = (int)d.tab.baseline;
 		sl_sched_evaluate(&d.tab, &a->o, base, &ev, NULL, r.base_phase_s, r.base_phase_j);
+		/* what the margin costs: the optimum of the point prediction */
+		sl_sched_result pres;
+		sl_sched_opts po = a->o;
+		po.z = 0;
+		if (a->o.z > 0 && d.tab.sigma && sl_schedule_solve(&d.tab, &po, &pres) == 0) {
+			r.point = pres.total;
+			r.has_point = 1;
+			sl_sched_result_free(&pres);
+		}
 		if (write_output(a, &r) == 0) {
 			rc = 0;
 			/* the file written, the table on the terminal */

@@ -135,6 +135,14 @@ void sched_print_table(FILE *out, const sched_report *r)
 	else
 		fprintf(out, "no margin for the models' error (--confidence off): the bound "
 			"holds for the point prediction\n");
+	if (r->has_point) {
+		double op = sl_objective_value(o->objective, r->point.time_s, r->point.energy_j);
+		double os = sl_objective_value(o->objective, s->total.time_s, s->total.energy_j);
+		fprintf(out, "the margin's price: %s %+.2f%% against the point prediction's "
+			"optimum (slowdown %+.2f%%, no margin)\n",
+			o->objective == SL_OBJ_ENERGY ? "energy" : o->objective == SL_OBJ_EDP
+			? "EDP" : "ED2P", pct(os, op), pct(r->point.time_s, s->base.time_s));
+	}
 	if (s->fixed_pstate >= 0) {
 		const sl_sched_eval *f = &s->fixed;
 		fprintf(out, "per-phase DVFS vs fixed %.3f GHz: time %+.2f%%, energy %+.2f%%, "
@@ -221,6 +229,13 @@ void sched_print_json(FILE *out, const sched_report *r)
 	sl_json_key(&w, "error_from");
 	sl_json_string(&w, r->sigma_from);
 	sl_json_close(&w, "");
+	if (r->has_point) {
+		jeval(&w, "point_optimum", 0, &r->point);
+	} else {
+		sl_json_break(&w, "\n  ");
+		sl_json_key(&w, "point_optimum");
+		sl_json_null(&w);
+	}
 	sl_json_break(&w, "\n  ");
 	sl_json_key(&w, "gain_over_fixed");
 	sl_json_open(&w, '{', " ");

@@ -60,7 +60,14 @@ assert j["confidence"] == 0.999
 assert j["margin"]["slowdown"] > 0.005 and j["margin"]["time_s"] > 0
 assert j["gain_over_fixed"]["uncertainty"] >= 0
 assert j["fallback"] is None or "kept" in j["fallback"]
+# the optimum without a margin: slower, and no worse in energy
+assert j["point_optimum"]["time_s"] > j["predicted"]["time_s"]
+assert j["point_optimum"]["energy_j"] <= j["predicted"]["energy_j"]
 PY
+# the table says what the margin cost
+out -- "$SLEUTH" schedule "$T/g.prof" --min-energy --machine "$M"
+grep -q "^the margin's price: energy +[0-9.]*% against the point prediction's optimum" "$OUT" && ok ||
+	fail "no price line: $(cat "$OUT")"
 # a lower confidence takes a smaller margin, and here still keeps the bound
 expect_ok -- "$SLEUTH" schedule "$T/g.prof" --min-energy --machine "$M" --confidence 95% \
 	-o "$T/c95.yaml"
