@@ -4,8 +4,9 @@
 # model underpredicts its time at low frequency, and the min-energy schedule
 # planned to 10% runs 10.6% slower in truth.  With a confidence (the default
 # 99.9%, and 95%) the schedule takes a margin (reported in every output) and
-# the truth stays within the bound.  Also: the option's values, the file keys,
-# and that a prediction table (no error estimate) plans on the point prediction.
+# the truth stays within the bound.  Also: the fallback to one frequency, the
+# option's values, the file keys, and that a prediction table plans on the point
+# prediction (it carries no error estimate).
 . "$SRCDIR/tests/lib.sh"
 
 W=$SRCDIR/data/workloads/gcc-like.yaml
@@ -68,6 +69,33 @@ PY
 out -- "$SLEUTH" schedule "$T/g.prof" --min-energy --machine "$M"
 grep -q "^the margin's price: energy +[0-9.]*% against the point prediction's optimum" "$OUT" && ok ||
 	fail "no price line: $(cat "$OUT")"
+# the fallback: for gcc-like's min-edp schedule, per-phase DVFS gains 0.34%
+# over fmax for every phase, less than its uncertainty (0.42%): one frequency
+# is kept, and said; for both objectives the JSON is consistent with the rule
+for obj in min-edp min-energy; do
+	out -- "$SLEUTH" schedule "$T/g.prof" --$obj --machine "$M" --format json
+	cp "$OUT" "$T/$obj.json"
+	python3 - "$T/$obj.json" <<'PY' && ok || fail "$obj: fallback inconsistent"
+import json, sys
+j = json.load(open(sys.argv[1]))
+g, u = j["gain_over_fixed"]["objective"], j["gain_over_fixed"]["uncertainty"]
+ghz = {p["ghz"] for p in j["phases"]}
+if j["fallback"] is not None:
+    assert g <= u and ghz == {j["best_fixed"]["ghz"]}, (g, u, ghz)
+    assert j["predicted"]["energy_j"] == j["best_fixed"]["energy_j"]
+else:
+    assert g > u or len(ghz) == 1, (g, u, ghz)
+PY
+done
+python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); sys.exit(j["fallback"] is None)' \
+	"$T/min-edp.json" && ok || fail "gcc-like min-edp: expected the fallback to one frequency"
+out -- "$SLEUTH" schedule "$T/g.prof" --min-edp --machine "$M"
+grep -q "^fallback: per-phase DVFS would gain [0-9.]*% over 2.660 GHz for every phase, not more than its uncertainty" \
+	"$OUT" && ok || fail "no fallback line: $(cat "$OUT")"
+# with --confidence off there is no fallback
+out -- "$SLEUTH" schedule "$T/g.prof" --min-edp --machine "$M" --confidence off
+grep -q "^fallback:" "$OUT" && fail "fallback with --confidence off" || ok
+
 # a lower confidence takes a smaller margin, and here still keeps the bound
 expect_ok -- "$SLEUTH" schedule "$T/g.prof" --min-energy --machine "$M" --confidence 95% \
 	-o "$T/c95.yaml"
