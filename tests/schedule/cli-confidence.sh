@@ -121,6 +121,12 @@ out -- "$SLEUTH" schedule --predictions "$T/g.csv" --min-energy
 grep -q "margin for the models' error at 99.9% confidence: 0.00% .*no error estimate" "$OUT" && ok ||
 	fail "CSV input: $(grep margin "$OUT")"
 
+# a cap the point prediction meets but not with the margin: said, one line
+expect_ok -- "$SLEUTH" schedule "$T/g.prof" --min-energy --machine "$M" --power-cap 60 \
+	--confidence off
+expect_exit 1 "slowdown \(with its confidence margin\) within 10% under the 60 W power cap.*or lower --confidence" \
+	-- "$SLEUTH" schedule "$T/g.prof" --min-energy --machine "$M" --power-cap 60
+
 # bad values: one line, usage exit
 for v in 1 100% 0.3 -5% x; do
 	expect_exit 2 "confidence wants 0 or off" -- "$SLEUTH" schedule "$T/g.prof" --min-energy \
