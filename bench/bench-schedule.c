@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 			e[i * P + p] = w * t[i * P + p] * (0.97 + 0.06 * urand());
 		}
 	}
-	sl_sched_table tab = {P, ghz, 0, K, N, ph, t, e, NULL};
+	sl_sched_table tab = {P, ghz, 0, K, N, ph, t, e, NULL, NULL};
 	printf("# %zu phases x %zu P-states, %zu instances, bound %g%%, switch %g us, seed %lu\n",
 	       K, P, N, 100 * bound, tus, seed);
 	for (int obj = 0; obj < 3; obj++) {

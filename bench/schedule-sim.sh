@@ -11,7 +11,8 @@
 # default data/machines/sim-nehalem-i7-920.yaml), BOUND (default 10%), SEED (default 1),
 # SIM (the simulated machine), MODEL (time model, default stall), PIN (run --pin,
 # default time), TRANSITION_US (switch cost given to sleuth schedule and so charged by the
-# simulator, default 0), KEEP (a directory to keep traces, profiles, schedules)
+# simulator, default 0), CONFIDENCE (sleuth schedule --confidence, default: its default),
+# KEEP (a directory to keep traces, profiles, schedules)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}
@@ -23,6 +24,7 @@ PIN=${PIN:-time}
 BOUND=${BOUND:-10%}
 SEED=${SEED:-1}
 TRANSITION_US=${TRANSITION_US:-0}
+CONFIDENCE=${CONFIDENCE:-}
 if ! grep -q 'static_w' "$MACHINE" || ! grep -q 'coeff' "$MACHINE"; then
 	echo "$MACHINE has no fitted power model; fit it first (bench/calibrate-sim.sh)" >&2
 	exit 1
@@ -49,8 +51,10 @@ key() { sed -nE "s/^$2: \{.*\b$3: ([^,}]*).*/\1/p" "$1"; }
 
 acc=$D/accuracy.md
 sav=$D/savings.md
+sum=$D/summary.txt
 : > "$acc"
 : > "$sav"
+: > "$sum"
 for w in "$@"; do
 	name=$(basename "$w" .yaml)
 	sim() { "$S" simulate -q --seed "$SEED" -m "$SIM_MACHINE" "$w" "$@"; }
@@ -69,7 +73,7 @@ for w in "$@"; do
 	for obj in min-energy min-edp; do
 		sch=$D/$name-$obj.schedule.yaml
 		args=("$D/$name.prof" --"$obj" --max-slowdown "$BOUND" --machine "$MACHINE" --model "$MODEL"
-		      --transition-us "$TRANSITION_US")
+		      --transition-us "$TRANSITION_US" ${CONFIDENCE:+--confidence "$CONFIDENCE"})
 		"$S" schedule "${args[@]}" -o "$sch" > /dev/null
 		# the best fixed frequency by the model (JSON best_fixed), as a P-state key
 		mf=$("$S" schedule "${args[@]}" --format json | python3 -c '
@@ -88,6 +92,9 @@ print(b["ghz"] if b else "none")')
 		pb=$(key "$sch" baseline time_s)
 		pbe=$(key "$sch" baseline energy_j)
 		ghz=$(sed -nE 's/^- \{phase: ([0-9]+), ghz: ([0-9.]+),.*/\2/p' "$sch" | paste -sd/)
+		margin=$(key "$sch" margin slowdown)
+		margin=${margin:-0}
+		fb=$(grep -q '^fallback:' "$sch" && echo 1 || echo 0)
 		# the best fixed frequency by the simulated truth, within the bound
 		best=$(for f in $pstates; do echo "$f ${T[$f]} ${E[$f]}"; done |
 			awk -v obj="$obj" -v tb="${T[$fmax]}" -v b="$bound" '
@@ -99,7 +106,8 @@ print(b["ghz"] if b else "none")')
 		awk -v name="$name" -v obj="$obj" -v ghz="$ghz" -v pt="$pt" -v pe="$pe" -v st="$st" \
 			-v se="$se" -v tb="${T[$fmax]}" -v eb="${E[$fmax]}" -v pb="$pb" -v pbe="$pbe" \
 			-v fb="$best" -v tf="${T[$best]}" -v ef="${E[$best]}" -v acc="$acc" -v sav="$sav" \
-			-v fm="$mfix" -v tm="${T[$mfix]:-0}" -v em="${E[$mfix]:-0}" '
+			-v fm="$mfix" -v tm="${T[$mfix]:-0}" -v em="${E[$mfix]:-0}" -v mg="$margin" \
+			-v fb1="$fb" -v sum="$sum" -v b="$bound" '
 			function err(p, s) { return sprintf("%+.1f%%", 100 * (p - s) / s) }
 			function ch(a, b) { return sprintf("%+.1f%%", 100 * (a - b) / b) }
 			function o(t, e) { return obj == "min-energy" ? e : e * t }
@@ -107,11 +115,15 @@ print(b["ghz"] if b else "none")')
 				printf "| %s | %s | %s | %.3f / %.3f (%s) | %.1f / %.1f (%s) | %.0f / %.0f (%s) |\n",
 					name, obj, ghz, pt, st, err(pt, st), pe, se, err(pe, se),
 					pt * pe, st * se, err(pt * pe, st * se) >> acc
-				printf "| %s | %s | %s / %s | %s / %s | %s: %s | %s | %s: %s | %s |\n",
-					name, obj, ch(pt, pb), ch(st, tb), ch(o(pt, pe), o(pb, pbe)),
+				printf "| %s | %s | %s / %s | %.2f%%%s | %s / %s | %s: %s | %s | %s: %s | %s |\n",
+					name, obj, ch(pt, pb), ch(st, tb), 100 * mg, fb1 ? " (fallback)" : "",
+					ch(o(pt, pe), o(pb, pbe)),
 					ch(o(st, se), o(tb, eb)), fb, ch(o(tf, ef), o(tb, eb)),
 					ch(o(st, se), o(tf, ef)), fm, fm == "none" ? "-" : ch(tm, tb),
 					fm == "none" ? "-" : ch(o(st, se), o(tm, em)) >> sav
+				# name obj true-slowdown margin fallback obj-vs-fmax obj-vs-hindsight
+				printf "%s %s %.6f %.6f %d %.6f %.6f\n", name, obj, st / tb - 1, mg, fb1,
+					o(st, se) / o(tb, eb) - 1, o(st, se) / o(tf, ef) - 1 >> sum
 			}'
 	done
 	unset T E
@@ -134,7 +146,28 @@ Best fixed (sim): the P-state with the least simulated objective among those
 whose simulated slowdown is within the bound.  Model's fixed: the best fixed
 frequency sleuth schedule predicts (its JSON best_fixed), simulated.
 
-| workload | objective | slowdown vs fmax | objective vs fmax | best fixed (sim): GHz, objective vs fmax | schedule vs best fixed | model's fixed: GHz, slowdown (sim) | schedule vs model's fixed (sim) |
-| --- | --- | --- | --- | --- | --- | --- | --- |
+| workload | objective | slowdown vs fmax | margin taken | objective vs fmax | best fixed (sim): GHz, objective vs fmax | schedule vs best fixed | model's fixed: GHz, slowdown (sim) | schedule vs model's fixed (sim) |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
 HEAD
 cat "$sav"
+echo
+echo "Summary per objective (true = simulated): mean / max true slowdown, runs over the bound,"
+echo "mean / max margin, fallbacks, mean objective vs fmax, vs hindsight-best fixed: mean, worse on"
+echo
+echo "| objective | true slowdown: mean / max | over $BOUND | margin: mean / max | fallbacks | objective vs fmax | vs hindsight-best fixed: mean / worse on |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+awk -v b="$bound" '
+	{ k = $2; n[k]++; s[k] += $3; if (n[k] == 1 || $3 > mx[k]) { mx[k] = $3; mxw[k] = $1 }
+	  over[k] += $3 > b * (1 + 1e-9); m[k] += $4; if ($4 > mm[k]) mm[k] = $4; f[k] += $5
+	  of[k] += $6; oh[k] += $7; if ($7 > 0.0005) { worse[k]++; if ($7 > wmax[k]) { wmax[k] = $7; ww[k] = $1 } } }
+	END {
+		split("min-energy min-edp", ks, " ")
+		for (i = 1; i <= 2; i++) { k = ks[i]; if (!n[k]) continue
+			printf "| %s | %.1f%% / %.1f%% (%s) | %d of %d | %.2f%% / %.2f%% | %d | %+.1f%% | %+.1f%% / %d of %d%s |\n",
+				k, 100 * s[k] / n[k], 100 * mx[k], mxw[k], over[k], n[k], 100 * m[k] / n[k],
+				100 * mm[k], f[k], 100 * of[k] / n[k], 100 * oh[k] / n[k], worse[k], n[k],
+				worse[k] ? sprintf(" (up to %+.1f%%, %s)", 100 * wmax[k], ww[k]) : "" }
+	}' "$sum"
+echo
+echo "Rows (workload objective true-slowdown margin fallback objective-vs-fmax vs-hindsight-best, fractions):"
+sed 's/^/row /' "$sum"

@@ -72,6 +72,8 @@ void sl_calib_model(sl_machine *out, const sl_machine *skeleton,
 		out->pstates[s].has_static = 1;
 		out->pstates[s].static_w = fit->static_w[s];
 	}
+	out->n_time_error = 0; /* the skeleton's, if any, are not this fit's */
+	out->time_error = NULL;
 	out->has_power = 1;
 	out->has_constant = 1;
 	out->constant = fit->constant;

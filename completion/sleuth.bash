@@ -30,7 +30,8 @@ _sleuth()
 				awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')" \
 				-- "$cur")) ;;
 		*:--backend) COMPREPLY=($(compgen -W "auto perf timer" -- "$cur")) ;;
-		*:--model) COMPREPLY=($(compgen -W "stall linear" -- "$cur")) ;;
+		*:--model) COMPREPLY=($(compgen -W "stall mlp linear" -- "$cur")) ;;
+		*:--confidence) COMPREPLY=($(compgen -W "95% 99% 90% off" -- "$cur")) ;;
 		*:--scope) COMPREPLY=($(compgen -W "global phase" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;
 		esac

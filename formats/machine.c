@@ -310,10 +310,50 @@ static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	return 0;
 }
 
+/* time_error: [{model: M, from_ghz: F0, ghz: F, phases: N, rms: R, mean: B,
+ * worst: W}, ...] (calibrate's record of the time models' residuals); a
+ * model name sleuth does not know is kept, and simply never looked up. */
+static int read_time_error(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
+{
+	static const char *const known[] = {"model", "from_ghz", "ghz", "phases", "rms",
+		"mean", "worst", NULL};
+	if (sl_yexpect(yp, v, SL_YSEQ, "time_error") < 0)
+		return -1;
+	m->time_error = sl_xcalloc(v->n + 1, sizeof *m->time_error);
+	for (size_t i = 0; i < v->n; i++) {
+		const sl_ynode *p = v->kid[i], *x;
+		sl_time_error *e = &m->time_error[i];
+		const char *s;
+		uint64_t n;
+		if (sl_yexpect(yp, p, SL_YMAP, "time_error") < 0)
+			return -1;
+		sl_ywarn_unknown(yp, p, known);
+		if (!(x = sl_yreq(yp, p, "model", "a time_error entry")) ||
+		    sl_yget_str(yp, x, "model", &s) < 0)
+			return -1;
+		e->model = sl_xstrdup(s);
+		m->n_time_error++;
+		if (get_positive(yp, p, "from_ghz", "a time_error entry", MAX_GHZ, &e->from_ghz) < 0 ||
+		    get_positive(yp, p, "ghz", "a time_error entry", MAX_GHZ, &e->ghz) < 0 ||
+		    !(x = sl_yreq(yp, p, "rms", "a time_error entry")) ||
+		    get_bounded(yp, x, "rms", 0, 100, &e->rms) < 0 ||
+		    !(x = sl_yreq(yp, p, "worst", "a time_error entry")) ||
+		    get_bounded(yp, x, "worst", 0, 100, &e->worst) < 0 ||
+		    !(x = sl_yreq(yp, p, "mean", "a time_error entry")) ||
+		    get_bounded(yp, x, "mean", -100, 100, &e->mean) < 0)
+			return -1;
+		if (!(x = sl_yreq(yp, p, "phases", "a time_error entry")) ||
+		    sl_yget_u64(yp, x, "phases", &n) < 0)
+			return -1;
+		e->phases = (size_t)n;
+	}
+	return 0;
+}
+
 static int read_machine(sl_yparser *yp, const sl_ynode *root, sl_machine *m)
 {
 	static const char *const known[] = {"format", "name", "counters",
-		"memory_latency_ns", "pstates", "events", "power", "memory", NULL};
+		"memory_latency_ns", "pstates", "events", "power", "memory", "time_error", NULL};
 	const sl_ynode *v;
 	const char *s;
 	int64_t k;
@@ -348,6 +388,8 @@ static int read_machine(sl_yparser *yp, const sl_ynode *root, sl_machine *m)
 	if ((v = sl_ymap_get(root, "power")) && read_power(yp, v, m) < 0)
 		return -1;
 	if ((v = sl_ymap_get(root, "memory")) && read_memory(yp, v, m) < 0)
+		return -1;
+	if ((v = sl_ymap_get(root, "time_error")) && read_time_error(yp, v, m) < 0)
 		return -1;
 	return 0;
 }
@@ -508,6 +550,23 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 		}
 		sl_yw_end_map(&w);
 	}
+	if (m->n_time_error) {
+		sl_yw_plain(&w, "time_error");
+		sl_yw_seq(&w, 0);
+		for (size_t i = 0; i < m->n_time_error; i++) {
+			const sl_time_error *e = &m->time_error[i];
+			sl_yw_map(&w, 1);
+			sl_yw_kstr(&w, "model", e->model);
+			sl_yw_kdouble(&w, "from_ghz", e->from_ghz);
+			sl_yw_kdouble(&w, "ghz", e->ghz);
+			sl_yw_ku64(&w, "phases", e->phases);
+			sl_yw_kdouble(&w, "rms", e->rms);
+			sl_yw_kdouble(&w, "mean", e->mean);
+			sl_yw_kdouble(&w, "worst", e->worst);
+			sl_yw_end_map(&w);
+		}
+		sl_yw_end_seq(&w);
+	}
 	sl_yw_end_map(&w);
 	return sl_yw_commit(&w);
 }
@@ -530,6 +589,9 @@ void sl_machine_free(sl_machine *m)
 	free(m->mem_llc_ns);
 	free(m->mem_loaded_gbps);
 	free(m->mem_loaded_ns);
+	for (size_t i = 0; i < m->n_time_error; i++)
+		free(m->time_error[i].model);
+	free(m->time_error);
 	memset(m, 0, sizeof *m);
 }
 

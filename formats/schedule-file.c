@@ -94,7 +94,7 @@ static int read_schedule(sl_yparser *yp, const sl_ynode *root, sl_schedule_file 
 {
 	static const char *const known[] = {"format", "profile", "machine", "objective",
 		"max_slowdown", "scope", "baseline", "predicted", "phases", "power_cap_w",
-		"transition_us", "min_instance_ms", NULL};
+		"transition_us", "min_instance_ms", "confidence", "margin", "fallback", "gain_over_fixed", "point_optimum", NULL};
 	const sl_ynode *v;
 	const char *str;
 	if (!(v = sl_yreq(yp, root, "format", NULL)) || sl_yget_str(yp, v, "format", &str) < 0)
@@ -138,7 +138,21 @@ static int read_schedule(sl_yparser *yp, const sl_ynode *root, sl_schedule_file 
 		return -1;
 	if (get_opt(yp, root, "power_cap_w", &s->power_cap_w) < 0 ||
 	    get_opt(yp, root, "transition_us", &s->transition_us) < 0 ||
-	    get_opt(yp, root, "min_instance_ms", &s->min_instance_ms) < 0)
+	    get_opt(yp, root, "min_instance_ms", &s->min_instance_ms) < 0 ||
+	    get_opt(yp, root, "confidence", &s->confidence) < 0)
+		return -1;
+	if (!(s->confidence < 1))
+		return sl_yerr(yp, sl_ymap_get(root, "confidence")->line, "confidence",
+			       "must be below 1 (a probability)");
+	if ((v = sl_ymap_get(root, "margin"))) {
+		if (sl_yexpect(yp, v, SL_YMAP, "margin") < 0 ||
+		    get_num(yp, v, "slowdown", "margin", 0, &s->margin_slowdown) < 0 ||
+		    get_num(yp, v, "time_s", "margin", 0, &s->margin_s) < 0)
+			return -1;
+	}
+	/* JSON writes null for no fallback */
+	if ((v = sl_ymap_get(root, "fallback")) && !(v->type == SL_YSCALAR && v->plain && !strcmp(v->str, "null")) &&
+	    get_str(yp, root, "fallback", &s->fallback) < 0)
 		return -1;
 	return 0;
 }
@@ -194,6 +208,15 @@ int sl_schedule_write(const char *path, const sl_schedule_file *s, const char *c
 		sl_yw_kdouble(&w, "transition_us", s->transition_us);
 	if (s->min_instance_ms > 0)
 		sl_yw_kdouble(&w, "min_instance_ms", s->min_instance_ms);
+	if (s->confidence > 0) {
+		sl_yw_kdouble(&w, "confidence", s->confidence);
+		kv_map(&w, "margin");
+		sl_yw_kdouble(&w, "slowdown", s->margin_slowdown);
+		sl_yw_kdouble(&w, "time_s", s->margin_s);
+		sl_yw_end_map(&w);
+	}
+	if (s->fallback)
+		sl_yw_kstr(&w, "fallback", s->fallback);
 	sl_yw_str(&w, "phases");
 	sl_yw_seq(&w, 0);
 	for (size_t i = 0; i < s->n_phases; i++) {
@@ -215,6 +238,7 @@ void sl_schedule_file_free(sl_schedule_file *s)
 	free(s->profile);
 	free(s->machine);
 	free(s->phases);
+	free(s->fallback);
 	memset(s, 0, sizeof *s);
 }
 

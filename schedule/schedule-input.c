@@ -28,6 +28,8 @@ void sl_sched_data_free(sl_sched_data *d)
 	free(d->time_s);
 	free(d->energy_j);
 	free(d->peak_w);
+	free(d->sigma);
+	free(d->sigma_from);
 	memset(d, 0, sizeof *d);
 }
 
@@ -43,7 +45,7 @@ void sl_sched_data_alloc(sl_sched_data *d, size_t n_pstates, size_t n_inst,
 	d->energy_j = sl_xcalloc(n_inst * n_pstates, sizeof(double));
 	d->peak_w = sl_xcalloc(n_inst * n_pstates, sizeof(double));
 	d->tab = (sl_sched_table){n_pstates, d->ghz, 0, n_phases, n_inst, d->phase,
-				  d->time_s, d->energy_j, d->peak_w};
+				  d->time_s, d->energy_j, d->peak_w, NULL};
 }
 
 typedef struct row {

@@ -3,19 +3,131 @@
  * every P-state of the machine by the models, summed per phase instance;
  * an instance's peak power is its highest predicted interval power, which
  * is what --power-cap bounds.
+ *
+ * And how far each of those predictions may be from the truth (the table's
+ * sigma, what `sleuth schedule --confidence` plans with), from what sleuth
+ * legitimately knows (docs/schedule.md, "Confidence"): the time model's
+ * residuals on the training runs, recorded by `sleuth calibrate` in the
+ * machine (time_error:), and per phase the profile's own evidence -- how
+ * much of the time model's input was interpolated rather than counted, and
+ * how widely the phase's intervals disagree about the slowdown.
  */
 #include "sleuth/schedule-model.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sleuth/common.h"
+
+/*
+ * The calibrated relative error of model `name` at stretch x = f0/f - 1:
+ * linear in x between (0, 0) and the recorded points (each from_ghz/ghz -
+ * 1 with its rms; the largest where two share a stretch), proportional to
+ * x beyond the last.  -1 when the machine records none for the model.
+ */
+static double cal_sigma(const sl_machine *m, const char *name, double x)
+{
+	double lo_x = 0, lo_s = 0, hi_x = INFINITY, hi_s = 0, last_x = 0, last_s = 0;
+	int any = 0;
+	x = fabs(x);
+	for (size_t i = 0; i < m->n_time_error; i++) {
+		const sl_time_error *e = &m->time_error[i];
+		if (strcmp(e->model, name) || !(e->ghz < e->from_ghz))
+			continue;
+		double xe = e->from_ghz / e->ghz - 1;
+		any = 1;
+		if (xe > last_x || (xe == last_x && e->rms > last_s)) {
+			last_x = xe;
+			last_s = e->rms;
+		}
+		if (xe <= x && (xe > lo_x || (xe == lo_x && e->rms > lo_s))) {
+			lo_x = xe;
+			lo_s = e->rms;
+		}
+		if (xe >= x && (xe < hi_x || (xe == hi_x && e->rms > hi_s))) {
+			hi_x = xe;
+			hi_s = e->rms;
+		}
+	}
+	if (!any)
+		return -1;
+	if (!isfinite(hi_x))
+		return last_s * x / last_x;
+	if (hi_x == lo_x)
+		return SL_MAX(lo_s, hi_s);
+	return lo_s + (hi_s - lo_s) * (x - lo_x) / (hi_x - lo_x);
+}
+
+/* Per phase: the share of the time model's (interval, event) cells that
+ * were not counted in the interval. */
+static void interpolated_share(const sl_model *md, double *u)
+{
+	const sl_interp *v = &md->view;
+	int ks[] = {md->k_stall, md->k_llc, md->k_memstall, md->k_ocyc, md->k_occ,
+		    md->k_pf, md->k_llcref, md->k_mst};
+	double *all = sl_xcalloc(v->n_phase_ids, sizeof *all);
+	memset(u, 0, v->n_phase_ids * sizeof *u);
+	for (size_t i = 0; i < md->prof->n_intervals; i++) {
+		uint32_t ph = md->prof->iv[i].phase;
+		for (size_t j = 0; j < SL_ARRAY_LEN(ks); j++) {
+			if (ks[j] < 0)
+				continue;
+			all[ph]++;
+			u[ph] += sl_interp_src(v, i, (size_t)ks[j]) != SL_SRC_MEASURED;
+		}
+	}
+	for (size_t k = 0; k < v->n_phase_ids; k++)
+		u[k] = all[k] > 0 ? u[k] / all[k] : 0;
+	free(all);
+}
+
+/*
+ * sigma of every instance at every P-state, given the per-phase moments of
+ * the intervals' predicted slowdown against the baseline (n, mean, M2 per
+ * phase x P-state).
+ */
+static void fill_sigma(const sl_model *md, sl_sched_data *d, const size_t *n,
+		       const double *mean, const double *m2)
+{
+	const sl_interp *v = &md->view;
+	size_t P = d->tab.n_pstates, K = v->n_phase_ids;
+	const char *name = sl_time_model_name(md->time);
+	double *u = sl_xmalloc((K + 1) * sizeof *u);
+	double *cal = sl_xmalloc(P * sizeof *cal);
+	interpolated_share(md, u);
+	for (size_t p = 0; p < P; p++)
+		cal[p] = cal_sigma(md->mach, name, md->f0_ghz / d->ghz[p] - 1);
+	d->sigma = sl_xmalloc(v->n_instances * P * sizeof *d->sigma);
+	for (size_t j = 0; j < v->n_instances; j++) {
+		size_t k = v->inst[j].phase;
+		for (size_t p = 0; p < P; p++) {
+			size_t c = k * P + p;
+			double cv = n[c] > 1 && mean[c] > 0 ? sqrt(m2[c] / (double)(n[c] - 1)) / mean[c]
+							  : 0;
+			double dk = cv * sqrt(u[k] + 1.0 / (double)SL_MAX(n[c], (size_t)1));
+			double ck = cal[p] > 0 ? cal[p] : 0;
+			d->sigma[j * P + p] = sqrt(ck * ck + dk * dk);
+		}
+	}
+	if (cal[P - 1] >= 0)
+		d->sigma_from = sl_xasprintf("the %s model's residuals on the training runs "
+					     "(machine time_error:) and the profile's evidence",
+					     name);
+	else
+		d->sigma_from = sl_xasprintf("the profile's evidence only: machine %s records "
+					     "no time_error for the %s model (calibrate with "
+					     "runs at several frequencies)", md->mach->name, name);
+	free(u);
+	free(cal);
+}
 
 int sl_sched_data_from_model(const sl_model *md, sl_sched_data *d)
 {
 	const sl_machine *m = md->mach;
 	const sl_interp *v = &md->view;
-	size_t P = m->n_pstates, N = v->n_instances;
+	size_t P = m->n_pstates, N = v->n_instances, NI = md->prof->n_intervals;
 	if (!md->power) {
 		sl_error_set("scheduling needs energy predictions, and the machine model "
 			     "has no fitted power model; run sleuth calibrate first");
@@ -28,24 +140,48 @@ int sl_sched_data_from_model(const sl_model *md, sl_sched_data *d)
 	sl_sched_data_alloc(d, P, N, v->n_phase_ids);
 	for (size_t j = 0; j < N; j++)
 		d->phase[j] = v->inst[j].phase;
+	/* per phase and P-state: moments of the intervals' slowdown t(p)/t(0) */
+	size_t KP = (size_t)v->n_phase_ids * P;
+	size_t *n = sl_xcalloc(KP, sizeof *n);
+	double *mean = sl_xcalloc(KP, sizeof *mean), *m2 = sl_xcalloc(KP, sizeof *m2);
+	double *t0 = sl_xcalloc(NI + 1, sizeof *t0);
 	/* P-states come fastest first: the first is the baseline */
 	for (size_t p = 0; p < P; p++) {
 		sl_opoint op;
 		d->ghz[p] = m->pstates[p].ghz;
 		if (sl_model_opoint(md, d->ghz[p], &op) < 0) {
 			sl_sched_data_free(d);
+			free(n);
+			free(mean);
+			free(m2);
+			free(t0);
 			return -1;
 		}
-		for (size_t i = 0; i < md->prof->n_intervals; i++) {
+		for (size_t i = 0; i < NI; i++) {
 			sl_pred pr;
 			sl_model_predict(md, &op, i, &pr);
 			size_t c = (size_t)v->inst_of[i] * P + p;
 			d->time_s[c] += pr.time_s;
 			d->energy_j[c] += pr.energy_j;
 			d->peak_w[c] = SL_MAX(d->peak_w[c], pr.power_w);
+			if (p == 0)
+				t0[i] = pr.time_s;
+			if (!(t0[i] > 0) || !isfinite(pr.time_s))
+				continue;
+			size_t kc = (size_t)md->prof->iv[i].phase * P + p;
+			double s = pr.time_s / t0[i], dl = s - mean[kc];
+			n[kc]++;
+			mean[kc] += dl / (double)n[kc];
+			m2[kc] += dl * (s - mean[kc]);
 		}
 	}
 	d->tab.baseline = 0;
+	fill_sigma(md, d, n, mean, m2);
+	d->tab.sigma = d->sigma;
+	free(n);
+	free(mean);
+	free(m2);
+	free(t0);
 	if (sl_sched_table_check(&d->tab) < 0) {
 		sl_sched_data_free(d);
 		return -1;

@@ -855,11 +855,15 @@ int sl_sched_solve_global(prob *pr, sl_sched_result *r, int *x)
 	for (size_t k = 0; k < K; k++)
 		x[k] = (int)pr->t->baseline;
 	double tmin = hull_walk(pr, &s);
+	/* with a confidence, the times the bound sees include the margin */
+	int conf = pr->o->z > 0 && pr->t->sigma;
 	if (tmin > pr->B) {
-		sl_error_set("no schedule keeps the slowdown within %g%% under the %g W "
+		sl_error_set("no schedule keeps the slowdown%s within %g%% under the %g W "
 			     "power cap: the cap alone costs at least %.2f%%; raise "
-			     "--max-slowdown or --power-cap", 100 * pr->o->max_slowdown,
-			     cap, 100 * (tmin / r->base.time_s - 1));
+			     "--max-slowdown or --power-cap%s",
+			     conf ? " (with its confidence margin)" : "",
+			     100 * pr->o->max_slowdown, cap, 100 * (tmin / r->base.time_s - 1),
+			     conf ? ", or lower --confidence" : "");
 		return -1;
 	}
 	uint32_t *order = sl_xmalloc((L + 1) * sizeof *order);
@@ -888,10 +892,11 @@ int sl_sched_solve_global(prob *pr, sl_sched_result *r, int *x)
 	r->lower_bound = r->exact ? s.f : SL_MIN(lb, s.f);
 	free(order);
 	if (!isfinite(s.f)) {
-		sl_error_set("no schedule keeps the slowdown within %g%% once frequency "
-			     "switches are charged%s; raise --max-slowdown%s",
+		sl_error_set("no schedule keeps the slowdown%s within %g%% once frequency "
+			     "switches are charged%s; raise --max-slowdown%s%s",
+			     conf ? " (with its confidence margin)" : "",
 			     100 * pr->o->max_slowdown, cap > 0 ? " under the power cap" : "",
-			     cap > 0 ? " or --power-cap" : "");
+			     cap > 0 ? " or --power-cap" : "", conf ? ", or lower --confidence" : "");
 		return -1;
 	}
 	return 0;

@@ -109,9 +109,11 @@ int sl_sched_table_check(const sl_sched_table *t)
 		for (size_t p = 0; p < t->n_pstates; p++) {
 			size_t k = i * t->n_pstates + p;
 			if (!good(t->time_s[k]) || !good(t->energy_j[k]) ||
-			    (t->peak_w && !good(t->peak_w[k]))) {
+			    (t->peak_w && !good(t->peak_w[k])) ||
+			    (t->sigma && !(t->sigma[k] >= 0 && t->sigma[k] < 1e3))) {
 				sl_error_set("instance %zu at %.3f GHz: predicted time, energy "
-					     "and power must be finite and positive", i,
+					     "and power must be finite and positive (and their "
+					     "error finite and >= 0)", i,
 					     t->ghz[p]);
 				return -1;
 			}
@@ -272,6 +274,107 @@ static void name_inheritors(const prob *pr, sl_sched_result *r)
 	free(share);
 }
 
+/* The planning table: with a confidence, every time is the point prediction
+ * plus z sigma of it, for the bound and for the delay of EDP and ED2P
+ * (docs/schedule.md).  *tp and *pk are what to free. */
+static void plan_table(const sl_sched_table *t, const sl_sched_opts *o, sl_sched_table *pt,
+		       double **tp, double **pk)
+{
+	*pt = *t;
+	*tp = *pk = NULL;
+	if (!(o->z > 0) || !t->sigma)
+		return;
+	size_t n = t->n_inst * t->n_pstates;
+	*tp = sl_xmalloc(n * sizeof **tp);
+	for (size_t c = 0; c < n; c++)
+		(*tp)[c] = t->time_s[c] * (1 + o->z * t->sigma[c]);
+	pt->time_s = *tp;
+	if (!t->peak_w) { /* the power the point prediction has, not diluted */
+		*pk = sl_xmalloc(n * sizeof **pk);
+		for (size_t c = 0; c < n; c++)
+			(*pk)[c] = t->energy_j[c] / t->time_s[c];
+		pt->peak_w = *pk;
+	}
+}
+
+/*
+ * The uncertainty of per-phase DVFS's gain over the fixed map xf: only the
+ * instances that run at other P-states under the two maps differ.  Within
+ * a phase their errors are taken as one (correlated: the same behaviour,
+ * the same model), between phases and between the two maps as independent:
+ * z times the root sum of squares over phases of sigma times the
+ * instances' share of the objective (energy share + k x time share).
+ */
+static double gain_uncertainty(const sl_sched_table *t, const sl_sched_opts *o, int k,
+			       const int *xs, const int *xf, const sl_sched_eval *es,
+			       const sl_sched_eval *ef)
+{
+	if (!(o->z > 0) || !t->sigma)
+		return 0;
+	size_t N = t->n_inst, P = t->n_pstates, K = t->n_phases;
+	int *is = sl_xmalloc(N * sizeof *is), *jf = sl_xmalloc(N * sizeof *jf);
+	double *as = sl_xcalloc(K, sizeof *as), *af = sl_xcalloc(K, sizeof *af);
+	sl_sched_evaluate(t, o, xs, &(sl_sched_eval){0}, is, NULL, NULL);
+	sl_sched_evaluate(t, o, xf, &(sl_sched_eval){0}, jf, NULL, NULL);
+	double os = sl_objective_value(o->objective, es->time_s, es->energy_j);
+	double of = sl_objective_value(o->objective, ef->time_s, ef->energy_j);
+	for (size_t i = 0; i < N; i++) {
+		if (is[i] == jf[i])
+			continue;
+		size_t cs = i * P + (size_t)is[i], cf = i * P + (size_t)jf[i];
+		as[t->phase[i]] += t->sigma[cs] * (t->energy_j[cs] / es->energy_j +
+						   k * t->time_s[cs] / es->time_s);
+		af[t->phase[i]] += t->sigma[cf] * (t->energy_j[cf] / ef->energy_j +
+						   k * t->time_s[cf] / ef->time_s);
+	}
+	double u2 = 0;
+	for (size_t p = 0; p < K; p++)
+		u2 += os * os * as[p] * as[p] + of * of * af[p] * af[p];
+	free(is);
+	free(jf);
+	free(as);
+	free(af);
+	return o->z * sqrt(u2);
+}
+
+/*
+ * The result in point predictions, the margins the plan took, and the
+ * fallback: per-phase DVFS must gain more than its uncertainty over the
+ * best fixed frequency, else that frequency is the schedule.
+ */
+static void finish(const prob *pr, const sl_sched_table *t, sl_sched_result *r, int *xf)
+{
+	const sl_sched_opts *o = pr->o;
+	size_t K = t->n_phases;
+	sl_sched_eval plan;
+	sl_sched_evaluate(t, o, r->pstate, &r->total, NULL, r->phase_time_s, r->phase_energy_j);
+	sl_sched_evaluate(pr->t, o, r->pstate, &plan, NULL, NULL, NULL);
+	r->margin_s = plan.time_s - r->total.time_s;
+	if (r->fixed_pstate < 0)
+		return;
+	for (size_t k = 0; k < K; k++)
+		xf[k] = r->fixed_pstate;
+	sl_sched_evaluate(t, o, xf, &r->fixed, NULL, NULL, NULL);
+	sl_sched_evaluate(pr->t, o, xf, &plan, NULL, NULL, NULL);
+	r->fixed_margin_s = plan.time_s - r->fixed.time_s;
+	r->gain = fobj(pr, r->fixed.time_s, r->fixed.energy_j) -
+		  fobj(pr, r->total.time_s, r->total.energy_j);
+	int differs = 0;
+	for (size_t k = 0; k < K; k++)
+		differs |= r->pstate[k] != r->fixed_pstate;
+	if (!differs || !(o->z > 0) || !t->sigma)
+		return; /* on the point prediction the optimum stands */
+	r->gain_uncertainty = gain_uncertainty(t, o, pr->k, r->pstate, xf, &r->total, &r->fixed);
+	if (r->gain > r->gain_uncertainty)
+		return;
+	r->fell_back = 1;
+	r->exact = 0;
+	memcpy(r->pstate, xf, K * sizeof *xf);
+	memset(r->inherits, 0, K);
+	r->margin_s = r->fixed_margin_s;
+	sl_sched_evaluate(t, o, r->pstate, &r->total, NULL, r->phase_time_s, r->phase_energy_j);
+}
+
 int sl_schedule_solve(const sl_sched_table *t, const sl_sched_opts *o,
 		      sl_sched_result *r)
 {
@@ -280,9 +383,9 @@ int sl_schedule_solve(const sl_sched_table *t, const sl_sched_opts *o,
 		return -1;
 	if (!(o->max_slowdown >= 0) || !isfinite(o->max_slowdown) ||
 	    !(o->power_cap_w >= 0) || !(o->transition_s >= 0) ||
-	    !(o->min_instance_s >= 0)) {
-		sl_error_set("slowdown bound, power cap, switch cost and minimum instance "
-			     "length must be finite and non-negative");
+	    !(o->min_instance_s >= 0) || !(o->z >= 0) || !isfinite(o->z)) {
+		sl_error_set("slowdown bound, power cap, switch cost, minimum instance "
+			     "length and confidence must be finite and non-negative");
 		return -1;
 	}
 	if (o->scope == SL_SCOPE_PHASE && (o->transition_s > 0 || o->min_instance_s > 0)) {
@@ -291,11 +394,16 @@ int sl_schedule_solve(const sl_sched_table *t, const sl_sched_opts *o,
 		return -1;
 	}
 	size_t K = t->n_phases;
+	sl_sched_table pt;
+	double *tp, *pk;
+	plan_table(t, o, &pt, &tp, &pk);
 	prob pr;
-	sl_sched_prob_build(&pr, t, o);
+	sl_sched_prob_build(&pr, &pt, o);
 	int *base = sl_xmalloc(K * sizeof *base);
 	for (size_t k = 0; k < K; k++)
 		base[k] = (int)t->baseline;
+	/* the bound is on the true time against the baseline's point
+	 * prediction (measured, when the profile ran at the baseline) */
 	sl_sched_evaluate(t, o, base, &r->base, NULL, NULL, NULL);
 	r->budget_s = (1 + o->max_slowdown) * r->base.time_s;
 	pr.B = r->budget_s * (1 + BUDGET_TOL);
@@ -308,12 +416,13 @@ int sl_schedule_solve(const sl_sched_table *t, const sl_sched_opts *o,
 					    : sl_sched_solve_global(&pr, r, r->pstate);
 	if (rc == 0) {
 		name_inheritors(&pr, r);
-		sl_sched_evaluate(t, o, r->pstate, &r->total, NULL, r->phase_time_s,
-				  r->phase_energy_j);
 		best_fixed(&pr, r, base);
+		finish(&pr, t, r, base);
 	}
 	free(base);
 	sl_sched_prob_free(&pr);
+	free(tp);
+	free(pk);
 	if (rc < 0)
 		sl_sched_result_free(r);
 	return rc;

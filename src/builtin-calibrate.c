@@ -647,9 +647,20 @@ static int run(const cal_opts *o, cal_state *st)
 	warnings(st);
 	sl_machine out;
 	sl_calib_model(&out, &st->m, &st->d, &st->fit);
+	size_t tpairs = sl_calib_time_error(&out, st->runs, st->n_runs);
+	if (tpairs)
+		fprintf(st->rep, "\ntime models, per-phase error predicting %zu slower runs "
+			"from each workload's fastest (time_error:)\n", tpairs);
+	for (size_t i = 0; i < out.n_time_error; i++) {
+		const sl_time_error *e = &out.time_error[i];
+		fprintf(st->rep, "  %-7s %g -> %g GHz: rms %.2f%%, mean %+.2f%%, worst %.2f%% "
+			"(%zu phases)\n", e->model, e->from_ghz, e->ghz, 100 * e->rms,
+			100 * e->mean, 100 * e->worst, e->phases);
+	}
 	char *comment = model_comment(o, st);
 	int rc = sl_machine_write(o->out, &out, comment);
 	free(comment);
+	sl_calib_time_error_free(&out);
 	sl_calib_model_free(&out);
 	if (rc == 0)
 		sl_info("wrote %s", o->out);

@@ -5,9 +5,12 @@
  * reads the options and the inputs and writes the outputs.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_cdf.h>
 
 #include "builtin.h"
 #include "model-opts.h"
@@ -30,11 +33,12 @@ typedef struct args {
 	int format;       /* -1: the default (table, or yaml with -o) */
 	int objective;    /* -1: not given */
 	double transition_us, min_instance_ms; /* as given */
+	double confidence; /* 0: plan on the point prediction */
 	sl_sched_opts o;
 } args;
 
 enum { O_ENERGY = 256, O_EDP, O_ED2P, O_SLOW, O_SCOPE, O_CAP, O_TRANS, O_MININST,
-       O_FORMAT, O_PRED };
+       O_FORMAT, O_PRED, O_CONF };
 
 static const struct option longopts[] = {
 	{"min-energy", no_argument, NULL, O_ENERGY},
@@ -45,6 +49,7 @@ static const struct option longopts[] = {
 	{"power-cap", required_argument, NULL, O_CAP},
 	{"transition-us", required_argument, NULL, O_TRANS},
 	{"min-instance-ms", required_argument, NULL, O_MININST},
+	{"confidence", required_argument, NULL, O_CONF},
 	SL_LONGOPT_MACHINE,
 	{"predictions", required_argument, NULL, O_PRED},
 	SL_LONGOPT_MODEL,
@@ -70,6 +75,7 @@ static int parse(int argc, char **argv, args *a)
 	a->objective = -1;
 	a->o.max_slowdown = 0.10;
 	a->o.scope = SL_SCOPE_GLOBAL;
+	a->confidence = SL_SCHED_CONFIDENCE;
 	optind = 1;
 	int c, rc = 0;
 	while (rc == 0 && (c = getopt_long(argc, argv, ":o:m:", longopts, NULL)) != -1) {
@@ -106,6 +112,16 @@ static int parse(int argc, char **argv, args *a)
 			break;
 		case O_PRED:
 			a->predictions = optarg;
+			break;
+		case O_CONF:
+			if (!strcmp(optarg, "off"))
+				a->confidence = 0;
+			else if (sl_parse_fraction(optarg, &a->confidence) < 0 ||
+				 !(a->confidence >= 0 && a->confidence < 1) ||
+				 (a->confidence > 0 && a->confidence < 0.5))
+				return sl_usage_error(CMD, "--confidence wants 0 or off, or a "
+						      "probability from 50%% to below 100%% "
+						      "(e.g. 95%%), not '%s'", optarg);
 			break;
 		case O_FORMAT:
 			a->format = -1; /* the last --format counts, and must be known */
@@ -145,6 +161,8 @@ static int parse(int argc, char **argv, args *a)
 				      "phases, which the per-phase rule cannot honour; use "
 				      "--scope global");
 	a->o.objective = (sl_objective)a->objective;
+	/* one-sided: the bound is broken only by a time above the prediction */
+	a->o.z = a->confidence > 0 ? gsl_cdf_ugaussian_Pinv(a->confidence) : 0;
 	if (a->format < 0)
 		a->format = a->out ? F_YAML : F_TABLE;
 	return 0;
@@ -243,12 +261,23 @@ static int run(const args *a)
 		size_t K = d.tab.n_phases;
 		sched_report r = {&d.tab, &a->o, &res, a->profile ? a->profile : a->predictions,
 				  mname, a->transition_us, a->min_instance_ms,
-				  sl_xcalloc(K, sizeof(double)), sl_xcalloc(K, sizeof(double))};
+				  sl_xcalloc(K, sizeof(double)), sl_xcalloc(K, sizeof(double)),
+				  a->confidence, d.sigma_from ? d.sigma_from
+				  : "none: a prediction table carries no error estimate", 0, {0, 0, 0, 0, 0, 0}};
 		int *base = sl_xmalloc(K * sizeof *base);
 		sl_sched_eval ev;
 		for (size_t k = 0; k < K; k++)
 			base[k] = (int)d.tab.baseline;
 		sl_sched_evaluate(&d.tab, &a->o, base, &ev, NULL, r.base_phase_s, r.base_phase_j);
+		/* what the margin costs: the optimum of the point prediction */
+		sl_sched_result pres;
+		sl_sched_opts po = a->o;
+		po.z = 0;
+		if (a->o.z > 0 && d.tab.sigma && sl_schedule_solve(&d.tab, &po, &pres) == 0) {
+			r.point = pres.total;
+			r.has_point = 1;
+			sl_sched_result_free(&pres);
+		}
 		if (write_output(a, &r) == 0) {
 			rc = 0;
 			/* the file written, the table on the terminal */
@@ -283,22 +312,30 @@ const struct sl_cmd sl_cmd_schedule = {
 	"usage: sleuth schedule [PROFILE] (--min-energy | --min-edp | --min-ed2p)\n"
 	"                       [--max-slowdown 10%] [--scope global|phase]\n"
 	"                       [--power-cap W] [--transition-us T] [--min-instance-ms M]\n"
+	"                       [--confidence 99.9%|off]\n"
 	"                       [--machine FILE] [--model stall|mlp|linear] [--predictions CSV]\n"
 	"                       [-o FILE] [--format table|yaml|json|geopm]\n\n"
 	"Choose the P-state of every phase so that the run's energy, EDP or ED2P is\n"
 	"least while the predicted slowdown against the baseline (the fastest\n"
 	"P-state) stays within the bound, and compare with the best single fixed\n"
-	"frequency under the same bound.\n\n"
+	"frequency under the same bound.  The bound is kept with a margin for the\n"
+	"models' error (--confidence), and one fixed frequency is kept instead when\n"
+	"per-phase DVFS does not gain more than its uncertainty.\n\n"
 	"  PROFILE              the profile (default sleuth.prof)\n"
-	"  --max-slowdown X     bound on the predicted slowdown (default 10%)\n"
+	"  --max-slowdown X     bound on the slowdown (default 10%): predicted slowdown\n"
+	"                       plus the margin of --confidence\n"
 	"  --scope global       the whole run within the bound, phases trade (default;\n"
 	"                       solved exactly, see docs/schedule.md)\n"
 	"  --scope phase        every phase within the bound on its own (the paper's)\n"
+	"  --confidence P       keep the bound in truth with probability P (default\n"
+	"                       99.9%): plan on each time plus z_P x its estimated error\n"
+	"                       (the machine's time_error: and the profile); 0 or off:\n"
+	"                       plan on the point prediction, no fallback\n"
 	"  --power-cap W        no instance's predicted power above W watts\n"
 	"  --transition-us T    a frequency switch costs T us (and T x the higher power)\n"
 	"  --min-instance-ms M  instances shorter than M ms keep the previous frequency\n"
 	"  -m, --machine FILE   the sleuth-machine/1 model (default: the profile's)\n"
-	"  --model M            time model: stall (default) or linear (sleuth predict)\n"
+	"  --model M            time model: stall (default), mlp or linear (sleuth predict)\n"
 	"  --predictions CSV    schedule from `sleuth predict --per instance --all\n"
 	"                       --format csv` instead of a profile ('-': stdin)\n"
 	"  -o, --output FILE    write there (default format then yaml; the table still\n"

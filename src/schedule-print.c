@@ -19,6 +19,20 @@ static double ghz_of(const sched_report *r, int p)
 	return r->tab->ghz[p];
 }
 
+/* Why one fixed frequency was kept (malloc'd), or NULL. */
+static char *fallback_line(const sched_report *r)
+{
+	const sl_sched_result *s = r->res;
+	if (!s->fell_back)
+		return NULL;
+	double of = sl_objective_value(r->opts->objective, s->fixed.time_s, s->fixed.energy_j);
+	return sl_xasprintf("per-phase DVFS would gain %.2f%% over %.3f GHz for every phase, "
+			    "not more than its uncertainty (%.2f%% at %g%% confidence): "
+			    "%.3f GHz kept", 100 * s->gain / of,
+			    ghz_of(r, s->fixed_pstate), 100 * s->gain_uncertainty / of,
+			    100 * r->confidence, ghz_of(r, s->fixed_pstate));
+}
+
 void sched_to_file(const sched_report *r, sl_schedule_file *f)
 {
 	const sl_sched_result *s = r->res;
@@ -39,6 +53,10 @@ void sched_to_file(const sched_report *r, sl_schedule_file *f)
 	f->power_cap_w = o->power_cap_w;
 	f->transition_us = r->transition_us;
 	f->min_instance_ms = r->min_instance_ms;
+	f->confidence = r->confidence;
+	f->margin_s = s->margin_s;
+	f->margin_slowdown = s->margin_s / s->base.time_s;
+	f->fallback = fallback_line(r);
 	f->phases = sl_xcalloc(s->n_phases + 1, sizeof *f->phases);
 	for (size_t k = 0; k < s->n_phases; k++) {
 		if (!(r->base_phase_s[k] > 0))
@@ -108,6 +126,23 @@ void sched_print_table(FILE *out, const sched_report *r)
 	snprintf(g, sizeof g, "fmax %.3f GHz", ghz_of(r, (int)r->tab->baseline));
 	total_row(out, g, &s->base, &s->base);
 	fprintf(out, "peak power %.4g W (baseline %.4g W)\n", s->total.peak_w, s->base.peak_w);
+	if (r->confidence > 0)
+		fprintf(out, "margin for the models' error at %g%% confidence: %.2f%% of the "
+			"baseline time (predicted slowdown %+.2f%% + margin <= %g%%); error "
+			"from %s\n", 100 * r->confidence, 100 * s->margin_s / s->base.time_s,
+			pct(s->total.time_s, s->base.time_s), 100 * o->max_slowdown,
+			r->sigma_from);
+	else
+		fprintf(out, "no margin for the models' error (--confidence off): the bound "
+			"holds for the point prediction\n");
+	if (r->has_point) {
+		double op = sl_objective_value(o->objective, r->point.time_s, r->point.energy_j);
+		double os = sl_objective_value(o->objective, s->total.time_s, s->total.energy_j);
+		fprintf(out, "the margin's price: %s %+.2f%% against the point prediction's "
+			"optimum (slowdown %+.2f%%, no margin)\n",
+			o->objective == SL_OBJ_ENERGY ? "energy" : o->objective == SL_OBJ_EDP
+			? "EDP" : "ED2P", pct(os, op), pct(r->point.time_s, s->base.time_s));
+	}
 	if (s->fixed_pstate >= 0) {
 		const sl_sched_eval *f = &s->fixed;
 		fprintf(out, "per-phase DVFS vs fixed %.3f GHz: time %+.2f%%, energy %+.2f%%, "
@@ -118,7 +153,11 @@ void sched_print_table(FILE *out, const sched_report *r)
 		fprintf(out, "no single fixed frequency meets the same bound%s\n",
 			o->power_cap_w > 0 ? " and cap" : "");
 	}
-	if (o->scope == SL_SCOPE_PHASE) {
+	char *fb = fallback_line(r);
+	if (fb) {
+		fprintf(out, "fallback: %s\n", fb);
+		free(fb);
+	} else if (o->scope == SL_SCOPE_PHASE) {
 		fprintf(out, "each phase at its own best frequency within the bound (the "
 			"per-phase rule)\n");
 	} else if (s->exact) {
@@ -180,6 +219,35 @@ void sched_print_json(FILE *out, const sched_report *r)
 	sl_json_bool(&w, s->exact);
 	/* a bound exists only for the global scope */
 	jnum(&w, "objective_lower_bound", o->scope == SL_SCOPE_GLOBAL ? s->lower_bound : NAN);
+	jnum(&w, "confidence", f.confidence);
+	sl_json_break(&w, "\n  ");
+	sl_json_key(&w, "margin");
+	sl_json_open(&w, '{', " ");
+	jnum(&w, "slowdown", f.margin_slowdown);
+	jnum(&w, "time_s", f.margin_s);
+	jnum(&w, "best_fixed_time_s", s->fixed_pstate >= 0 ? s->fixed_margin_s : NAN);
+	sl_json_key(&w, "error_from");
+	sl_json_string(&w, r->sigma_from);
+	sl_json_close(&w, "");
+	if (r->has_point) {
+		jeval(&w, "point_optimum", 0, &r->point);
+	} else {
+		sl_json_break(&w, "\n  ");
+		sl_json_key(&w, "point_optimum");
+		sl_json_null(&w);
+	}
+	sl_json_break(&w, "\n  ");
+	sl_json_key(&w, "gain_over_fixed");
+	sl_json_open(&w, '{', " ");
+	jnum(&w, "objective", s->fixed_pstate >= 0 ? s->gain : NAN);
+	jnum(&w, "uncertainty", s->fixed_pstate >= 0 ? s->gain_uncertainty : NAN);
+	sl_json_close(&w, "");
+	sl_json_break(&w, "\n  ");
+	sl_json_key(&w, "fallback");
+	if (f.fallback)
+		sl_json_string(&w, f.fallback);
+	else
+		sl_json_null(&w);
 	jeval(&w, "baseline", f.base_ghz, &s->base);
 	sl_json_break(&w, "\n  ");
 	sl_json_key(&w, "predicted");

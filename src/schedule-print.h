@@ -19,6 +19,10 @@ typedef struct sched_report {
 	double min_instance_ms;
 	double *base_phase_s;     /* per phase at the baseline */
 	double *base_phase_j;
+	double confidence;        /* 0: planned on the point prediction */
+	const char *sigma_from;   /* where the error estimate came from */
+	int has_point;            /* point: the schedule planned without a margin */
+	sl_sched_eval point;
 } sched_report;
 
 /* Fill `f` (arrays malloc'd; free with sl_schedule_file_free). */

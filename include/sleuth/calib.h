@@ -211,4 +211,17 @@ void sl_calib_model(sl_machine *out, const sl_machine *skeleton,
 		    const sl_calib_data *d, const sl_calib_fit *fit);
 void sl_calib_model_free(sl_machine *out);
 
+/*
+ * The time models' residuals on the training runs (sleuth-machine/1
+ * time_error:, docs/formats.md): for every workload with profiles at
+ * several frequencies, each time model m supports predicts the slower
+ * profiles from the fastest one; the per-phase errors are summarised by
+ * (model, from, to) into m's time_error (replacing it; free it with
+ * sl_calib_time_error_free, or sl_machine_free for a loaded machine).
+ * Inputs that are not profiles, and pairs whose intervals do not match, are
+ * skipped.  Returns the number of (fastest, slower) pairs compared.
+ */
+size_t sl_calib_time_error(sl_machine *m, const sl_calib_run *runs, size_t n_runs);
+void sl_calib_time_error_free(sl_machine *m);
+
 #endif

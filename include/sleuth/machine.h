@@ -31,6 +31,18 @@ typedef struct sl_power_term {
 	double coeff; /* nF per (event count / cycle) */
 } sl_power_term;
 
+/* time_error: (optional, written by sleuth calibrate) how far a time model's
+ * per-phase time predicted from a run at from_ghz was from the time
+ * measured at ghz, over the training runs: the root mean square and the
+ * mean (signed, prediction / truth - 1) weighted by the phase's measured
+ * time, and the worst |error|, over `phases` phases (docs/formats.md). */
+typedef struct sl_time_error {
+	char *model;  /* "stall", "mlp", "linear" */
+	double from_ghz, ghz;
+	size_t phases;
+	double rms, mean, worst;
+} sl_time_error;
+
 typedef struct sl_machine {
 	char *name;
 	int programmable;          /* counters: {programmable: K} */
@@ -62,6 +74,8 @@ typedef struct sl_machine {
 	 * traffic (GB/s), ascending traffic */
 	size_t n_mem_loaded;
 	double *mem_loaded_gbps, *mem_loaded_ns;
+	size_t n_time_error;
+	sl_time_error *time_error;
 } sl_machine;
 
 int sl_machine_load(const char *path, sl_machine *m);

@@ -41,7 +41,15 @@ typedef struct sl_sched_table {
 	const double *energy_j;  /* > 0 */
 	const double *peak_w;    /* highest power within the instance; NULL:
 				  * the mean power energy/time */
+	const double *sigma;     /* relative 1-sigma error of time_s (and of
+				  * energy_j), >= 0; NULL: predictions taken
+				  * as exact (docs/schedule.md, confidence) */
 } sl_sched_table;
+
+/* sleuth schedule's default --confidence: the smallest of 95, 97.5, 99, 99.5
+ * and 99.9% whose margin covered the true slowdown of every schedule of the
+ * tuning split (docs/schedule.md, "Confidence") */
+#define SL_SCHED_CONFIDENCE 0.999
 
 typedef struct sl_sched_opts {
 	sl_objective objective;
@@ -50,6 +58,9 @@ typedef struct sl_sched_opts {
 	double power_cap_w;    /* 0: no cap */
 	double transition_s;   /* cost of one frequency switch (global only) */
 	double min_instance_s; /* shorter instances inherit (global only) */
+	double z;              /* confidence: plan on time_s * (1 + z * sigma)
+				* (one-sided normal quantile of the confidence;
+				* 0: on the point prediction) */
 } sl_sched_opts;
 
 /* A schedule's predicted totals. */
@@ -76,6 +87,17 @@ typedef struct sl_sched_result {
 	int exact;            /* 1: proven optimal; 0: heuristic (docs/schedule.md) */
 	double lower_bound;   /* global: a proven lower bound on the optimal
 			       * objective (the objective itself when exact) */
+	/* With z > 0 and a table with sigma: the time the plan allowed for
+	 * the model's error, sum of z * sigma * time over its instances
+	 * (total and fixed are point predictions; total + margin_s is within
+	 * the bound) */
+	double margin_s, fixed_margin_s;
+	/* Per-phase DVFS against the best fixed frequency: the objective's
+	 * gain (fixed - schedule, point predictions) and its uncertainty
+	 * (docs/schedule.md); 1 in fell_back when the gain did not exceed the
+	 * uncertainty and the result is that fixed frequency instead */
+	double gain, gain_uncertainty;
+	int fell_back;
 } sl_sched_result;
 
 /* Solve.  -1 with sl_error() for invalid input or an infeasible cap/bound. */
@@ -108,6 +130,8 @@ typedef struct sl_sched_data {
 	double *ghz;
 	uint32_t *phase;
 	double *time_s, *energy_j, *peak_w;
+	double *sigma;       /* NULL until an error estimate is attached */
+	char *sigma_from;    /* where sigma came from, one line (NULL: none) */
 } sl_sched_data;
 
 void sl_sched_data_alloc(sl_sched_data *d, size_t n_pstates, size_t n_inst,
@@ -139,6 +163,10 @@ typedef struct sl_schedule_file {
 	double power_cap_w;      /* 0: none */
 	double transition_us;    /* 0: none */
 	double min_instance_ms;  /* 0: none */
+	double confidence;       /* 0: planned on the point prediction */
+	double margin_slowdown;  /* the margin taken, as a share of base_time_s */
+	double margin_s;
+	char *fallback;          /* why one frequency was kept, or NULL */
 } sl_schedule_file;
 
 int sl_schedule_read(const char *path, sl_schedule_file *s);

@@ -129,7 +129,17 @@ static void test_machine(void **state)
 	assert_int_equal(m.n_pstates, 2);
 	assert_int_equal(m.n_terms, 2);
 	assert_string_equal(sl_machine_role(&m, "llc_misses"), "LLC_MISSES");
+	assert_int_equal(m.n_time_error, 0);
 	sl_machine_free(&m);
+	/* the time_error: example, added to the machine */
+	char *both = sl_xasprintf("%s%s", text, find("yaml", "time_error:"));
+	if (sl_machine_load_mem("formats.md", both, strlen(both), &m) < 0)
+		fail_msg("%s", sl_error());
+	assert_int_equal(m.n_time_error, 2);
+	assert_string_equal(m.time_error[1].model, "mlp");
+	assert_true(m.time_error[0].ghz == 2.13 && m.time_error[1].mean == -0.0003);
+	sl_machine_free(&m);
+	free(both);
 }
 
 static void test_logs(void **state)

@@ -81,7 +81,7 @@ static void gen_table(gen *g, size_t P, size_t K, size_t N, int physical)
 			g->pk[i * P + p] = *e / *t * (1 + 0.3 * urand());
 		}
 	}
-	g->tab = (sl_sched_table){P, g->ghz, 0, K, N, g->phase, g->t, g->e, g->pk};
+	g->tab = (sl_sched_table){P, g->ghz, 0, K, N, g->phase, g->t, g->e, g->pk, NULL};
 }
 
 /* The definition, written independently of the library. */
@@ -433,7 +433,7 @@ static void test_short_phase_stays(void **state)
 		e[i * 2] = t[i * 2] * (shortb ? 30 : 40);
 		e[i * 2 + 1] = t[i * 2 + 1] * (shortb ? 25 : 20);
 	}
-	sl_sched_table tab = {2, ghz, 0, 2, 5, ph, t, e, NULL};
+	sl_sched_table tab = {2, ghz, 0, 2, 5, ph, t, e, NULL, NULL};
 	sl_sched_opts o = {.objective = SL_OBJ_EDP, .max_slowdown = 0.1};
 	sl_sched_result r;
 	assert_int_equal(sl_schedule_solve(&tab, &o, &r), 0);
@@ -452,6 +452,100 @@ static void test_short_phase_stays(void **state)
 	assert_int_equal(sl_schedule_solve(&tab, &o, &r), 0);
 	assert_int_equal(r.inherits[1], 1);
 	assert_int_equal(r.pstate[1], r.pstate[0]);
+	sl_sched_result_free(&r);
+}
+
+/*
+ * --confidence: a memory-bound phase A whose slowdown at 1.60 GHz the model
+ * is unsure of (sigma 15%) and a compute-bound B.  On the point prediction
+ * A runs at 1.60 GHz for a predicted slowdown of 2.5%; were A's true time
+ * 20% above its prediction there (1.3 sigma), the run would be 13% slower,
+ * over the 10% bound.  With z = 1.645 the plan keeps A at 2.13 GHz, where
+ * the model is surer, and the margin it reports is z sigma t there.
+ */
+static void test_confidence_margin(void **state)
+{
+	(void)state;
+	double ghz[] = {2.66, 2.13, 1.60};
+	uint32_t ph[] = {0, 1};
+	double t[] = {1.0, 1.02, 1.05, 1.0, 1.249, 1.6625};
+	double e[] = {40, 34, 28, 40, 36, 33};
+	double sg[] = {0, 0.05, 0.15, 0, 0.03, 0.07};
+	sl_sched_table tab = {3, ghz, 0, 2, 2, ph, t, e, NULL, sg};
+	sl_sched_opts o = {.objective = SL_OBJ_ENERGY, .max_slowdown = 0.1};
+	sl_sched_result r;
+	assert_int_equal(sl_schedule_solve(&tab, &o, &r), 0);
+	assert_int_equal(r.pstate[0], 2);
+	assert_int_equal(r.pstate[1], 0);
+	assert_true(r.margin_s == 0);
+	assert_int_equal(r.fell_back, 0);
+	sl_sched_result_free(&r);
+	o.z = 1.645;
+	assert_int_equal(sl_schedule_solve(&tab, &o, &r), 0);
+	assert_int_equal(r.pstate[0], 1);
+	assert_int_equal(r.pstate[1], 0);
+	assert_true(fabs(r.margin_s - 1.645 * 0.05 * 1.02) < 1e-12);
+	assert_true(r.total.time_s + r.margin_s <= r.budget_s);
+	assert_true(fabs(r.total.time_s - 2.02) < 1e-12); /* point prediction */
+	/* the best fixed frequency meets the same margin-adjusted bound: only
+	 * fmax does (2.13 GHz for both needs 2.269 s + margin) */
+	assert_int_equal(r.fixed_pstate, 0);
+	assert_int_equal(r.fell_back, 0); /* gains 6 J, more than ~2.8 J uncertain */
+	assert_true(r.gain > r.gain_uncertainty && r.gain_uncertainty > 0);
+	sl_sched_result_free(&r);
+	/* without sigma the confidence has nothing to allow for */
+	tab.sigma = NULL;
+	assert_int_equal(sl_schedule_solve(&tab, &o, &r), 0);
+	assert_int_equal(r.pstate[0], 2);
+	assert_true(r.margin_s == 0);
+	sl_sched_result_free(&r);
+	/* a negative sigma is refused */
+	sg[1] = -0.1;
+	tab.sigma = sg;
+	assert_int_equal(sl_schedule_solve(&tab, &o, &r), -1);
+}
+
+/*
+ * The fallback: two phases that differ by little.  Per-phase DVFS gains
+ * 2.4 J over 2.13 GHz for both by running B at 1.60 GHz, less than that
+ * move's uncertainty (~3.7 J at z = 1.645): the result is the fixed
+ * frequency.  When B saves much more at 1.60 GHz, the schedule stands.
+ */
+static void test_confidence_fallback(void **state)
+{
+	(void)state;
+	double ghz[] = {2.66, 2.13, 1.60};
+	uint32_t ph[] = {0, 1};
+	double t[] = {1.0, 1.10, 1.30, 1.0, 1.10, 1.30};
+	double e[] = {40, 35, 33, 40, 35.2, 32.8};
+	double sg[] = {0, 0.03, 0.06, 0, 0.03, 0.06};
+	sl_sched_table tab = {3, ghz, 0, 2, 2, ph, t, e, NULL, sg};
+	sl_sched_opts o = {.objective = SL_OBJ_ENERGY, .max_slowdown = 0.3, .z = 1.645};
+	sl_sched_result r;
+	assert_int_equal(sl_schedule_solve(&tab, &o, &r), 0);
+	assert_int_equal(r.fell_back, 1);
+	assert_int_equal(r.fixed_pstate, 1);
+	assert_int_equal(r.pstate[0], 1);
+	assert_int_equal(r.pstate[1], 1);
+	assert_true(fabs(r.total.energy_j - r.fixed.energy_j) < 1e-12);
+	assert_true(fabs(r.gain - 2.4) < 1e-9);
+	assert_true(r.gain_uncertainty > r.gain);
+	assert_true(fabs(r.margin_s - r.fixed_margin_s) < 1e-15);
+	assert_true(r.total.time_s + r.margin_s <= r.budget_s);
+	sl_sched_result_free(&r);
+	/* on the point prediction: no fallback (all at 1.60 GHz fits exactly) */
+	o.z = 0;
+	assert_int_equal(sl_schedule_solve(&tab, &o, &r), 0);
+	assert_int_equal(r.fell_back, 0);
+	sl_sched_result_free(&r);
+	/* phases that pay: B is much cheaper at 1.60 GHz */
+	e[5] = 25;
+	o.z = 1.645;
+	assert_int_equal(sl_schedule_solve(&tab, &o, &r), 0);
+	assert_int_equal(r.fell_back, 0);
+	assert_int_equal(r.pstate[0], 1);
+	assert_int_equal(r.pstate[1], 2);
+	assert_true(r.gain > r.gain_uncertainty);
 	sl_sched_result_free(&r);
 }
 
@@ -600,6 +694,8 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_zero_bound),
 		cmocka_unit_test(test_short_phase_stays),
+		cmocka_unit_test(test_confidence_margin),
+		cmocka_unit_test(test_confidence_fallback),
 		cmocka_unit_test(test_heuristic_wide),
 		cmocka_unit_test(test_apply_and_run),
 	};

@@ -1,0 +1,41 @@
+# sleuth calibrate records the time models' residuals (machine time_error:,
+# docs/formats.md): given profiles of the same workload at two frequencies,
+# each model predicts the slower from the faster, and the per-phase error is
+# written per model and frequency pair, and reported.  The stall model must
+# be closer than the linear one on a memory-bound workload (linear takes all
+# time to scale with 1/f); profiles that do not pair up record nothing.
+. "$SRCDIR/tests/lib.sh"
+
+SIMM=$SRCDIR/data/sim/nehalem-i7-920.yaml
+M=$SRCDIR/data/machines/sim-nehalem-i7-920.yaml
+for w in train-chase train-alu; do
+	for f in 2.66 1.60; do
+		expect_ok -- "$SLEUTH" simulate -q -m "$SIMM" "$SRCDIR/data/workloads/train/$w.yaml" \
+			-f $f --intervals 60 -o "$T/$w-$f.yaml" --power-log "$T/$w-$f.csv"
+		expect_ok -- "$SLEUTH" run -q --replay "$T/$w-$f.yaml" --machine "$M" -o "$T/$w-$f.prof"
+	done
+done
+pairs=()
+for w in train-chase train-alu; do
+	for f in 2.66 1.60; do pairs+=("$T/$w-$f.prof:$T/$w-$f.csv"); done
+done
+"$SLEUTH" calibrate -m "$M" -o "$T/m.yaml" "${pairs[@]}" >"$T/report" 2>&1 || fail "calibrate: $(cat "$T/report")"
+grep -q '^time models, per-phase error predicting 2 slower runs' "$T/report" && ok ||
+	fail "report: $(cat "$T/report")"
+# field FILE MODEL KEY
+field() { sed -nE "/^- \{model: $2, /,/\}/p" "$1" | tr -d '\n' | sed -nE "s/.*[{ ]$3: ([^,}]*).*/\1/p"; }
+for mdl in stall linear; do
+	[ "$(field "$T/m.yaml" $mdl from_ghz)" = 2.66 ] && [ "$(field "$T/m.yaml" $mdl ghz)" = 1.6 ] &&
+		ok || fail "$mdl entry: $(grep -A1 "model: $mdl" "$T/m.yaml")"
+done
+s=$(field "$T/m.yaml" stall rms) l=$(field "$T/m.yaml" linear rms)
+awk -v s="$s" -v l="$l" 'BEGIN {exit !(s >= 0 && s < 0.1 && l > 2 * s)}' && ok ||
+	fail "rms: stall $s, linear $l"
+# the machine reads back, and schedule uses what it recorded
+"$SLEUTH" schedule "$T/train-chase-2.66.prof" --min-energy --machine "$T/m.yaml" >"$T/s" 2>&1 &&
+	grep -q "stall model's residuals" "$T/s" && ok || fail "schedule with the new machine: $(cat "$T/s")"
+# each workload at one frequency: nothing to compare, no time_error
+"$SLEUTH" calibrate -m "$M" -o "$T/n.yaml" "${pairs[0]}" "${pairs[3]}" >/dev/null 2>&1 ||
+	fail "calibrate, one frequency"
+grep -q '^time_error:' "$T/n.yaml" && fail "time_error: without pairs" || ok
+finish
