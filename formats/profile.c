@@ -5,6 +5,13 @@
  * them in a fraction of a second; sectioned with a table of contents and a
  * CRC per section so that a truncated or damaged file is named precisely
  * ("truncated at byte N (interval section)") instead of being half-read.
+ *
+ * The reader maps the file and hands the pages it has checked or decoded
+ * back to the kernel as it goes (MADV_DONTNEED on a read-only private
+ * mapping: they are the page cache's again), so a run's peak memory is the
+ * decoded profile alone, not the decoded profile plus the file.  Where the
+ * file cannot be mapped, or SLEUTH_PROFILE_MMAP=0, it is read into memory;
+ * both paths decode the same bytes the same way (tests/formats).
  */
 #include "sleuth/profile.h"
 
@@ -14,7 +21,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "sleuth/common.h"
@@ -405,7 +414,28 @@ typedef struct cur {
 	const char *path;
 	const char *sec;
 	int err;
+	int mapped;                   /* d lies in a read-only file mapping */
+	const unsigned char *dropped; /* pages below this are given back */
 } cur;
+
+/* Bytes of a mapped section checked or decoded between two drops. */
+#define DROP_CHUNK (1u << 20)
+
+/* Give the whole pages of a mapped section below `upto` back to the
+ * kernel: they were read and will not be read again. */
+static void drop_below(cur *c, const unsigned char *upto)
+{
+	if (!c->mapped)
+		return;
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)c->dropped + pg - 1) & ~(pg - 1);
+	uintptr_t hi = (uintptr_t)upto & ~(pg - 1);
+	if (hi > lo && hi - lo >= DROP_CHUNK) {
+		/* advice only: a refusal leaves the pages mapped, nothing else */
+		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+		c->dropped = (const unsigned char *)hi;
+	}
+}
 
 static int corrupt(cur *c, const char *fmt, ...) SL_PRINTF(2, 3);
 static int corrupt(cur *c, const char *fmt, ...)
@@ -643,6 +673,8 @@ static int dec_intervals(cur *c, sl_profile *p)
 	p->iv = sl_xcalloc(n, sizeof *p->iv);
 	p->n_intervals = n;
 	for (size_t i = 0; i < n; i++) {
+		if (i % 8192 == 0)
+			drop_below(c, c->d + c->pos);
 		sl_prof_interval *v = &p->iv[i];
 		v->phase = get_u32(c);
 		v->start_s = get_f64(c);
@@ -675,6 +707,8 @@ static int dec_counts(cur *c, sl_profile *p)
 	p->counts = sl_xmalloc((total ? total : 1) * sizeof *p->counts);
 	uint64_t mask[MAX_EVENTS / 64];
 	for (size_t i = 0; i < p->n_intervals; i++) {
+		if (i % 8192 == 0)
+			drop_below(c, c->d + c->pos);
 		uint64_t *row = p->counts + i * ne;
 		const unsigned char *m = take(c, (size_t)words * 8);
 		if (!m)
@@ -867,7 +901,22 @@ trunc_head:
 	return -1;
 }
 
-static int decode(const char *path, const unsigned char *d, size_t size, sl_profile *p)
+/* The section's CRC-32, its pages given back as they are summed. */
+static uint32_t section_crc(cur *c)
+{
+	uLong crc = crc32(0L, Z_NULL, 0);
+	for (size_t off = 0; off < c->n;) {
+		size_t len = SL_MIN(c->n - off, (size_t)DROP_CHUNK);
+		crc = crc32(crc, c->d + off, (uInt)len);
+		off += len;
+		drop_below(c, c->d + off);
+	}
+	c->dropped = c->d; /* decoding reads the section again */
+	return (uint32_t)crc;
+}
+
+static int decode(const char *path, const unsigned char *d, size_t size, int mapped,
+		  sl_profile *p)
 {
 	typedef int (*dec_fn)(cur *, sl_profile *);
 	static const dec_fn decoders[] = {
@@ -884,8 +933,9 @@ static int decode(const char *path, const unsigned char *d, size_t size, sl_prof
 	for (uint32_t i = 0; i < ns; i++) {
 		if (t[i].type < 1 || t[i].type > SEC_LAST)
 			continue; /* a section a later minor version added */
-		cur c = {d + t[i].off, t[i].len, 0, t[i].off, path, sec_name(t[i].type), 0};
-		if ((uint32_t)crc32(0L, c.d, (uInt)c.n) != t[i].crc) {
+		cur c = {d + t[i].off, t[i].len, 0, t[i].off, path, sec_name(t[i].type), 0,
+			 mapped, d + t[i].off};
+		if (section_crc(&c) != t[i].crc) {
 			sl_error_set("%s: corrupt profile (%s section): checksum mismatch; "
 				     "re-record it", path, c.sec);
 			return -1;
@@ -930,6 +980,19 @@ int sl_profile_read(const char *path, sl_profile *p)
 		return -1;
 	}
 	size_t size = (size_t)st.st_size;
+	const char *e = getenv("SLEUTH_PROFILE_MMAP");
+	int use_map = size > 0 && !(e && !strcmp(e, "0"));
+	void *map = use_map ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fileno(f), 0)
+			    : MAP_FAILED;
+	if (map != MAP_FAILED) {
+		fclose(f);
+		(void)madvise(map, size, MADV_SEQUENTIAL);
+		int rc = decode(path, map, size, 1, p);
+		munmap(map, size);
+		if (rc < 0)
+			sl_profile_free(p);
+		return rc;
+	}
 	unsigned char *d = sl_xmalloc(size ? size : 1);
 	size_t got = fread(d, 1, size, f);
 	int rerr = ferror(f);
@@ -939,7 +1002,7 @@ int sl_profile_read(const char *path, sl_profile *p)
 		free(d);
 		return -1;
 	}
-	int rc = decode(path, d, got, p);
+	int rc = decode(path, d, got, 0, p);
 	free(d);
 	if (rc < 0)
 		sl_profile_free(p);

@@ -69,9 +69,13 @@ static double pick(const acc *inst, const acc *phase, const acc *prog, sl_src *s
 	return NAN;
 }
 
-/* Fill one event's column: first the means at each level, then each
- * interval from its measurement or the nearest mean. */
-static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap)
+/* One event: its means at each level, then the value every instance's
+ * unmeasured intervals take (the nearest level's mean rate), and the cell
+ * tallies.  Nothing per interval is stored: sl_interp_count() reads a
+ * measured count from the profile and multiplies the instance's rate by
+ * the interval's instructions, so the view's memory follows the instances,
+ * not the run's length. */
+static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmeasured)
 {
 	const sl_profile *p = v->prof;
 	size_t ne = v->n_events;
@@ -80,32 +84,30 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap)
 
 	memset(ai, 0, v->n_instances * sizeof *ai);
 	memset(ap, 0, v->n_phase_ids * sizeof *ap);
-	if (col >= 0)
-		for (size_t i = 0; i < p->n_intervals; i++) {
-			uint64_t c = sl_prof_count(p, i, (size_t)col);
-			uint64_t ins = p->iv[i].instructions;
-			if (c == SL_MISSING || !ins)
-				continue;
-			double r = (double)c / (double)ins;
-			acc_add(&ai[v->inst_of[i]], r);
-			acc_add(&ap[p->iv[i].phase], r);
-			acc_add(&prog, r);
-		}
+	memset(unmeasured, 0, v->n_instances * sizeof *unmeasured);
 	for (size_t i = 0; i < p->n_intervals; i++) {
 		uint64_t c = col >= 0 ? sl_prof_count(p, i, (size_t)col) : SL_MISSING;
-		sl_src s;
-		double val;
-		if (c != SL_MISSING) {
-			s = SL_SRC_MEASURED;
-			val = (double)c;
-		} else {
-			double r = pick(&ai[v->inst_of[i]], &ap[p->iv[i].phase], &prog, &s);
-			val = r * (double)p->iv[i].instructions;
+		if (c == SL_MISSING) {
+			unmeasured[v->inst_of[i]]++;
+			continue;
 		}
-		v->count[i * ne + k] = val;
-		v->src[i * ne + k] = (uint8_t)s;
-		v->cells[s]++;
-		v->ev_cells[k * SL_SRC_N + s]++;
+		v->cells[SL_SRC_MEASURED]++;
+		v->ev_cells[k * SL_SRC_N + SL_SRC_MEASURED]++;
+		uint64_t ins = p->iv[i].instructions;
+		if (!ins)
+			continue;
+		double r = (double)c / (double)ins;
+		acc_add(&ai[v->inst_of[i]], r);
+		acc_add(&ap[p->iv[i].phase], r);
+		acc_add(&prog, r);
+	}
+	for (size_t j = 0; j < v->n_instances; j++) {
+		sl_src s;
+		double r = pick(&ai[j], &ap[v->inst[j].phase], &prog, &s);
+		v->imean[j * ne + k] = r;
+		v->isrc[j * ne + k] = (uint8_t)s;
+		v->cells[s] += unmeasured[j];
+		v->ev_cells[k * SL_SRC_N + s] += unmeasured[j];
 	}
 }
 
@@ -136,19 +138,21 @@ int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events
 			if (!strcmp(p->events[j], events[k]))
 				v->col[k] = (int)j;
 	}
-	size_t cells = p->n_intervals * (n_events ? n_events : 1);
-	v->count = sl_xmalloc(cells * sizeof *v->count);
-	v->src = sl_xmalloc(cells);
 	v->ev_cells = sl_xcalloc((n_events ? n_events : 1) * SL_SRC_N,
 				 sizeof *v->ev_cells);
 	build_instances(v, p);
+	size_t ne = n_events ? n_events : 1;
+	v->imean = sl_xcalloc(v->n_instances * ne, sizeof *v->imean);
+	v->isrc = sl_xcalloc(v->n_instances * ne, 1);
 
 	acc *ai = sl_xmalloc(v->n_instances * sizeof *ai);
 	acc *ap = sl_xmalloc(v->n_phase_ids * sizeof *ap);
+	uint64_t *unmeasured = sl_xmalloc(v->n_instances * sizeof *unmeasured);
 	for (size_t k = 0; k < n_events; k++)
-		fill_event(v, k, ai, ap);
+		fill_event(v, k, ai, ap, unmeasured);
 	free(ai);
 	free(ap);
+	free(unmeasured);
 	return 0;
 }
 
@@ -158,8 +162,8 @@ void sl_interp_free(sl_interp *v)
 		free(v->events[k]);
 	free(v->events);
 	free(v->col);
-	free(v->count);
-	free(v->src);
+	free(v->imean);
+	free(v->isrc);
 	free(v->ev_cells);
 	free(v->inst);
 	free(v->inst_of);
@@ -189,7 +193,7 @@ void sl_interp_phase_shares(const sl_interp *v, double (*share)[SL_SRC_N])
 	for (size_t i = 0; i < p->n_intervals; i++) {
 		uint64_t *row = n + (size_t)p->iv[i].phase * SL_SRC_N;
 		for (size_t k = 0; k < v->n_events; k++)
-			row[v->src[i * v->n_events + k]]++;
+			row[sl_interp_src(v, i, k)]++;
 	}
 	for (uint32_t ph = 0; ph < v->n_phase_ids; ph++) {
 		uint64_t all = 0, *row = n + (size_t)ph * SL_SRC_N;
