@@ -92,6 +92,21 @@ static char *digits(char *end, uint64_t v)
 	return end;
 }
 
+char *sl_ob_room(sl_obuf *ob, size_t n)
+{
+	if (ob->cap - ob->len < n)
+		flush(ob);
+	return ob->buf + ob->len;
+}
+
+size_t sl_fmt_u64(char *out, uint64_t v)
+{
+	char b[24], *e = b + sizeof b;
+	char *s = digits(e, v);
+	memcpy(out, s, (size_t)(e - s));
+	return (size_t)(e - s);
+}
+
 void sl_ob_u64(sl_obuf *ob, uint64_t v)
 {
 	char b[24], *e = b + sizeof b;
@@ -115,11 +130,13 @@ static const double pow10d[] = {
 };
 
 /* floor(log10(a)) for 1e-4 <= a < 1e15, from the binary exponent and at
- * most two comparisons (log10 itself dominated the output's cost). */
+ * most two comparisons (log10 itself dominated the output's cost).  a is
+ * normal, so its exponent field is frexp's exponent plus 1022. */
 static int dec_exponent(double a)
 {
-	int e2;
-	frexp(a, &e2);
+	uint64_t bits;
+	memcpy(&bits, &a, sizeof bits);
+	int e2 = (int)((bits >> 52) & 0x7ff) - 1022;
 	int e = (int)floor((e2 - 1) * 0.30102999566398120);
 	if (e < -4)
 		e = -4;
