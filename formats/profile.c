@@ -57,6 +57,8 @@ static const char *const sec_names[] = {
 
 enum { MT_STR = 1, MT_U64 = 2, MT_F64 = 3 };
 
+static const char *sec_name(uint32_t type);
+
 /* ---- in-memory profile ------------------------------------------------ */
 
 void sl_profile_init(sl_profile *p)
@@ -142,14 +144,41 @@ size_t sl_profile_instances(const sl_profile *p, sl_instance **out)
 
 /* ---- writing ------------------------------------------------------------ */
 
-/* A growable little-endian byte buffer: one per section. */
+/* A growable little-endian byte buffer: one per section.  The interval
+ * and counts sections, which grow with the run, are streamed instead
+ * (stream set): the buffer is drained every STREAM_CHUNK bytes into the
+ * section's CRC and length, and into the file (f) on the second pass, so
+ * writing a long run needs no copy of it in memory. */
 typedef struct buf {
 	unsigned char *d;
 	size_t n, cap;
+	int stream;
+	FILE *f;           /* stream: where the bytes go; NULL: measure only */
+	uLong crc;         /* stream: of the bytes drained so far */
+	uint64_t total;    /* stream: bytes drained so far */
+	int err;           /* stream: a write failed (errno kept in werr) */
+	int werr;
 } buf;
+
+#define STREAM_CHUNK (1u << 16)
+
+static void drain(buf *b)
+{
+	if (!b->n)
+		return;
+	b->crc = crc32(b->crc, b->d, (uInt)b->n);
+	b->total += b->n;
+	if (b->f && !b->err && fwrite(b->d, 1, b->n, b->f) != b->n) {
+		b->err = 1;
+		b->werr = errno;
+	}
+	b->n = 0;
+}
 
 static unsigned char *reserve(buf *b, size_t n)
 {
+	if (b->stream && b->n + n > STREAM_CHUNK)
+		drain(b);
 	if (b->cap - b->n < n) {
 		size_t cap = b->cap ? b->cap : 256;
 		while (cap - b->n < n)
@@ -347,6 +376,21 @@ static int check_writable(const sl_profile *p)
 	return 0;
 }
 
+/* Encode a streamed section into `f` (NULL: only its CRC and length). */
+static void stream_section(buf *b, int type, const sl_profile *p, FILE *f)
+{
+	b->stream = 1;
+	b->f = f;
+	b->crc = crc32(0L, Z_NULL, 0);
+	b->total = 0;
+	b->n = 0;
+	if (type == SEC_INTERVALS)
+		enc_intervals(b, p);
+	else
+		enc_counts(b, p);
+	drain(b);
+}
+
 int sl_profile_write(const char *path, const sl_profile *p)
 {
 	static const int order[] = {SEC_META,     SEC_EVENTS, SEC_NOTES, SEC_INTERVALS,
@@ -361,8 +405,9 @@ int sl_profile_write(const char *path, const sl_profile *p)
 	enc_meta(&sec[0], p);
 	enc_strings(&sec[1], p->events, p->n_events);
 	enc_strings(&sec[2], p->notes, p->n_notes);
-	enc_intervals(&sec[3], p);
-	enc_counts(&sec[4], p);
+	/* the interval and counts sections: measured now, written below */
+	stream_section(&sec[3], SEC_INTERVALS, p, NULL);
+	stream_section(&sec[4], SEC_COUNTS, p, NULL);
 	enc_phases(&sec[5], p);
 	put_str(&sec[6], p->machine_text);
 
@@ -373,14 +418,16 @@ int sl_profile_write(const char *path, const sl_profile *p)
 	put_u32(&head, NS);
 	uint64_t total = off;
 	for (size_t i = 0; i < NS; i++)
-		total += sec[i].n;
+		total += sec[i].stream ? sec[i].total : sec[i].n;
 	put_u64(&head, total);
 	for (size_t i = 0; i < NS; i++) {
+		uint64_t len = sec[i].stream ? sec[i].total : sec[i].n;
 		put_u32(&head, (uint32_t)order[i]);
-		put_u32(&head, (uint32_t)crc32(0L, sec[i].d, (uInt)sec[i].n));
+		put_u32(&head, sec[i].stream ? (uint32_t)sec[i].crc
+					     : (uint32_t)crc32(0L, sec[i].d, (uInt)sec[i].n));
 		put_u64(&head, off);
-		put_u64(&head, sec[i].n);
-		off += sec[i].n;
+		put_u64(&head, len);
+		off += len;
 	}
 
 	sl_afile af;
@@ -388,8 +435,26 @@ int sl_profile_write(const char *path, const sl_profile *p)
 	if (!f)
 		goto out;
 	int ok = fwrite(head.d, 1, head.n, f) == head.n;
-	for (size_t i = 0; ok && i < NS; i++)
-		ok = fwrite(sec[i].d, 1, sec[i].n, f) == sec[i].n;
+	for (size_t i = 0; ok && i < NS; i++) {
+		if (!sec[i].stream) {
+			ok = fwrite(sec[i].d, 1, sec[i].n, f) == sec[i].n;
+			continue;
+		}
+		uLong crc = sec[i].crc;
+		uint64_t len = sec[i].total;
+		stream_section(&sec[i], order[i], p, f);
+		ok = !sec[i].err;
+		if (!ok)
+			errno = sec[i].werr;
+		/* the same bytes as measured: the encoding is a function of p, so
+		 * this only fails if p changed under the writer (a bug) */
+		if (ok && (sec[i].crc != crc || sec[i].total != len)) {
+			sl_error_set("cannot write %s: the %s section changed while it was "
+				     "written (internal error)", path, sec_name((uint32_t)order[i]));
+			sl_afile_abort(&af);
+			goto out;
+		}
+	}
 	if (!ok) {
 		sl_error_set("cannot write %s: %s", path, strerror(errno));
 		sl_afile_abort(&af);
