@@ -5,6 +5,13 @@
  * them in a fraction of a second; sectioned with a table of contents and a
  * CRC per section so that a truncated or damaged file is named precisely
  * ("truncated at byte N (interval section)") instead of being half-read.
+ *
+ * The reader maps the file and hands the pages it has checked or decoded
+ * back to the kernel as it goes (MADV_DONTNEED on a read-only private
+ * mapping: they are the page cache's again), so a run's peak memory is the
+ * decoded profile alone, not the decoded profile plus the file.  Where the
+ * file cannot be mapped, or SLEUTH_PROFILE_MMAP=0, it is read into memory;
+ * both paths decode the same bytes the same way (tests/formats).
  */
 #include "sleuth/profile.h"
 
@@ -14,7 +21,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "sleuth/common.h"
@@ -48,6 +57,8 @@ static const char *const sec_names[] = {
 };
 
 enum { MT_STR = 1, MT_U64 = 2, MT_F64 = 3 };
+
+static const char *sec_name(uint32_t type);
 
 /* ---- in-memory profile ------------------------------------------------ */
 
@@ -135,14 +146,41 @@ size_t sl_profile_instances(const sl_profile *p, sl_instance **out)
 
 /* ---- writing ------------------------------------------------------------ */
 
-/* A growable little-endian byte buffer: one per section. */
+/* A growable little-endian byte buffer: one per section.  The interval
+ * and counts sections, which grow with the run, are streamed instead
+ * (stream set): the buffer is drained every STREAM_CHUNK bytes into the
+ * section's CRC and length, and into the file (f) on the second pass, so
+ * writing a long run needs no copy of it in memory. */
 typedef struct buf {
 	unsigned char *d;
 	size_t n, cap;
+	int stream;
+	FILE *f;           /* stream: where the bytes go; NULL: measure only */
+	uLong crc;         /* stream: of the bytes drained so far */
+	uint64_t total;    /* stream: bytes drained so far */
+	int err;           /* stream: a write failed (errno kept in werr) */
+	int werr;
 } buf;
+
+#define STREAM_CHUNK (1u << 16)
+
+static void drain(buf *b)
+{
+	if (!b->n)
+		return;
+	b->crc = crc32(b->crc, b->d, (uInt)b->n);
+	b->total += b->n;
+	if (b->f && !b->err && fwrite(b->d, 1, b->n, b->f) != b->n) {
+		b->err = 1;
+		b->werr = errno;
+	}
+	b->n = 0;
+}
 
 static unsigned char *reserve(buf *b, size_t n)
 {
+	if (b->stream && b->n + n > STREAM_CHUNK)
+		drain(b);
 	if (b->cap - b->n < n) {
 		size_t cap = b->cap ? b->cap : 256;
 		while (cap - b->n < n)
@@ -355,6 +393,21 @@ static int check_writable(const sl_profile *p)
 	return 0;
 }
 
+/* Encode a streamed section into `f` (NULL: only its CRC and length). */
+static void stream_section(buf *b, int type, const sl_profile *p, FILE *f)
+{
+	b->stream = 1;
+	b->f = f;
+	b->crc = crc32(0L, Z_NULL, 0);
+	b->total = 0;
+	b->n = 0;
+	if (type == SEC_INTERVALS)
+		enc_intervals(b, p);
+	else
+		enc_counts(b, p);
+	drain(b);
+}
+
 int sl_profile_write(const char *path, const sl_profile *p)
 {
 	static const int order[] = {SEC_META,   SEC_EVENTS,  SEC_NOTES, SEC_INTERVALS,
@@ -370,8 +423,9 @@ int sl_profile_write(const char *path, const sl_profile *p)
 	enc_meta(&sec[0], p);
 	enc_strings(&sec[1], p->events, p->n_events);
 	enc_strings(&sec[2], p->notes, p->n_notes);
-	enc_intervals(&sec[3], p);
-	enc_counts(&sec[4], p);
+	/* the interval and counts sections: measured now, written below */
+	stream_section(&sec[3], SEC_INTERVALS, p, NULL);
+	stream_section(&sec[4], SEC_COUNTS, p, NULL);
 	enc_phases(&sec[5], p);
 	put_str(&sec[6], p->machine_text);
 	if (p->temp_c)
@@ -384,14 +438,16 @@ int sl_profile_write(const char *path, const sl_profile *p)
 	put_u32(&head, NS);
 	uint64_t total = off;
 	for (size_t i = 0; i < NS; i++)
-		total += sec[i].n;
+		total += sec[i].stream ? sec[i].total : sec[i].n;
 	put_u64(&head, total);
 	for (size_t i = 0; i < NS; i++) {
+		uint64_t len = sec[i].stream ? sec[i].total : sec[i].n;
 		put_u32(&head, (uint32_t)order[i]);
-		put_u32(&head, (uint32_t)crc32(0L, sec[i].d, (uInt)sec[i].n));
+		put_u32(&head, sec[i].stream ? (uint32_t)sec[i].crc
+					     : (uint32_t)crc32(0L, sec[i].d, (uInt)sec[i].n));
 		put_u64(&head, off);
-		put_u64(&head, sec[i].n);
-		off += sec[i].n;
+		put_u64(&head, len);
+		off += len;
 	}
 
 	sl_afile af;
@@ -399,8 +455,26 @@ int sl_profile_write(const char *path, const sl_profile *p)
 	if (!f)
 		goto out;
 	int ok = fwrite(head.d, 1, head.n, f) == head.n;
-	for (size_t i = 0; ok && i < NS; i++)
-		ok = fwrite(sec[i].d, 1, sec[i].n, f) == sec[i].n;
+	for (size_t i = 0; ok && i < NS; i++) {
+		if (!sec[i].stream) {
+			ok = fwrite(sec[i].d, 1, sec[i].n, f) == sec[i].n;
+			continue;
+		}
+		uLong crc = sec[i].crc;
+		uint64_t len = sec[i].total;
+		stream_section(&sec[i], order[i], p, f);
+		ok = !sec[i].err;
+		if (!ok)
+			errno = sec[i].werr;
+		/* the same bytes as measured: the encoding is a function of p, so
+		 * this only fails if p changed under the writer (a bug) */
+		if (ok && (sec[i].crc != crc || sec[i].total != len)) {
+			sl_error_set("cannot write %s: the %s section changed while it was "
+				     "written (internal error)", path, sec_name((uint32_t)order[i]));
+			sl_afile_abort(&af);
+			goto out;
+		}
+	}
 	if (!ok) {
 		sl_error_set("cannot write %s: %s", path, strerror(errno));
 		sl_afile_abort(&af);
@@ -425,7 +499,28 @@ typedef struct cur {
 	const char *path;
 	const char *sec;
 	int err;
+	int mapped;                   /* d lies in a read-only file mapping */
+	const unsigned char *dropped; /* pages below this are given back */
 } cur;
+
+/* Bytes of a mapped section checked or decoded between two drops. */
+#define DROP_CHUNK (1u << 20)
+
+/* Give the whole pages of a mapped section below `upto` back to the
+ * kernel: they were read and will not be read again. */
+static void drop_below(cur *c, const unsigned char *upto)
+{
+	if (!c->mapped)
+		return;
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)c->dropped + pg - 1) & ~(pg - 1);
+	uintptr_t hi = (uintptr_t)upto & ~(pg - 1);
+	if (hi > lo && hi - lo >= DROP_CHUNK) {
+		/* advice only: a refusal leaves the pages mapped, nothing else */
+		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+		c->dropped = (const unsigned char *)hi;
+	}
+}
 
 static int corrupt(cur *c, const char *fmt, ...) SL_PRINTF(2, 3);
 static int corrupt(cur *c, const char *fmt, ...)
@@ -663,6 +758,8 @@ static int dec_intervals(cur *c, sl_profile *p)
 	p->iv = sl_xcalloc(n, sizeof *p->iv);
 	p->n_intervals = n;
 	for (size_t i = 0; i < n; i++) {
+		if (i % 8192 == 0)
+			drop_below(c, c->d + c->pos);
 		sl_prof_interval *v = &p->iv[i];
 		v->phase = get_u32(c);
 		v->start_s = get_f64(c);
@@ -695,6 +792,8 @@ static int dec_counts(cur *c, sl_profile *p)
 	p->counts = sl_xmalloc((total ? total : 1) * sizeof *p->counts);
 	uint64_t mask[MAX_EVENTS / 64];
 	for (size_t i = 0; i < p->n_intervals; i++) {
+		if (i % 8192 == 0)
+			drop_below(c, c->d + c->pos);
 		uint64_t *row = p->counts + i * ne;
 		const unsigned char *m = take(c, (size_t)words * 8);
 		if (!m)
@@ -905,7 +1004,22 @@ trunc_head:
 	return -1;
 }
 
-static int decode(const char *path, const unsigned char *d, size_t size, sl_profile *p)
+/* The section's CRC-32, its pages given back as they are summed. */
+static uint32_t section_crc(cur *c)
+{
+	uLong crc = crc32(0L, Z_NULL, 0);
+	for (size_t off = 0; off < c->n;) {
+		size_t len = SL_MIN(c->n - off, (size_t)DROP_CHUNK);
+		crc = crc32(crc, c->d + off, (uInt)len);
+		off += len;
+		drop_below(c, c->d + off);
+	}
+	c->dropped = c->d; /* decoding reads the section again */
+	return (uint32_t)crc;
+}
+
+static int decode(const char *path, const unsigned char *d, size_t size, int mapped,
+		  sl_profile *p)
 {
 	typedef int (*dec_fn)(cur *, sl_profile *);
 	static const dec_fn decoders[] = {
@@ -922,8 +1036,9 @@ static int decode(const char *path, const unsigned char *d, size_t size, sl_prof
 	for (uint32_t i = 0; i < ns; i++) {
 		if (t[i].type < 1 || t[i].type > SEC_LAST)
 			continue; /* a section a later minor version added */
-		cur c = {d + t[i].off, t[i].len, 0, t[i].off, path, sec_name(t[i].type), 0};
-		if ((uint32_t)crc32(0L, c.d, (uInt)c.n) != t[i].crc) {
+		cur c = {d + t[i].off, t[i].len, 0, t[i].off, path, sec_name(t[i].type), 0,
+			 mapped, d + t[i].off};
+		if (section_crc(&c) != t[i].crc) {
 			sl_error_set("%s: corrupt profile (%s section): checksum mismatch; "
 				     "re-record it", path, c.sec);
 			return -1;
@@ -970,6 +1085,19 @@ int sl_profile_read(const char *path, sl_profile *p)
 		return -1;
 	}
 	size_t size = (size_t)st.st_size;
+	const char *e = getenv("SLEUTH_PROFILE_MMAP");
+	int use_map = size > 0 && !(e && !strcmp(e, "0"));
+	void *map = use_map ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fileno(f), 0)
+			    : MAP_FAILED;
+	if (map != MAP_FAILED) {
+		fclose(f);
+		(void)madvise(map, size, MADV_SEQUENTIAL);
+		int rc = decode(path, map, size, 1, p);
+		munmap(map, size);
+		if (rc < 0)
+			sl_profile_free(p);
+		return rc;
+	}
 	unsigned char *d = sl_xmalloc(size ? size : 1);
 	size_t got = fread(d, 1, size, f);
 	int rerr = ferror(f);
@@ -979,7 +1107,7 @@ int sl_profile_read(const char *path, sl_profile *p)
 		free(d);
 		return -1;
 	}
-	int rc = decode(path, d, got, p);
+	int rc = decode(path, d, got, 0, p);
 	free(d);
 	if (rc < 0)
 		sl_profile_free(p);

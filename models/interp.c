@@ -9,8 +9,16 @@
  * phase detection's behaviour split judges it.  A small phase that never
  * held the event in its counters -- a handful of one-interval instances
  * where one phase hands over to another -- then borrows from its nearest
- * neighbour instead of an average over unlike phases.  Rates are per
+ * neighbour instead of an average over unlike phases; and a stray
+ * interval, one that behaves clearly like another phase than its own,
+ * borrows from that phase before its own instance.  Rates are per
  * instruction so that intervals of unequal length average fairly.
+ *
+ * Nothing per interval and event is stored: the view keeps, per instance
+ * and event, the rate its unmeasured intervals take, per phase and event
+ * the rate a stray borrows, and per interval the phase it strays to;
+ * sl_interp_count() computes a value on access, so the view's memory
+ * follows the instances and the run's length only by four bytes.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -64,16 +72,12 @@ static void build_instances(sl_interp *v, const sl_profile *p)
 	}
 }
 
-/* The mean rate of the nearest level (instance; the phase a stray
- * interval behaves like; its phase; the phase most like its phase;
- * program) that measured the event, and which level that was. */
-static double pick(const acc *inst, const acc *stray, const acc *phase, const acc *similar,
-		   const acc *prog, sl_src *src)
+/* The mean rate of the nearest level (instance; its phase; the phase most
+ * like its phase; program) that measured the event, and which level that
+ * was. */
+static double pick(const acc *inst, const acc *phase, const acc *similar, const acc *prog,
+		   sl_src *src)
 {
-	if (stray && stray->n) {
-		*src = SL_SRC_SIMILAR;
-		return stray->sum / (double)stray->n;
-	}
 	if (inst->n) {
 		*src = SL_SRC_INSTANCE;
 		return inst->sum / (double)inst->n;
@@ -153,34 +157,50 @@ static double dist2(const double *a, const double *b, size_t n)
 /* A stray interval: one that behaves clearly more like another phase than
  * like its own (at most 1/sqrt(2) of the distance) -- an interval where
  * one phase hands over to another, classified by its code as the one it
- * leaves, or a transition merged into the phase it ramps into.  The phase
- * it behaves like, or -1.  Computed once per interval.  x: scratch of
+ * leaves, or a transition merged into the phase it ramps into.  Sets
+ * v->stray[i] to the phase it behaves like, or -1, for every interval.  A
+ * phase whose nearest other phase lies farther than (1 + 1/sqrt(2)) times
+ * an interval's distance from it cannot lose that interval (triangle
+ * inequality), so most intervals cost one distance.  x: scratch of
  * n_feat. */
 /* A stray's squared distance to the phase it behaves like is at most
  * 1/STRAY_RATIO2 of that to its own phase (chosen on the tuning split:
  * docs/benchmarks.md, "Power on the hard suite"). */
 enum { STRAY_RATIO2 = 2 };
 
-static int64_t stray_of(sl_interp *v, size_t i, double *x)
+static void find_strays(sl_interp *v, double *x)
 {
-	if (v->stray[i] != -2)
-		return v->stray[i];
+	const sl_profile *p = v->prof;
 	size_t nf = v->n_feat, np = v->n_phase_ids;
-	uint32_t own = v->prof->iv[i].phase;
-	v->stray[i] = -1;
-	if (!interval_features(v, i, x) || isnan(v->feat[own * nf]))
-		return -1;
-	double d_own = dist2(x, v->feat + own * nf, nf), best = d_own / STRAY_RATIO2;
-	for (size_t q = 0; q < np; q++) {
-		if (q == own || isnan(v->feat[q * nf]))
+	double *gap = sl_xmalloc((np ? np : 1) * sizeof *gap); /* to the nearest other */
+	for (size_t a = 0; a < np; a++) {
+		gap[a] = INFINITY;
+		for (size_t b = 0; b < np && !isnan(v->feat[a * nf]); b++)
+			if (b != a && !isnan(v->feat[b * nf]))
+				gap[a] = SL_MIN(gap[a], sqrt(dist2(v->feat + a * nf, v->feat + b * nf, nf)));
+	}
+	const double k = 1.0 + 1.0 / sqrt((double)STRAY_RATIO2);
+	v->stray = sl_xmalloc(p->n_intervals * sizeof *v->stray);
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		uint32_t own = p->iv[i].phase;
+		v->stray[i] = -1;
+		if (isnan(v->feat[own * nf]) || !interval_features(v, i, x))
 			continue;
-		double d = dist2(x, v->feat + q * nf, nf);
-		if (d < best) {
-			best = d;
-			v->stray[i] = (int64_t)q;
+		double d_own = dist2(x, v->feat + own * nf, nf);
+		if (k * sqrt(d_own) <= gap[own])
+			continue;
+		double best = d_own / STRAY_RATIO2;
+		for (size_t q = 0; q < np; q++) {
+			if (q == own || isnan(v->feat[q * nf]))
+				continue;
+			double d = dist2(x, v->feat + q * nf, nf);
+			if (d < best) {
+				best = d;
+				v->stray[i] = (int32_t)q;
+			}
 		}
 	}
-	return v->stray[i];
+	free(gap);
 }
 
 /* For every phase that did not measure the event (ap[ph].n == 0), the
@@ -199,11 +219,7 @@ static void nearest_measured(const sl_interp *v, const acc *ap, int64_t *near)
 		for (size_t q = 0; q < np; q++) {
 			if (!ap[q].n || isnan(v->feat[q * nf]))
 				continue;
-			double d = 0;
-			for (size_t j = 0; j < nf; j++) {
-				double x = v->feat[ph * nf + j] - v->feat[q * nf + j];
-				d += x * x;
-			}
+			double d = dist2(v->feat + ph * nf, v->feat + q * nf, nf);
 			if (d < best) {
 				best = d;
 				near[ph] = (int64_t)q;
@@ -212,9 +228,12 @@ static void nearest_measured(const sl_interp *v, const acc *ap, int64_t *near)
 	}
 }
 
-/* Fill one event's column: first the means at each level, then each
- * interval from its measurement or the nearest mean. */
-static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, int64_t *near, double *x)
+/* One event: its means at each level, then the value every instance's
+ * unmeasured intervals take (the nearest level's mean rate), the rate a
+ * stray borrows from each phase, and the cell tallies.  Nothing per
+ * interval is stored (the file's head). */
+static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmeasured,
+		       int64_t *near)
 {
 	const sl_profile *p = v->prof;
 	size_t ne = v->n_events;
@@ -223,36 +242,42 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, int64_t *near, 
 
 	memset(ai, 0, v->n_instances * sizeof *ai);
 	memset(ap, 0, v->n_phase_ids * sizeof *ap);
-	if (col >= 0)
-		for (size_t i = 0; i < p->n_intervals; i++) {
-			uint64_t c = sl_prof_count(p, i, (size_t)col);
-			uint64_t ins = p->iv[i].instructions;
-			if (c == SL_MISSING || !ins)
-				continue;
-			double r = (double)c / (double)ins;
-			acc_add(&ai[v->inst_of[i]], r);
-			acc_add(&ap[p->iv[i].phase], r);
-			acc_add(&prog, r);
-		}
-	nearest_measured(v, ap, near);
+	memset(unmeasured, 0, v->n_instances * sizeof *unmeasured);
 	for (size_t i = 0; i < p->n_intervals; i++) {
 		uint64_t c = col >= 0 ? sl_prof_count(p, i, (size_t)col) : SL_MISSING;
-		sl_src s;
-		double val;
-		if (c != SL_MISSING) {
-			s = SL_SRC_MEASURED;
-			val = (double)c;
+		if (c == SL_MISSING)
+			continue;
+		v->cells[SL_SRC_MEASURED]++;
+		v->ev_cells[k * SL_SRC_N + SL_SRC_MEASURED]++;
+		uint64_t ins = p->iv[i].instructions;
+		if (!ins)
+			continue;
+		double r = (double)c / (double)ins;
+		acc_add(&ai[v->inst_of[i]], r);
+		acc_add(&ap[p->iv[i].phase], r);
+		acc_add(&prog, r);
+	}
+	for (size_t ph = 0; ph < v->n_phase_ids; ph++)
+		v->pmean[ph * ne + k] = ap[ph].n ? ap[ph].sum / (double)ap[ph].n : NAN;
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		if (col >= 0 && sl_prof_count(p, i, (size_t)col) != SL_MISSING)
+			continue;
+		if (v->stray[i] >= 0 && ap[v->stray[i]].n) {
+			v->cells[SL_SRC_SIMILAR]++;
+			v->ev_cells[k * SL_SRC_N + SL_SRC_SIMILAR]++;
 		} else {
-			int64_t q = near[p->iv[i].phase];
-			int64_t st = stray_of(v, i, x);
-			double r = pick(&ai[v->inst_of[i]], st >= 0 ? &ap[st] : NULL,
-					&ap[p->iv[i].phase], q >= 0 ? &ap[q] : NULL, &prog, &s);
-			val = r * (double)p->iv[i].instructions;
+			unmeasured[v->inst_of[i]]++;
 		}
-		v->count[i * ne + k] = val;
-		v->src[i * ne + k] = (uint8_t)s;
-		v->cells[s]++;
-		v->ev_cells[k * SL_SRC_N + s]++;
+	}
+	nearest_measured(v, ap, near);
+	for (size_t j = 0; j < v->n_instances; j++) {
+		sl_src s;
+		int64_t q = near[v->inst[j].phase];
+		double r = pick(&ai[j], &ap[v->inst[j].phase], q >= 0 ? &ap[q] : NULL, &prog, &s);
+		v->imean[j * ne + k] = r;
+		v->isrc[j * ne + k] = (uint8_t)s;
+		v->cells[s] += unmeasured[j];
+		v->ev_cells[k * SL_SRC_N + s] += unmeasured[j];
 	}
 }
 
@@ -283,27 +308,27 @@ int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events
 			if (!strcmp(p->events[j], events[k]))
 				v->col[k] = (int)j;
 	}
-	size_t cells = p->n_intervals * (n_events ? n_events : 1);
-	v->count = sl_xmalloc(cells * sizeof *v->count);
-	v->src = sl_xmalloc(cells);
 	v->ev_cells = sl_xcalloc((n_events ? n_events : 1) * SL_SRC_N,
 				 sizeof *v->ev_cells);
 	build_instances(v, p);
-
+	size_t ne = n_events ? n_events : 1;
+	v->imean = sl_xcalloc(v->n_instances * ne, sizeof *v->imean);
+	v->isrc = sl_xcalloc(v->n_instances * ne, 1);
+	v->pmean = sl_xcalloc((size_t)v->n_phase_ids * ne, sizeof *v->pmean);
 	double *x = sl_xmalloc((p->n_events + 1) * sizeof *x);
 	phase_features(v, x);
-	v->stray = sl_xmalloc(p->n_intervals * sizeof *v->stray);
-	for (size_t i = 0; i < p->n_intervals; i++)
-		v->stray[i] = -2; /* not yet known */
+	find_strays(v, x);
+	free(x);
 
 	acc *ai = sl_xmalloc(v->n_instances * sizeof *ai);
 	acc *ap = sl_xmalloc(v->n_phase_ids * sizeof *ap);
+	uint64_t *unmeasured = sl_xmalloc(v->n_instances * sizeof *unmeasured);
 	int64_t *near = sl_xmalloc(v->n_phase_ids * sizeof *near);
 	for (size_t k = 0; k < n_events; k++)
-		fill_event(v, k, ai, ap, near, x);
-	free(x);
+		fill_event(v, k, ai, ap, unmeasured, near);
 	free(ai);
 	free(ap);
+	free(unmeasured);
 	free(near);
 	return 0;
 }
@@ -314,14 +339,15 @@ void sl_interp_free(sl_interp *v)
 		free(v->events[k]);
 	free(v->events);
 	free(v->col);
-	free(v->count);
-	free(v->src);
-	free(v->ev_cells);
-	free(v->inst);
-	free(v->inst_of);
+	free(v->imean);
+	free(v->isrc);
+	free(v->pmean);
 	free(v->feat);
 	free(v->pinned);
 	free(v->stray);
+	free(v->ev_cells);
+	free(v->inst);
+	free(v->inst_of);
 	memset(v, 0, sizeof *v);
 }
 
@@ -348,7 +374,7 @@ void sl_interp_phase_shares(const sl_interp *v, double (*share)[SL_SRC_N])
 	for (size_t i = 0; i < p->n_intervals; i++) {
 		uint64_t *row = n + (size_t)p->iv[i].phase * SL_SRC_N;
 		for (size_t k = 0; k < v->n_events; k++)
-			row[v->src[i * v->n_events + k]]++;
+			row[sl_interp_src(v, i, k)]++;
 	}
 	for (uint32_t ph = 0; ph < v->n_phase_ids; ph++) {
 		uint64_t all = 0, *row = n + (size_t)ph * SL_SRC_N;

@@ -75,21 +75,45 @@ static const char pairs[] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* Decimal digits of v, right-aligned ending at end; returns the start. */
+/* Decimal digits of v, right-aligned ending at end; returns the start.
+ * Four digits per division while v is large (a division by a constant is
+ * a multiply), then two at a time. */
 static char *digits(char *end, uint64_t v)
 {
-	while (v >= 100) {
-		const char *p = pairs + 2 * (v % 100);
+	while (v >= 10000) {
+		uint32_t r = (uint32_t)(v % 10000);
+		v /= 10000;
+		end -= 4;
+		memcpy(end, pairs + 2 * (r / 100), 2);
+		memcpy(end + 2, pairs + 2 * (r % 100), 2);
+	}
+	if (v >= 100) {
+		uint32_t r = (uint32_t)(v % 100);
 		v /= 100;
-		*--end = p[1];
-		*--end = p[0];
+		end -= 2;
+		memcpy(end, pairs + 2 * r, 2);
 	}
 	if (v >= 10) {
-		*--end = pairs[2 * v + 1];
-		*--end = pairs[2 * v];
+		end -= 2;
+		memcpy(end, pairs + 2 * v, 2);
 	} else
 		*--end = (char)('0' + v);
 	return end;
+}
+
+char *sl_ob_room(sl_obuf *ob, size_t n)
+{
+	if (ob->cap - ob->len < n)
+		flush(ob);
+	return ob->buf + ob->len;
+}
+
+size_t sl_fmt_u64(char *out, uint64_t v)
+{
+	char b[24], *e = b + sizeof b;
+	char *s = digits(e, v);
+	memcpy(out, s, (size_t)(e - s));
+	return (size_t)(e - s);
 }
 
 void sl_ob_u64(sl_obuf *ob, uint64_t v)
@@ -115,12 +139,16 @@ static const double pow10d[] = {
 };
 
 /* floor(log10(a)) for 1e-4 <= a < 1e15, from the binary exponent and at
- * most two comparisons (log10 itself dominated the output's cost). */
+ * most two comparisons (log10 itself dominated the output's cost).  a is
+ * normal, so its exponent field is frexp's exponent plus 1022. */
 static int dec_exponent(double a)
 {
-	int e2;
-	frexp(a, &e2);
-	int e = (int)floor((e2 - 1) * 0.30102999566398120);
+	uint64_t bits;
+	memcpy(&bits, &a, sizeof bits);
+	int e2 = (int)((bits >> 52) & 0x7ff) - 1022;
+	/* floor((e2 - 1) * log10(2)) in integers (exact for |e2| < 1600); the
+	 * loops below make it exact against the table in any case */
+	int e = ((e2 - 1) * 78913) >> 18;
 	if (e < -4)
 		e = -4;
 	while (e < 14 && a >= pow10d[e + 1 + 5])
@@ -168,8 +196,10 @@ size_t sl_fmt_sig(char *out, double v, int sig)
 		nfrac--;
 	if (nfrac > 0) {
 		*o++ = '.';
-		memset(o, '0', (size_t)lead);
-		o += lead;
+		if (lead) {
+			memset(o, '0', (size_t)lead);
+			o += lead;
+		}
 		memcpy(o, p, (size_t)nfrac);
 		o += nfrac;
 	}

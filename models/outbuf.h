@@ -24,6 +24,11 @@ void sl_ob_mem(sl_obuf *ob, const char *s, size_t n);
 void sl_ob_str(sl_obuf *ob, const char *s);
 void sl_ob_char(sl_obuf *ob, char c);
 void sl_ob_u64(sl_obuf *ob, uint64_t v);
+/* Room for n bytes (n at most the buffer's capacity) at the buffer's end:
+ * write into it, then add what was written to ob->len. */
+char *sl_ob_room(sl_obuf *ob, size_t n);
+/* The digits of v at out (no terminator); their count. */
+size_t sl_fmt_u64(char *out, uint64_t v);
 /* `sig` (1..14) significant digits, plain decimal notation for 1e-4 <= |v| < 1e15
  * (exponent notation outside), no trailing zeros; "nan"/"inf" as printf. */
 void sl_ob_double(sl_obuf *ob, double v, int sig);

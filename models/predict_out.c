@@ -76,22 +76,6 @@ typedef struct rows {
 	size_t key_len[MAX_FIELDS];
 } rows;
 
-static void put_csv(rows *r, const fv *v)
-{
-	switch (v->kind) {
-	case FV_U:
-		sl_ob_u64(&r->ob, v->u);
-		break;
-	case FV_S:
-		sl_ob_mem(&r->ob, v->s, (size_t)v->u);
-		break;
-	case FV_D:
-		if (isfinite(v->d))
-			sl_ob_double(&r->ob, v->d, SIG);
-		break; /* an empty field (time only) */
-	}
-}
-
 static void put_json(rows *r, const fv *v)
 {
 	switch (v->kind) {
@@ -107,15 +91,41 @@ static void put_json(rows *r, const fv *v)
 	}
 }
 
+/* Room for one CSV field: a separator and at most 40 characters (a
+ * preformatted value, 20 digits, or sl_fmt_sig's 31 and terminator). */
+#define CSV_FIELD 48
+_Static_assert(sizeof(((pre *)0)->s) < CSV_FIELD, "a preformatted value fits a field");
+
+/* A CSV row formatted straight into the output buffer: a million-interval
+ * run writes millions of these (docs/benchmarks.md, #15). */
+static void csv_row(rows *r, const fv *v)
+{
+	char *o = sl_ob_room(&r->ob, r->n * CSV_FIELD + 1), *start = o;
+	for (size_t i = 0; i < r->n; i++) {
+		if (i)
+			*o++ = ',';
+		switch (v[i].kind) {
+		case FV_U:
+			o += sl_fmt_u64(o, v[i].u);
+			break;
+		case FV_S:
+			memcpy(o, v[i].s, (size_t)v[i].u);
+			o += v[i].u;
+			break;
+		case FV_D:
+			if (isfinite(v[i].d)) /* else an empty field (time only) */
+				o += sl_fmt_sig(o, v[i].d, SIG);
+			break;
+		}
+	}
+	*o++ = '\n';
+	r->ob.len += (size_t)(o - start);
+}
+
 static void row(rows *r, const fv *v)
 {
 	if (r->fmt == SL_FMT_CSV) {
-		for (size_t i = 0; i < r->n; i++) {
-			if (i)
-				sl_ob_char(&r->ob, ',');
-			put_csv(r, &v[i]);
-		}
-		sl_ob_char(&r->ob, '\n');
+		csv_row(r, v);
 		return;
 	}
 	sl_json_break(&r->jw, "\n  ");

@@ -26,6 +26,7 @@
 #ifndef SLEUTH_MODEL_H
 #define SLEUTH_MODEL_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,15 +60,19 @@ sl_src sl_src_by_rank(int rank);
  * event, the count used by the models and where it came from.  Rates are
  * per instruction; a mean is the mean of per-interval rates (intervals with
  * no instructions are left out of means), and an inferred count is that
- * mean times the interval's instructions.
+ * mean times the interval's instructions.  The view stores, per instance
+ * and event, the mean rate its unmeasured intervals take; an interval's
+ * value is computed on access (sl_interp_count), so the view costs memory
+ * per instance, not per interval (docs/benchmarks.md, #15).
  */
 typedef struct sl_interp {
 	const sl_profile *prof;   /* not owned; must outlive the view */
 	size_t n_events;
 	char **events;            /* owned copies of the model event names */
 	int *col;                 /* profile column of each event, -1 if absent */
-	double *count;            /* n_intervals x n_events; NAN for SL_SRC_NONE */
-	uint8_t *src;             /* n_intervals x n_events, sl_src values */
+	double *imean;            /* n_instances x n_events: the rate an unmeasured
+				     interval of the instance takes; NAN: none */
+	uint8_t *isrc;            /* n_instances x n_events: its level (sl_src) */
 	uint64_t cells[SL_SRC_N]; /* (interval, event) cells per source */
 	uint64_t *ev_cells;       /* n_events x SL_SRC_N: the same per event */
 
@@ -83,7 +88,9 @@ typedef struct sl_interp {
 	size_t n_feat;
 	double *feat;
 	int *pinned;              /* profile columns counted in every interval */
-	int64_t *stray;           /* interval -> phase it behaves like, -1 none */
+	int32_t *stray;           /* interval -> phase it behaves like, -1 none */
+	double *pmean;            /* n_phase_ids x n_events: the phase's mean rate,
+				     which a stray to it takes; NAN: not measured */
 } sl_interp;
 
 /* Build the view of `events` (names as in the profile's event list).
@@ -93,13 +100,29 @@ int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events
 		    size_t n_events);
 void sl_interp_free(sl_interp *v);
 
+/* The count of event k in interval i (NAN for SL_SRC_NONE), and where it
+ * came from. */
 static inline double sl_interp_count(const sl_interp *v, size_t i, size_t k)
 {
-	return v->count[i * v->n_events + k];
+	int col = v->col[k];
+	if (col >= 0) {
+		uint64_t c = sl_prof_count(v->prof, i, (size_t)col);
+		if (c != SL_MISSING)
+			return (double)c;
+	}
+	double r = v->stray[i] >= 0 ? v->pmean[(size_t)v->stray[i] * v->n_events + k] : NAN;
+	if (isnan(r)) /* not a stray, or its phase never measured k */
+		r = v->imean[(size_t)v->inst_of[i] * v->n_events + k];
+	return r * (double)v->prof->iv[i].instructions;
 }
 static inline sl_src sl_interp_src(const sl_interp *v, size_t i, size_t k)
 {
-	return (sl_src)v->src[i * v->n_events + k];
+	int col = v->col[k];
+	if (col >= 0 && sl_prof_count(v->prof, i, (size_t)col) != SL_MISSING)
+		return SL_SRC_MEASURED;
+	if (v->stray[i] >= 0 && !isnan(v->pmean[(size_t)v->stray[i] * v->n_events + k]))
+		return SL_SRC_SIMILAR;
+	return (sl_src)v->isrc[(size_t)v->inst_of[i] * v->n_events + k];
 }
 /* Share (0..1) of all cells whose value came from `s`. */
 double sl_interp_share(const sl_interp *v, sl_src s);

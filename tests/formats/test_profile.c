@@ -1,7 +1,9 @@
 /* Unit tests of the profile format: a full round trip, the helpers, and
  * that every kind of damage (truncation anywhere, bad magic or version, a
  * flipped byte, an out-of-range phase, a NaN time) is refused with one line
- * naming it.  Also prints the time to write and read a 1M-interval profile. */
+ * naming it, by both readers (the file mapped, and read into memory with
+ * SLEUTH_PROFILE_MMAP=0), which must agree on every value and every
+ * message.  Also prints the time to write and read a 1M-interval profile. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -282,18 +284,29 @@ static void spit(const char *path, const unsigned char *d, size_t n)
 	fclose(f);
 }
 
-/* Reading the bytes `d` must fail with an error containing `want`. */
+/* Reading the bytes `d` must fail with an error containing `want`, the
+ * same error from the mapped reader and from the one that reads the file
+ * into memory. */
 static void expect_reject(const unsigned char *d, size_t n, const char *want)
 {
 	sl_profile b;
-	char *f = tpath("damaged.prof");
+	char *f = tpath("damaged.prof"), first[1024] = "";
 	spit(f, d, n);
-	int rc = sl_profile_read(f, &b);
-	if (rc == 0)
-		fail_msg("a damaged profile (%zu bytes) was accepted; wanted '%s'", n, want);
-	if (!strstr(sl_error(), want))
-		fail_msg("error '%s' does not say '%s'", sl_error(), want);
-	assert_null(strchr(sl_error(), '\n'));
+	for (int map = 1; map >= 0; map--) {
+		setenv("SLEUTH_PROFILE_MMAP", map ? "1" : "0", 1);
+		int rc = sl_profile_read(f, &b);
+		if (rc == 0)
+			fail_msg("a damaged profile (%zu bytes) was accepted (mmap %d); "
+				 "wanted '%s'", n, map, want);
+		if (!strstr(sl_error(), want))
+			fail_msg("error '%s' does not say '%s'", sl_error(), want);
+		assert_null(strchr(sl_error(), '\n'));
+		if (map)
+			snprintf(first, sizeof first, "%s", sl_error());
+		else
+			assert_string_equal(sl_error(), first);
+	}
+	unsetenv("SLEUTH_PROFILE_MMAP");
 	unlink(f);
 	free(f);
 }
@@ -428,6 +441,84 @@ static void test_missing_file(void **state)
 	assert_int_equal(sl_profile_read("/tmp", &b), -1);
 }
 
+/* Read `f` with the file mapped (map 1) or read into memory (map 0). */
+static int read_path(const char *f, sl_profile *b, int map)
+{
+	setenv("SLEUTH_PROFILE_MMAP", map ? "1" : "0", 1);
+	int rc = sl_profile_read(f, b);
+	unsetenv("SLEUTH_PROFILE_MMAP");
+	return rc;
+}
+
+static void same_intervals(const sl_profile *a, const sl_profile *b)
+{
+	assert_int_equal(b->n_intervals, a->n_intervals);
+	assert_int_equal(b->n_events, a->n_events);
+	assert_memory_equal(b->iv, a->iv, a->n_intervals * sizeof *a->iv);
+	assert_memory_equal(b->counts, a->counts,
+			    a->n_intervals * a->n_events * sizeof *a->counts);
+}
+
+/* Both readers on a profile of many pages (the mapped one gives pages back
+ * as it goes): the same profile; damage past the first pages given back
+ * (a flipped count, a bad phase with a valid checksum) named the same. */
+static void test_both_paths(void **state)
+{
+	(void)state;
+	sl_profile a, b, c;
+	size_t n = 200000;
+	make_profile(&a, n);
+	/* padding bytes of the structs must compare equal too */
+	sl_prof_interval *iv = sl_xcalloc(n, sizeof *iv);
+	for (size_t i = 0; i < n; i++) {
+		iv[i].phase = a.iv[i].phase;
+		iv[i].start_s = a.iv[i].start_s;
+		iv[i].time_s = a.iv[i].time_s;
+		iv[i].cycles = a.iv[i].cycles;
+		iv[i].instructions = a.iv[i].instructions;
+		iv[i].energy_j = a.iv[i].energy_j;
+	}
+	free(a.iv);
+	a.iv = iv;
+	char *f = tpath("paths.prof");
+	assert_int_equal(sl_profile_write(f, &a), 0);
+	assert_int_equal(read_path(f, &b, 1), 0);
+	assert_int_equal(read_path(f, &c, 0), 0);
+	same_intervals(&a, &b);
+	same_intervals(&a, &c);
+	assert_string_equal(b.machine_text, c.machine_text);
+	assert_int_equal(b.n_phases, c.n_phases);
+	sl_profile_free(&b);
+	sl_profile_free(&c);
+	sl_profile_free(&a);
+
+	size_t size, off = 0, len = 0;
+	unsigned char *good = slurp(f, &size), *d = sl_xmalloc(size), *crc = NULL;
+	memcpy(d, good, size);
+	find_section(d, 5, &off, &len, &crc);
+	assert_true(len > (4u << 20));
+	d[off + len - 100] ^= 0x10; /* a count near the end */
+	expect_reject(d, size, "corrupt profile (counts section): checksum mismatch");
+	memcpy(d, good, size);
+	find_section(d, 4, &off, &len, &crc);
+	uint32_t ph = htole32(7);
+	memcpy(d + off + 8 + 44 * (n - 2), &ph, 4); /* interval n-2's phase */
+	fix_crc(d, off, len, crc);
+	char want[128];
+	snprintf(want, sizeof want, "interval %zu has phase 7 but the profile has 2", n - 2);
+	expect_reject(d, size, want);
+	memcpy(d, good, size);
+	double nan = NAN;
+	memcpy(d + off + 8 + 44 * (n - 3) + 12, &nan, 8); /* interval n-3's time */
+	fix_crc(d, off, len, crc);
+	snprintf(want, sizeof want, "interval %zu has an invalid start or time", n - 3);
+	expect_reject(d, size, want);
+	free(d);
+	free(good);
+	unlink(f);
+	free(f);
+}
+
 /* A long run: 1M intervals write and read back; the time is printed, not
  * asserted (machines differ). */
 static void test_million(void **state)
@@ -473,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_write_refuses),
 		cmocka_unit_test(test_corruption),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_both_paths),
 		cmocka_unit_test(test_million),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -32,6 +32,11 @@ grep -q "instance" <<<"$out" && grep -q "clamped" <<<"$out" && ok || fail "no sh
 awk -F, 'NR > 1 && $2 != (NR - 2) % 300 { bad = 1 } END { exit bad }' "$T/iv.csv" \
 	&& ok || fail "interval numbering"
 
+# the profile read into memory instead of mapped: the same predictions
+SLEUTH_PROFILE_MMAP=0 "$SLEUTH" predict app.prof --all --per interval -o "$T/iv0.csv" ||
+	fail "csv, SLEUTH_PROFILE_MMAP=0"
+cmp -s "$T/iv.csv" "$T/iv0.csv" && ok || fail "the mapped and read profiles predict differently"
+
 "$SLEUTH" predict app.prof --freq 2.0 --per instance >"$T/in.csv" || fail "per instance"
 [ "$(head -1 "$T/in.csv")" = "ghz,instance,phase,first_interval,intervals,instructions,time_s,power_w,energy_j" ] \
 	&& ok || fail "instance header"

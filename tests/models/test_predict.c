@@ -44,6 +44,35 @@ static void test_fmt_sig(void **state)
 	}
 }
 
+/* The integers of the CSV rows: printf's digits at every length, at the
+ * edges of each chunk of the conversion and at random. */
+static void test_fmt_u64(void **state)
+{
+	(void)state;
+	char b[32], want[32];
+	uint64_t v = 1;
+	for (int k = 0; k < 20; k++, v *= 10) {
+		uint64_t edge[] = {v - 1, v, v + 1, 2 * v - 1, 9 * v, v * 10 - 1};
+		for (size_t j = 0; j < SL_ARRAY_LEN(edge); j++) {
+			if (k == 19 && j >= 3)
+				break; /* beyond 2^64 */
+			b[sl_fmt_u64(b, edge[j])] = 0;
+			snprintf(want, sizeof want, "%llu", (unsigned long long)edge[j]);
+			assert_string_equal(b, want);
+		}
+	}
+	b[sl_fmt_u64(b, UINT64_MAX)] = 0;
+	assert_string_equal(b, "18446744073709551615");
+	srand(11);
+	for (int i = 0; i < 100000; i++) {
+		uint64_t r = ((uint64_t)rand() << 42 ^ (uint64_t)rand() << 21 ^ (uint64_t)rand()) >>
+			     (rand() % 64);
+		b[sl_fmt_u64(b, r)] = 0;
+		snprintf(want, sizeof want, "%llu", (unsigned long long)r);
+		assert_string_equal(b, want);
+	}
+}
+
 /* ---- fixtures ------------------------------------------------------------ */
 
 /* Phases 0 1 0 (three instances), every Nehalem event measured; interval 1
@@ -343,6 +372,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_sig),
+		cmocka_unit_test(test_fmt_u64),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test_setup_teardown(test_csv_interval, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_csv_instance_phase, setup, teardown),

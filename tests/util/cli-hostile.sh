@@ -116,6 +116,9 @@ for cmd in "predict p.prof --all" "predict p.prof --all --per interval" \
 	# shellcheck disable=SC2086
 	expect_exit 1 "No space left on device" -- "$SLEUTH" $cmd -o /dev/full
 done
+# the profile's interval and counts sections are streamed to the file
+expect_exit 1 "cannot write /dev/full: No space left on device" -- \
+	"$SLEUTH" run -q --replay t.yaml -o /dev/full
 for cmd in "--version" "help" "help predict" "predict --help" "phases p.prof" "doctor" \
 	"predict p.prof --freq 1.6" "predict p.prof --all --per interval" \
 	"schedule p.prof --min-edp"; do
