@@ -176,10 +176,15 @@ static void jnum(sl_json *w, const char *key, double v)
 	sl_json_number(w, v);
 }
 
+/* key: an evaluation's object, or null when e is NULL. */
 static void jeval(sl_json *w, const char *key, double ghz, const sl_sched_eval *e)
 {
 	sl_json_break(w, "\n  ");
 	sl_json_key(w, key);
+	if (!e) {
+		sl_json_null(w);
+		return;
+	}
 	sl_json_open(w, '{', " ");
 	if (ghz > 0)
 		jnum(w, "ghz", ghz);
@@ -229,13 +234,7 @@ void sched_print_json(FILE *out, const sched_report *r)
 	sl_json_key(&w, "error_from");
 	sl_json_string(&w, r->sigma_from);
 	sl_json_close(&w, "");
-	if (r->has_point) {
-		jeval(&w, "point_optimum", 0, &r->point);
-	} else {
-		sl_json_break(&w, "\n  ");
-		sl_json_key(&w, "point_optimum");
-		sl_json_null(&w);
-	}
+	jeval(&w, "point_optimum", 0, r->has_point ? &r->point : NULL);
 	sl_json_break(&w, "\n  ");
 	sl_json_key(&w, "gain_over_fixed");
 	sl_json_open(&w, '{', " ");
@@ -262,13 +261,8 @@ void sched_print_json(FILE *out, const sched_report *r)
 	jnum(&w, "switch_time_s", s->total.switch_time_s);
 	jnum(&w, "switch_energy_j", s->total.switch_energy_j);
 	sl_json_close(&w, "");
-	if (s->fixed_pstate >= 0) {
-		jeval(&w, "best_fixed", ghz_of(r, s->fixed_pstate), &s->fixed);
-	} else {
-		sl_json_break(&w, "\n  ");
-		sl_json_key(&w, "best_fixed");
-		sl_json_null(&w);
-	}
+	jeval(&w, "best_fixed", s->fixed_pstate >= 0 ? ghz_of(r, s->fixed_pstate) : 0,
+	      s->fixed_pstate >= 0 ? &s->fixed : NULL);
 	sl_json_break(&w, "\n  ");
 	sl_json_key(&w, "phases");
 	sl_json_open(&w, '[', "");
