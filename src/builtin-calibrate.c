@@ -561,7 +561,7 @@ static int temp_cv(const cal_state *st, const sl_calib_opts *co, int temp, doubl
  */
 static void judge_temp(cal_state *st, sl_calib_opts *co)
 {
-	double with, without;
+	double with = NAN, without = NAN; /* set by temp_cv when it succeeds */
 	if (temp_cv(st, co, 1, &with) < 0 || temp_cv(st, co, 0, &without) < 0)
 		return;
 	st->temp_judged = 1;
