@@ -83,14 +83,8 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 	uint32_t code = sl_cluster_assign(L->cl, L->vec);
 	if (!L->bh)
 		return code;
-	/* what the interval does: log CPI, log(1 + per-kilo-instruction
-	 * rate) of each event counted in every interval (docs/phases.md) */
-	double ins = (double)o->instructions;
-	L->feat[0] = o->cycles && ins > 0 ? log((double)o->cycles / ins) : NAN;
-	for (size_t j = 0; j < L->n_pinned; j++) {
-		uint64_t v = o->counts ? o->counts[L->pinned[j]] : SL_MISSING;
-		L->feat[1 + j] = v != SL_MISSING && ins > 0 ? log1p(1000.0 * (double)v / ins) : NAN;
-	}
+	/* what the interval does (docs/phases.md) */
+	sl_behave_features(o->cycles, o->instructions, o->counts, L->pinned, L->n_pinned, L->feat);
 	return sl_behave_assign(L->bh, code, L->feat);
 }
 

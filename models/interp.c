@@ -26,6 +26,7 @@
 
 #include "sleuth/common.h"
 #include "sleuth/model.h"
+#include "sleuth/phases.h"
 #include "predict_int.h"
 
 const char *sl_src_name(sl_src s)
@@ -98,20 +99,13 @@ static double pick(const acc *inst, const acc *phase, const acc *similar, const 
 	return NAN;
 }
 
-/* An interval's behaviour: log CPI, then log(1 + events per 1000
- * instructions) of each pinned event (v->pinned, v->n_feat - 1 of them).
+/* An interval's behaviour (sl_behave_features over the pinned events);
  * 0 when it has no cycles. */
 static int interval_features(const sl_interp *v, size_t i, double *x)
 {
 	const sl_profile *p = v->prof;
-	const sl_prof_interval *iv = &p->iv[i];
-	if (!iv->cycles || !iv->instructions)
-		return 0;
-	double ins = (double)iv->instructions;
-	x[0] = log((double)iv->cycles / ins);
-	for (size_t j = 1; j < v->n_feat; j++)
-		x[j] = log1p(1000.0 * (double)sl_prof_count(p, i, (size_t)v->pinned[j - 1]) / ins);
-	return 1;
+	return sl_behave_features(p->iv[i].cycles, p->iv[i].instructions,
+				  p->counts + i * p->n_events, v->pinned, v->n_feat - 1, x);
 }
 
 /* The pinned events (counted in every interval) and each phase's
@@ -128,7 +122,7 @@ static void phase_features(sl_interp *v, double *x)
 		while (i < p->n_intervals && sl_prof_count(p, i, j) != SL_MISSING)
 			i++;
 		if (i == p->n_intervals)
-			v->pinned[n_pinned++] = (int)j;
+			v->pinned[n_pinned++] = j;
 	}
 	size_t nf = v->n_feat = 1 + n_pinned;
 	double *f = v->feat = sl_xcalloc(np * nf, sizeof *f);
@@ -154,6 +148,11 @@ static double dist2(const double *a, const double *b, size_t n)
 	return d;
 }
 
+/* A stray's squared distance to the phase it behaves like is at most
+ * 1/STRAY_RATIO2 of that to its own phase (chosen on the tuning split:
+ * docs/benchmarks.md, "Power on the hard suite"). */
+enum { STRAY_RATIO2 = 2 };
+
 /* A stray interval: one that behaves clearly more like another phase than
  * like its own (at most 1/sqrt(2) of the distance) -- an interval where
  * one phase hands over to another, classified by its code as the one it
@@ -163,11 +162,6 @@ static double dist2(const double *a, const double *b, size_t n)
  * an interval's distance from it cannot lose that interval (triangle
  * inequality), so most intervals cost one distance.  x: scratch of
  * n_feat. */
-/* A stray's squared distance to the phase it behaves like is at most
- * 1/STRAY_RATIO2 of that to its own phase (chosen on the tuning split:
- * docs/benchmarks.md, "Power on the hard suite"). */
-enum { STRAY_RATIO2 = 2 };
-
 static void find_strays(sl_interp *v, double *x)
 {
 	const sl_profile *p = v->prof;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "sleuth/common.h"
+#include "sleuth/profile.h"
 
 typedef struct group {
 	uint32_t code;   /* the code phase */
@@ -71,6 +72,18 @@ static double dist(const sl_behave *b, const double *mu, const double *x)
 		if (isfinite(x[k]))
 			d = SL_MAX(d, fabs(mu[k] - x[k]));
 	return d;
+}
+
+int sl_behave_features(uint64_t cycles, uint64_t instructions, const uint64_t *counts,
+		       const size_t *pinned, size_t n_pinned, double *x)
+{
+	double ins = (double)instructions;
+	x[0] = cycles && instructions ? log((double)cycles / ins) : NAN;
+	for (size_t j = 0; j < n_pinned; j++) {
+		uint64_t v = counts ? counts[pinned[j]] : SL_MISSING;
+		x[1 + j] = v != SL_MISSING && instructions ? log1p(1000.0 * (double)v / ins) : NAN;
+	}
+	return !isnan(x[0]);
 }
 
 uint32_t sl_behave_final(const sl_behave *b, uint32_t id)

@@ -87,7 +87,7 @@ typedef struct sl_interp {
 	 * n_feat, NAN for a phase without cycles.  SL_SRC_SIMILAR's measure. */
 	size_t n_feat;
 	double *feat;
-	int *pinned;              /* profile columns counted in every interval */
+	size_t *pinned;           /* profile columns counted in every interval */
 	int32_t *stray;           /* interval -> phase it behaves like, -1 none */
 	double *pmean;            /* n_phase_ids x n_events: the phase's mean rate,
 				     which a stray to it takes; NAN: not measured */

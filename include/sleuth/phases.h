@@ -113,6 +113,13 @@ typedef struct sl_behave sl_behave;
 sl_behave *sl_behave_new(size_t n_features, double threshold);
 void sl_behave_free(sl_behave *b);
 uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x);
+/* An interval's features, as the split and the interpolation's "similar"
+ * level (models/interp.c) judge behaviour: x[0] = log CPI, x[1 + j] =
+ * log(1 + 1000 * counts[pinned[j]] / instructions); NAN where not known
+ * (no cycles or instructions, counts NULL, a count SL_MISSING).  1 when
+ * the CPI is known, else 0. */
+int sl_behave_features(uint64_t cycles, uint64_t instructions, const uint64_t *counts,
+		       const size_t *pinned, size_t n_pinned, double *x);
 uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
 /* At the end of the run: merge each transient group (younger than its
  * code phase's first, met in runs shorter than SL_BEHAVE_MIN_RUN intervals
