@@ -6,10 +6,14 @@
  * phase c is described by features in log space -- log CPI and, for each
  * event counted in every interval, log(1 + count per 1000 instructions) --
  * and clustered online, leader-follower, among c's behaviour groups: join
- * the nearest group whose running-mean centroid is within the threshold in
- * every feature (Chebyshev distance), else found a group (a new phase) --
- * except the first interval after a change of code phase, which mixes two
- * phases and joins its nearest group.
+ * the nearest group whose centroid is within the threshold in every feature
+ * (Chebyshev distance), else found a group (a new phase) -- except the
+ * first interval after a change of code phase, which mixes two phases and
+ * joins its nearest group.  A centroid is the mean of the group's last
+ * SL_BEHAVE_WINDOW intervals or so (a running mean that turns into an
+ * exponential one): a phase whose behaviour drifts is followed, so the
+ * threshold can sit below the gap between two behaviours of one code
+ * without cutting a slow drift into pieces.
  * When two groups of one code phase converge (centroids within half the
  * threshold) the younger is merged into the older; at the end of the run
  * (sl_behave_finish) a transient group -- met only in runs of about one
@@ -31,7 +35,7 @@ typedef struct group {
 	uint32_t id;     /* the phase id handed out */
 	double n;        /* intervals joined */
 	double runs;     /* runs of consecutive intervals it was given */
-	double *mu;      /* centroid, nf features */
+	double *mu;      /* centroid (recent mean), nf features */
 	int alive;       /* 0 once merged into another */
 } group;
 
@@ -155,7 +159,7 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 	b->n_seen++;
 	for (size_t k = 0; k < b->nf; k++)
 		if (isfinite(x[k]))
-			best->mu[k] += (x[k] - best->mu[k]) / best->n;
+			best->mu[k] += (x[k] - best->mu[k]) / SL_MIN(best->n, SL_BEHAVE_WINDOW);
 	uint32_t id = best->id;
 	merge_close(b, code);
 	return sl_behave_final(b, id);

@@ -591,7 +591,7 @@ const struct sl_cmd sl_cmd_run = {
 	"                        (default: the sampling noise + 0.25, per interval;\n"
 	"                        see docs/phases.md)\n"
 	"  --split X|off         split a code phase whose pinned event rates\n"
-	"                        differ by more than X in log space (default 1.2;\n"
+	"                        differ by more than X in log space (default 0.85;\n"
 	"                        docs/phases.md, \"Behaviour phases\")\n"
 	"  --predictor P         last or markov (default markov)\n"
 	"  --pin WHAT            events programmed in every interval, the other\n"

@@ -106,9 +106,11 @@ double sl_ari(const uint32_t *a, const uint32_t *b, size_t n);
  * space (log CPI, log(1 + events per 1000 instructions) of the events
  * counted in every interval; NAN = not available), leader-follower within
  * each code phase with a Chebyshev threshold, groups merged when their
- * centroids come within half of it.  Phase ids 0, 1, ... in order of
+ * centroids come within half of it; a centroid follows the group's last
+ * SL_BEHAVE_WINDOW intervals or so.  Phase ids 0, 1, ... in order of
  * appearance; a merged id maps to its survivor with sl_behave_final(). */
-#define SL_BEHAVE_DEFAULT 1.2
+#define SL_BEHAVE_DEFAULT 0.85
+#define SL_BEHAVE_WINDOW 10.0
 typedef struct sl_behave sl_behave;
 sl_behave *sl_behave_new(size_t n_features, double threshold);
 void sl_behave_free(sl_behave *b);

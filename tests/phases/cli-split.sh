@@ -4,10 +4,21 @@
 # separated with the default --split (ARI >= 0.9; measured 1.00 and 0.98
 # at seed 1) and are not without it (measured 0.17 and 0.21: the check
 # that the test can fail), and a basic workload gets no extra phase.
+# graph-bfs (same loop, two behaviours 0.6-1.0 apart in log space) must be
+# split and drift (behaviour drifting 0.3 every 20 intervals) must not be
+# cut into pieces: ARI >= 0.9 for both (measured 1.00 and 0.98 at seed 1;
+# graph-bfs was 0.23 with the old 1.2 threshold, drift 0.67 with 0.8 and
+# a running-mean centroid).
 . "$SRCDIR/tests/lib.sh"
 cd "$T" || exit 1
 hard=$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml
 ari() { sed -n 's/^score: ari \([0-9.-]*\) .*/\1/p'; }
+for w in graph-bfs drift; do
+	"$SLEUTH" simulate -q "$SRCDIR/data/workloads/hard/$w.yaml" \
+		-m "$SRCDIR/data/sim/nehalem-i7-920-hard.yaml" -o "$w.yaml" || fail "simulate $w"
+	a=$("$SLEUTH" run -q --replay "$w.yaml" --machine "$hard" --score -o "$w.prof" | ari)
+	awk -v a="$a" 'BEGIN { exit !(a >= 0.9) }' && ok || fail "$w: ARI '$a' < 0.9 with --split"
+done
 for w in same-code chase-stream; do
 	"$SLEUTH" simulate -q "$SRCDIR/data/workloads/hard/$w.yaml" \
 		-m "$SRCDIR/data/sim/nehalem-i7-920-hard.yaml" -o "$w.yaml" || fail "simulate $w"

@@ -1,8 +1,8 @@
 /* Unit tests of behaviour phases (phases/behave.c): a code phase whose
  * intervals form two groups of behaviour is split in two, noise within the
  * threshold is not, the first interval after a change of code founds no
- * group, groups that converge are merged, and missing features are
- * ignored. */
+ * group, groups that converge are merged, a drifting behaviour is
+ * followed, and missing features are ignored. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -102,6 +102,29 @@ static void test_finish_merges_transients(void **state)
 	sl_behave_free(b);
 }
 
+/* A behaviour that drifts (3 log units over 120 intervals, in runs of 10
+ * between runs of another code phase) stays one phase: the centroid
+ * follows the last SL_BEHAVE_WINDOW intervals.  A running mean over the
+ * whole run would lag by 1.5 at the end and cut the drift in pieces. */
+static void test_drift_is_followed(void **state)
+{
+	(void)state;
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	double x[2];
+	uint32_t first = 0;
+	for (int i = 0; i < 240; i++) {
+		int code = (i / 10) % 2;
+		double d = 3.0 * i / 240;
+		feat(x, code ? 4.0 : d, code ? 4.0 : 0.5 * d, i);
+		uint32_t id = sl_behave_assign(b, (uint32_t)code, x);
+		if (!i)
+			first = id;
+		if (!code)
+			assert_int_equal(sl_behave_final(b, id), first);
+	}
+	sl_behave_free(b);
+}
+
 static void test_merge_and_missing(void **state)
 {
 	(void)state;
@@ -136,6 +159,7 @@ int main(void)
 		cmocka_unit_test(test_code_change_founds_nothing),
 		cmocka_unit_test(test_merge_and_missing),
 		cmocka_unit_test(test_finish_merges_transients),
+		cmocka_unit_test(test_drift_is_followed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
