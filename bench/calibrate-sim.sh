@@ -9,14 +9,15 @@
 #   1. simulate the training suite (data/workloads/train/) at several
 #      P-states with the power meter's log, plus one idle log;
 #   2. choose the power events: greedy leave-one-workload-out selection on
-#      the full-information traces (every event counted), unless SELECT=0
-#      keeps the skeleton's terms;
+#      the full-information traces (every event counted), among event counts
+#      (not the machine's cycle counts unless SELECT_CYCLES=1, calibrate's
+#      --select-cycles), unless SELECT=0 keeps the skeleton's terms;
 #   3. `sleuth run --replay` each trace with a machine listing those events,
 #      so the profiles are multiplexed exactly as later profiles will be;
 #   4. `sleuth calibrate` on PROFILE:LOG.csv pairs with the idle log.
 #
 # Usage: bench/calibrate-sim.sh [BUILD_DIR]   (default: build)
-# Environment: FREQS (default "2.66 2.13 1.60"), SELECT (default 5),
+# Environment: FREQS (default "2.66 2.13 1.60"), SELECT (default 5), SELECT_CYCLES (default 0),
 #   SKEL (default data/machines/sim-nehalem-i7-920.skeleton.yaml), OUT (default
 #   data/machines/sim-nehalem-i7-920.yaml),
 #   SIM (default data/sim/nehalem-i7-920.yaml, the simulated machine),
@@ -31,6 +32,9 @@ OUT=${OUT:-$SRC/data/machines/sim-nehalem-i7-920.yaml}
 SIMMACHINE=${SIM:-$SRC/data/sim/nehalem-i7-920.yaml}
 FREQS=${FREQS:-2.66 2.13 1.60}
 SELECT=${SELECT:-5}
+SELECT_CYCLES=${SELECT_CYCLES:-0}
+sc=()
+[ "$SELECT_CYCLES" = 0 ] || sc=(--select-cycles)
 if [ -n "${KEEP:-}" ]; then
 	W=$KEEP
 	mkdir -p "$W"
@@ -84,7 +88,7 @@ first=$(ls "$SRC"/data/workloads/train/*.yaml | head -1)
 machine=$SKEL
 if [ "$SELECT" != 0 ]; then
 	echo "2. choosing $SELECT power events on the full traces" >&2
-	"$SLEUTH" calibrate -q -m "$SKEL" -o "$W/selected.yaml" --select "$SELECT" \
+	"$SLEUTH" calibrate -q -m "$SKEL" -o "$W/selected.yaml" --select "$SELECT" "${sc[@]}" \
 		--idle-log "$W/idle.csv" \
 		$(for p in "${pairs[@]}"; do echo "$W/$p.trace.yaml:$W/$p.csv"; done) \
 		>"$W/select.txt"
@@ -102,7 +106,7 @@ echo "4. calibrating on the replayed profiles" >&2
 	$(for p in "${pairs[@]}"; do echo "$W/$p.prof:$W/$p.csv"; done) | tee "$W/report.txt"
 # Say how the model was made; the scratch directory's name means nothing.
 {
-	echo "# made by bench/calibrate-sim.sh (FREQS=\"$FREQS\" SELECT=$SELECT) from"
+	echo "# made by bench/calibrate-sim.sh (FREQS=\"$FREQS\" SELECT=$SELECT SELECT_CYCLES=$SELECT_CYCLES) from"
 	echo "# $(basename "$SKEL0"): memprobe-sim -> simulate -> [calibrate --select] -> run --replay -> calibrate"
 	sed "s|$W/||g" "$W/model.yaml"
 } >"$OUT.tmp.$$"

@@ -15,6 +15,9 @@
 # SIM=FILE another simulated machine, SUITE=DIR other workloads (default
 # data/workloads), MODEL another time model (default stall), SEED another
 # simulation seed (default 1: the tuning split; 2 and 3 are held out).
+# RUN="OPTIONS" adds options to `sleuth run --replay` (e.g. RUN="--counters 0":
+# every event counted in every interval, so no event is interpolated and
+# what is left is the power model's own error).
 # One line per workload and frequency; then the averages and the worst.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -67,7 +70,8 @@ printf "%-18s %-5s %12s %14s %15s\n" workload ghz power_avg% power_worst% phase_
 for wl in "${SUITE:-$src/data/workloads}"/*.yaml; do
 	w=$(basename "$wl" .yaml)
 	"$sleuth" simulate -q "$wl" "${sim[@]}" -o "$tmp/$w-max.yaml"
-	"$sleuth" run -q --replay "$tmp/$w-max.yaml" --machine "$machine" -o "$tmp/$w.prof"
+	# shellcheck disable=SC2086  # RUN is a list of options
+	"$sleuth" run -q --replay "$tmp/$w-max.yaml" --machine "$machine" ${RUN:-} -o "$tmp/$w.prof"
 	fl=()
 	for f in "${freqs[@]}"; do fl+=(--freq "$f"); done
 	"$sleuth" predict "$tmp/$w.prof" "${fl[@]}" --model "${MODEL:-stall}" --per interval \

@@ -431,9 +431,14 @@ int sl_calib_select(const sl_calib_data *d, const sl_machine *m, size_t k,
 	/* Candidates: events known in every row, so that every candidate model
 	 * is judged on the same intervals, and whose rate varies: a rate that
 	 * never changes (an event that never counts, e.g. a software
-	 * increment no program writes) is a multiple of the static terms. */
+	 * increment no program writes) is a multiple of the static terms.
+	 * Cycle counts (stalls) only when asked: a share of time in which
+	 * nothing switches, they stand in for activity only as far as the
+	 * training runs' stalls have the same causes as a program's. */
 	size_t *cand = sl_xmalloc((d->n_events ? d->n_events : 1) * sizeof *cand), nc = 0;
 	for (size_t e = 0; e < d->n_events; e++) {
+		if (!o->select_cycles && sl_machine_counts_cycles(m, d->events[e]))
+			continue;
 		size_t i = 0;
 		double lo = INFINITY, hi = -INFINITY;
 		for (; i < d->n && isfinite(d->rate[i * d->n_events + e]); i++) {

@@ -608,6 +608,20 @@ const char *sl_machine_role(const sl_machine *m, const char *role)
 	return NULL;
 }
 
+int sl_machine_counts_cycles(const sl_machine *m, const char *event)
+{
+	static const char *const cycle_roles[] = {
+		"stall_cycles", "resource_stalls", "memory_stall_cycles",
+		"offcore_cycles", "offcore_occupancy", "miss_stall_cycles",
+	};
+	for (size_t r = 0; r < SL_ARRAY_LEN(cycle_roles); r++) {
+		const char *ev = sl_machine_role(m, cycle_roles[r]);
+		if (ev && !strcmp(ev, event))
+			return 1;
+	}
+	return 0;
+}
+
 static int has_str(const char **v, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)

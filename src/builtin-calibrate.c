@@ -38,6 +38,7 @@ typedef struct cal_opts {
 	uint64_t intervals;
 	double seconds;
 	size_t select;    /* 0: the skeleton's power terms */
+	int select_cycles; /* --select-cycles */
 	int robust;
 	int temp_term;    /* TT_* */
 	double offset;
@@ -78,6 +79,7 @@ static int parse(int argc, char **argv, cal_opts *o)
 		{"output", required_argument, 0, 'o'},
 		{"idle-log", required_argument, 0, 'i'},
 		{"select", required_argument, 0, 's'},
+		{"select-cycles", no_argument, 0, 'y'},
 		{"robust", no_argument, 0, 'r'},
 		{"log-offset", required_argument, 0, 'L'},
 		{"column", required_argument, 0, 'c'},
@@ -101,6 +103,7 @@ static int parse(int argc, char **argv, cal_opts *o)
 		case 'i': o->idle = optarg; break;
 		case 'c': o->column = optarg; break;
 		case 'r': o->robust = 1; break;
+		case 'y': o->select_cycles = 1; break;
 		case 'q': sl_quiet = 1; break;
 		case 'S': o->sweep = 1; break;
 		case 'E':
@@ -598,7 +601,8 @@ static int run(const cal_opts *o, cal_state *st)
 	sl_progress_finish(&pg);
 	if (sl_calib_data_build(&st->d, &st->m, st->runs, st->n_runs) < 0)
 		return -1;
-	sl_calib_opts co = {.static_w = st->static_w, .robust = o->robust};
+	sl_calib_opts co = {.static_w = st->static_w, .robust = o->robust,
+			    .select_cycles = o->select_cycles};
 	double tmean, trange;
 	if (sl_calib_data_temps(&st->d, &tmean, &trange) == 0) {
 		st->temp_known = 1;
@@ -836,7 +840,10 @@ const struct sl_cmd sl_cmd_calibrate = {
 	"                       without it one activity-independent term per trained\n"
 	"                       P-state is fitted and the Ceff constant is fixed at 0\n"
 	"  --select K           choose K events among all counted ones by greedy\n"
-	"                       forward selection on leave-one-workload-out error\n"
+	"                       forward selection on leave-one-workload-out error;\n"
+	"                       not the machine's cycle counts (stall, offcore\n"
+	"                       cycles) unless --select-cycles\n"
+	"  --select-cycles      let --select choose cycle counts too\n"
 	"  --robust             robust (bisquare) regression instead of least squares\n"
 	"  --log-offset S       the power logs' time at which the runs started\n"
 	"  --column NAME        the power column of the logs (default power_w)\n"

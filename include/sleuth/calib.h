@@ -121,6 +121,10 @@ typedef struct sl_calib_opts {
 	 * in watts) when every row has a temperature. */
 	int temp;
 	double temp_ref;   /* deg C */
+	/* sl_calib_select may choose events the machine names as cycle counts
+	 * (sl_machine_counts_cycles); by default it chooses among event
+	 * counts only (docs/models.md, "Choosing the events") */
+	int select_cycles;
 } sl_calib_opts;
 
 /* Condition number of the column-scaled design above which a fit is

@@ -455,6 +455,46 @@ static void test_select(void **state)
 	synth_free(&s);
 }
 
+/* An event the machine names as a cycle count (here EV_A as stall_cycles)
+ * is no candidate unless select_cycles: without it the selection takes
+ * two others; with it, EV_A and EV_B. */
+static void test_select_cycle_counts(void **state)
+{
+	(void)state;
+	synth s;
+	int ps[2] = {0, 3};
+	synth_setup(&s, ps, 2, 0.002, 4, 0);
+	const char *from = "UOPS_EXECUTED:PORT015_STALL_CYCLES";
+	const char *at = strstr(MACHINE, from);
+	assert_non_null(at);
+	char yaml[1024];
+	snprintf(yaml, sizeof yaml, "%.*sEV_A%s", (int)(at - MACHINE), MACHINE, at + strlen(from));
+	sl_machine m2;
+	if (sl_machine_load_mem("synth2.yaml", yaml, strlen(yaml), &m2) < 0)
+		fail_msg("%s", sl_error());
+	assert_true(sl_machine_counts_cycles(&m2, "EV_A"));
+	assert_false(sl_machine_counts_cycles(&m2, "EV_B"));
+	size_t ev_a = (size_t)sl_calib_data_event(&s.d, "EV_A");
+	size_t ev_b = (size_t)sl_calib_data_event(&s.d, "EV_B");
+	sl_calib_opts o = {.static_w = TRUE_STATIC};
+	size_t terms[2];
+	double cv[2];
+	assert_int_equal(sl_calib_select(&s.d, &m2, 2, &o, terms, cv), 0);
+	assert_true(terms[0] != ev_a && terms[1] != ev_a);
+	o.select_cycles = 1;
+	assert_int_equal(sl_calib_select(&s.d, &m2, 2, &o, terms, cv), 0);
+	assert_true((terms[0] == ev_a && terms[1] == ev_b) ||
+		    (terms[0] == ev_b && terms[1] == ev_a));
+	/* three events are left to choose from without it */
+	o.select_cycles = 0;
+	size_t t4[4];
+	double cv4[4];
+	assert_int_equal(sl_calib_select(&s.d, &m2, 4, &o, t4, cv4), -1);
+	assert_non_null(strstr(sl_error(), "only 3 events"));
+	sl_machine_free(&m2);
+	synth_free(&s);
+}
+
 /* Gross outliers pull least squares off; bisquare regression ignores them. */
 static void test_robust(void **state)
 {
@@ -738,6 +778,7 @@ int main(void)
 		cmocka_unit_test(test_recover_no_idle),
 		cmocka_unit_test(test_partly_idle),
 		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_select_cycle_counts),
 		cmocka_unit_test(test_robust),
 		cmocka_unit_test(test_diagnostics),
 		cmocka_unit_test(test_rare_event),
