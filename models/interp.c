@@ -1,24 +1,26 @@
 /*
  * Phase-guided interpolation: with K counters and more events than K, each
  * interval measured only some events.  The others are filled from the
- * intervals most likely to behave alike: the rest of the same phase
- * instance, then every instance of the same phase, then the phase that
- * behaves most like it among those that measured the event, then the whole
- * program.  "Behaves like" is judged on what every interval has: CPI and
- * the events counted in every interval (the pinned ones), in log space as
- * phase detection's behaviour split judges it.  A small phase that never
- * held the event in its counters -- a handful of one-interval instances
- * where one phase hands over to another -- then borrows from its nearest
- * neighbour instead of an average over unlike phases; and a stray
- * interval, one that behaves clearly like another phase than its own,
- * borrows from that phase before its own instance.  Rates are per
- * instruction so that intervals of unequal length average fairly.
+ * intervals most likely to behave alike: the measured intervals of the
+ * same phase that behave most like the instance (the two nearest, found
+ * among the measured ones close to it in time; an instance's own measured
+ * intervals are among them when they are alike), then the phase that
+ * behaves most like it among those that measured the event, then the
+ * whole program.  "Behaves like" is judged on what every interval has:
+ * CPI and the events counted in every interval (the pinned ones), in log
+ * space as phase detection's behaviour split judges it.  A phase's
+ * intervals are not all alike -- the ones where it hands over to another
+ * phase, the ones whose data drifted -- and a phase mean would hand each
+ * of them an average of the others; the nearest ones hand each the rates
+ * of intervals like it.  A small phase that never held the event in its
+ * counters borrows from its nearest neighbour phase instead of an average
+ * over unlike phases.  Rates are per instruction so that intervals of
+ * unequal length average fairly.
  *
  * Nothing per interval and event is stored: the view keeps, per instance
- * and event, the rate its unmeasured intervals take, per phase and event
- * the rate a stray borrows, and per interval the phase it strays to;
- * sl_interp_count() computes a value on access, so the view's memory
- * follows the instances and the run's length only by four bytes.
+ * and event, the rate its unmeasured intervals take; sl_interp_count()
+ * computes a value on access, so the view's memory follows the instances,
+ * not the run's length (the search's scratch is freed after the build).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -148,55 +150,6 @@ static double dist2(const double *a, const double *b, size_t n)
 	return d;
 }
 
-/* A stray's squared distance to the phase it behaves like is at most
- * 1/STRAY_RATIO2 of that to its own phase (chosen on the tuning split:
- * docs/benchmarks.md, "Power on the hard suite"). */
-enum { STRAY_RATIO2 = 2 };
-
-/* A stray interval: one that behaves clearly more like another phase than
- * like its own (at most 1/sqrt(2) of the distance) -- an interval where
- * one phase hands over to another, classified by its code as the one it
- * leaves, or a transition merged into the phase it ramps into.  Sets
- * v->stray[i] to the phase it behaves like, or -1, for every interval.  A
- * phase whose nearest other phase lies farther than (1 + 1/sqrt(2)) times
- * an interval's distance from it cannot lose that interval (triangle
- * inequality), so most intervals cost one distance.  x: scratch of
- * n_feat. */
-static void find_strays(sl_interp *v, double *x)
-{
-	const sl_profile *p = v->prof;
-	size_t nf = v->n_feat, np = v->n_phase_ids;
-	double *gap = sl_xmalloc((np ? np : 1) * sizeof *gap); /* to the nearest other */
-	for (size_t a = 0; a < np; a++) {
-		gap[a] = INFINITY;
-		for (size_t b = 0; b < np && !isnan(v->feat[a * nf]); b++)
-			if (b != a && !isnan(v->feat[b * nf]))
-				gap[a] = SL_MIN(gap[a], sqrt(dist2(v->feat + a * nf, v->feat + b * nf, nf)));
-	}
-	const double k = 1.0 + 1.0 / sqrt((double)STRAY_RATIO2);
-	v->stray = sl_xmalloc(p->n_intervals * sizeof *v->stray);
-	for (size_t i = 0; i < p->n_intervals; i++) {
-		uint32_t own = p->iv[i].phase;
-		v->stray[i] = -1;
-		if (isnan(v->feat[own * nf]) || !interval_features(v, i, x))
-			continue;
-		double d_own = dist2(x, v->feat + own * nf, nf);
-		if (k * sqrt(d_own) <= gap[own])
-			continue;
-		double best = d_own / STRAY_RATIO2;
-		for (size_t q = 0; q < np; q++) {
-			if (q == own || isnan(v->feat[q * nf]))
-				continue;
-			double d = dist2(x, v->feat + q * nf, nf);
-			if (d < best) {
-				best = d;
-				v->stray[i] = (int32_t)q;
-			}
-		}
-	}
-	free(gap);
-}
-
 /* For every phase that did not measure the event (ap[ph].n == 0), the
  * nearest phase by behaviour that did, when two or more did (with one, the
  * program mean is that phase's); else -1. */
@@ -222,12 +175,186 @@ static void nearest_measured(const sl_interp *v, const acc *ap, int64_t *near)
 	}
 }
 
+/* The measured intervals nearest an instance by behaviour: how many are
+ * averaged, and how far in time (measured intervals of the phase on each
+ * side of the instance) they are looked for.  K chosen on the tuning split
+ * (docs/benchmarks.md, "Power: the nearest measured intervals"); the
+ * window keeps the search linear in the run's length. */
+enum { NEAR_K = 2, NEAR_WINDOW = 16 };
+
+/* Scratch of the nearest-interval search, built once per view: each
+ * interval's and each instance's behaviour (float, NAN where unknown),
+ * and per event the measured intervals grouped by phase in time order. */
+typedef struct near_scratch {
+	float *ifeat;    /* n_intervals x n_feat */
+	float *jfeat;    /* n_instances x n_feat: the mean of its intervals' */
+	uint32_t *meas;  /* measured intervals, by phase then time */
+	size_t *start;   /* n_phase_ids + 1 offsets into meas */
+	/* The events of one counter set are measured in the same intervals:
+	 * the neighbours found for the previous event serve the next one when
+	 * its measured intervals are the same (the previous meas and start). */
+	uint32_t *prev_meas;
+	size_t *prev_start;
+	int same;        /* this event's measured intervals are the previous one's */
+	int grouped;     /* an event was grouped before this one */
+	size_t n_grouped;
+	uint32_t *nbr;   /* n_instances x NEAR_K: the neighbours found */
+	uint8_t *n_nbr;  /* n_instances: how many */
+} near_scratch;
+
+static void near_init(near_scratch *ns, const sl_interp *v, double *x)
+{
+	const sl_profile *p = v->prof;
+	size_t nf = v->n_feat, ni = v->n_instances;
+	ns->ifeat = sl_xmalloc((p->n_intervals * nf + 1) * sizeof *ns->ifeat);
+	ns->jfeat = sl_xcalloc(ni * nf + 1, sizeof *ns->jfeat);
+	ns->meas = sl_xmalloc((p->n_intervals ? p->n_intervals : 1) * sizeof *ns->meas);
+	ns->start = sl_xcalloc(v->n_phase_ids + 1, sizeof *ns->start);
+	ns->prev_meas = sl_xmalloc((p->n_intervals ? p->n_intervals : 1) * sizeof *ns->prev_meas);
+	ns->prev_start = sl_xcalloc(v->n_phase_ids + 1, sizeof *ns->prev_start);
+	ns->nbr = sl_xmalloc((ni ? ni : 1) * NEAR_K * sizeof *ns->nbr);
+	ns->n_nbr = sl_xcalloc(ni ? ni : 1, 1);
+	ns->same = ns->grouped = 0;
+	ns->n_grouped = 0;
+	/* an interval's behaviour is known whole (its CPI and the pinned
+	 * events, counted in every interval) or not at all: NAN in feature 0 */
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		int ok = interval_features(v, i, x);
+		for (size_t j = 0; j < nf; j++)
+			ns->ifeat[i * nf + j] = ok ? (float)x[j] : NAN;
+	}
+	for (size_t j = 0; j < ni; j++) {
+		const sl_instance *in = &v->inst[j];
+		for (size_t f = 0; f < nf; f++) {
+			double sum = 0;
+			size_t n = 0;
+			for (size_t i = in->first; i < in->first + in->n; i++)
+				if (!isnan(ns->ifeat[i * nf]))
+					sum += ns->ifeat[i * nf + f], n++;
+			ns->jfeat[j * nf + f] = n ? (float)(sum / (double)n) : NAN;
+		}
+	}
+}
+
+static void near_free(near_scratch *ns)
+{
+	free(ns->ifeat);
+	free(ns->jfeat);
+	free(ns->meas);
+	free(ns->start);
+	free(ns->prev_meas);
+	free(ns->prev_start);
+	free(ns->nbr);
+	free(ns->n_nbr);
+}
+
+/* Group the intervals that measured view event k by phase, in time order. */
+static void near_group(near_scratch *ns, const sl_interp *v, size_t k)
+{
+	const sl_profile *p = v->prof;
+	int col = v->col[k];
+	size_t np = v->n_phase_ids;
+	/* keep the previous event's grouping to compare */
+	uint32_t *tm = ns->prev_meas;
+	size_t *ts = ns->prev_start;
+	ns->prev_meas = ns->meas, ns->prev_start = ns->start;
+	ns->meas = tm, ns->start = ts;
+	ns->grouped = ns->n_grouped++ > 0;
+	memset(ns->start, 0, (np + 1) * sizeof *ns->start);
+	/* candidates: measured, with instructions and a behaviour */
+#define CANDIDATE(i) (sl_prof_count(p, i, (size_t)col) != SL_MISSING && p->iv[i].instructions && \
+		      !isnan(ns->ifeat[(i) * v->n_feat]))
+	for (size_t i = 0; col >= 0 && i < p->n_intervals; i++)
+		if (CANDIDATE(i))
+			ns->start[p->iv[i].phase + 1]++;
+	for (size_t ph = 0; ph < np; ph++)
+		ns->start[ph + 1] += ns->start[ph];
+	size_t *pos = sl_xmalloc((np ? np : 1) * sizeof *pos);
+	memcpy(pos, ns->start, np * sizeof *pos);
+	for (size_t i = 0; col >= 0 && i < p->n_intervals; i++)
+		if (CANDIDATE(i))
+			ns->meas[pos[p->iv[i].phase]++] = (uint32_t)i;
+#undef CANDIDATE
+	free(pos);
+	ns->same = ns->grouped && !memcmp(ns->start, ns->prev_start, (np + 1) * sizeof *ns->start) &&
+		   !memcmp(ns->meas, ns->prev_meas, ns->start[np] * sizeof *ns->meas);
+}
+
+static size_t near_search(const near_scratch *ns, const sl_interp *v, size_t j, uint32_t *best_i);
+
+/* The mean rate of event k over the NEAR_K measured intervals of instance
+ * j's phase that behave most like the instance (Euclidean distance in the
+ * behaviour features), among the NEAR_WINDOW measured ones on each side of
+ * it in time; NAN when its phase measured none. */
+static double near_rate(near_scratch *ns, const sl_interp *v, size_t k, size_t j, int *own)
+{
+	const sl_profile *p = v->prof;
+	const sl_instance *in = &v->inst[j];
+	uint32_t *best_i = ns->nbr + j * NEAR_K;
+	if (!ns->same)
+		ns->n_nbr[j] = (uint8_t)near_search(ns, v, j, best_i);
+	size_t nb = ns->n_nbr[j];
+	if (!nb)
+		return NAN;
+	double sum = 0;
+	*own = 1;
+	for (size_t q = 0; q < nb; q++) {
+		size_t i = best_i[q];
+		sum += (double)sl_prof_count(p, i, (size_t)v->col[k]) / (double)p->iv[i].instructions;
+		*own &= i >= in->first && i < in->first + in->n;
+	}
+	return sum / (double)nb;
+}
+
+/* The search of near_rate: instance j's neighbours into best_i, nearest
+ * first; how many (0 when its phase measured nothing). */
+static size_t near_search(const near_scratch *ns, const sl_interp *v, size_t j, uint32_t *best_i)
+{
+	const sl_instance *in = &v->inst[j];
+	size_t nf = v->n_feat;
+	const uint32_t *m = ns->meas + ns->start[in->phase];
+	size_t nm = ns->start[in->phase + 1] - ns->start[in->phase];
+	if (!nm)
+		return 0;
+	size_t lo = 0, hi = nm; /* the first measured interval at or after the instance */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m[mid] < in->first)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t a = lo > NEAR_WINDOW ? lo - NEAR_WINDOW : 0;
+	size_t b = SL_MIN(nm, lo + NEAR_WINDOW);
+	float best_d[NEAR_K] = {0};
+	size_t nb = 0;
+	const float *fj = ns->jfeat + j * nf;
+	if (isnan(fj[0])) /* no interval of the instance has a behaviour */
+		return 0;
+	for (size_t c = a; c < b; c++) {
+		const float *fi = ns->ifeat + (size_t)m[c] * nf;
+		float d = 0;
+		for (size_t f = 0; f < nf; f++)
+			d += (fj[f] - fi[f]) * (fj[f] - fi[f]);
+		/* insert into the sorted list of the best */
+		size_t q = nb < NEAR_K ? nb++ : NEAR_K;
+		while (q > 0 && d < best_d[q - 1]) {
+			if (q < NEAR_K)
+				best_d[q] = best_d[q - 1], best_i[q] = best_i[q - 1];
+			q--;
+		}
+		if (q < NEAR_K)
+			best_d[q] = d, best_i[q] = m[c];
+	}
+	return nb;
+}
+
 /* One event: its means at each level, then the value every instance's
- * unmeasured intervals take (the nearest level's mean rate), the rate a
- * stray borrows from each phase, and the cell tallies.  Nothing per
+ * unmeasured intervals take (the nearest measured intervals of its phase,
+ * else the nearest level's mean rate), and the cell tallies.  Nothing per
  * interval is stored (the file's head). */
 static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmeasured,
-		       int64_t *near)
+		       int64_t *near, near_scratch *ns)
 {
 	const sl_profile *p = v->prof;
 	size_t ne = v->n_events;
@@ -251,23 +378,26 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 		acc_add(&ap[p->iv[i].phase], r);
 		acc_add(&prog, r);
 	}
-	for (size_t ph = 0; ph < v->n_phase_ids; ph++)
-		v->pmean[ph * ne + k] = ap[ph].n ? ap[ph].sum / (double)ap[ph].n : NAN;
-	for (size_t i = 0; i < p->n_intervals; i++) {
-		if (col >= 0 && sl_prof_count(p, i, (size_t)col) != SL_MISSING)
-			continue;
-		if (v->stray[i] >= 0 && ap[v->stray[i]].n) {
-			v->cells[SL_SRC_SIMILAR]++;
-			v->ev_cells[k * SL_SRC_N + SL_SRC_SIMILAR]++;
-		} else {
+	for (size_t i = 0; i < p->n_intervals; i++)
+		if (col < 0 || sl_prof_count(p, i, (size_t)col) == SL_MISSING)
 			unmeasured[v->inst_of[i]]++;
-		}
-	}
 	nearest_measured(v, ap, near);
+	near_group(ns, v, k);
 	for (size_t j = 0; j < v->n_instances; j++) {
 		sl_src s;
 		int64_t q = near[v->inst[j].phase];
 		double r = pick(&ai[j], &ap[v->inst[j].phase], q >= 0 ? &ap[q] : NULL, &prog, &s);
+		/* when its phase measured the event: the measured intervals of
+		 * the phase that behave most like the instance, "instance" when
+		 * they all lie in it */
+		int own;
+		double rn = unmeasured[j] && (s == SL_SRC_INSTANCE || s == SL_SRC_PHASE)
+				    ? near_rate(ns, v, k, j, &own)
+				    : NAN;
+		if (!isnan(rn)) {
+			r = rn;
+			s = own ? SL_SRC_INSTANCE : SL_SRC_PHASE;
+		}
 		v->imean[j * ne + k] = r;
 		v->isrc[j * ne + k] = (uint8_t)s;
 		v->cells[s] += unmeasured[j];
@@ -308,10 +438,10 @@ int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events
 	size_t ne = n_events ? n_events : 1;
 	v->imean = sl_xcalloc(v->n_instances * ne, sizeof *v->imean);
 	v->isrc = sl_xcalloc(v->n_instances * ne, 1);
-	v->pmean = sl_xcalloc((size_t)v->n_phase_ids * ne, sizeof *v->pmean);
 	double *x = sl_xmalloc((p->n_events + 1) * sizeof *x);
 	phase_features(v, x);
-	find_strays(v, x);
+	near_scratch ns;
+	near_init(&ns, v, x);
 	free(x);
 
 	acc *ai = sl_xmalloc(v->n_instances * sizeof *ai);
@@ -319,7 +449,8 @@ int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events
 	uint64_t *unmeasured = sl_xmalloc(v->n_instances * sizeof *unmeasured);
 	int64_t *near = sl_xmalloc(v->n_phase_ids * sizeof *near);
 	for (size_t k = 0; k < n_events; k++)
-		fill_event(v, k, ai, ap, unmeasured, near);
+		fill_event(v, k, ai, ap, unmeasured, near, &ns);
+	near_free(&ns);
 	free(ai);
 	free(ap);
 	free(unmeasured);
@@ -335,10 +466,8 @@ void sl_interp_free(sl_interp *v)
 	free(v->col);
 	free(v->imean);
 	free(v->isrc);
-	free(v->pmean);
 	free(v->feat);
 	free(v->pinned);
-	free(v->stray);
 	free(v->ev_cells);
 	free(v->inst);
 	free(v->inst_of);

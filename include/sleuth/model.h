@@ -88,9 +88,6 @@ typedef struct sl_interp {
 	size_t n_feat;
 	double *feat;
 	size_t *pinned;           /* profile columns counted in every interval */
-	int32_t *stray;           /* interval -> phase it behaves like, -1 none */
-	double *pmean;            /* n_phase_ids x n_events: the phase's mean rate,
-				     which a stray to it takes; NAN: not measured */
 } sl_interp;
 
 /* Build the view of `events` (names as in the profile's event list).
@@ -110,18 +107,14 @@ static inline double sl_interp_count(const sl_interp *v, size_t i, size_t k)
 		if (c != SL_MISSING)
 			return (double)c;
 	}
-	double r = v->stray[i] >= 0 ? v->pmean[(size_t)v->stray[i] * v->n_events + k] : NAN;
-	if (isnan(r)) /* not a stray, or its phase never measured k */
-		r = v->imean[(size_t)v->inst_of[i] * v->n_events + k];
-	return r * (double)v->prof->iv[i].instructions;
+	return v->imean[(size_t)v->inst_of[i] * v->n_events + k] *
+	       (double)v->prof->iv[i].instructions;
 }
 static inline sl_src sl_interp_src(const sl_interp *v, size_t i, size_t k)
 {
 	int col = v->col[k];
 	if (col >= 0 && sl_prof_count(v->prof, i, (size_t)col) != SL_MISSING)
 		return SL_SRC_MEASURED;
-	if (v->stray[i] >= 0 && !isnan(v->pmean[(size_t)v->stray[i] * v->n_events + k]))
-		return SL_SRC_SIMILAR;
 	return (sl_src)v->isrc[(size_t)v->inst_of[i] * v->n_events + k];
 }
 /* Share (0..1) of all cells whose value came from `s`. */

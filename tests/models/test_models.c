@@ -50,10 +50,14 @@ static int one_teardown(void **state)
 
 /*
  * Phases 0 0 | 1 1 | 0 0 0 | 2 (instances 0..3), intervals of 1000
- * instructions except interval 1 (2000).  Event A:
- *   iv0 measured 100 (rate 0.1)  iv1 missing -> instance: 0.1 x 2000 = 200
+ * instructions except interval 1 (2000); no pinned event, so behaviour is
+ * the CPI alone (interval 1's is half the others').  An unmeasured cell
+ * takes the mean rate of the two measured intervals of its phase nearest
+ * its instance's behaviour ("instance" when both lie in it).  Event A,
+ * measured in iv0 (0.1) and iv6 (0.4), both phase 0:
+ *   iv1 missing -> both (equally near instance 0): 0.25 x 2000 = 500
  *   iv2, iv3 missing, phase 1 measured nowhere -> program mean
- *   iv4, iv5 missing, iv6 measured 400 (0.4) -> instance: 0.4 x 1000
+ *   iv4, iv5 missing -> both again (instance 2's CPI is theirs): 250
  *   iv7 phase 2 missing -> program
  * Event B: measured only in iv4 (0.3): iv5, iv6 instance; iv0, iv1 phase
  * (a later instance of phase 0); iv2, iv3, iv7 program.
@@ -85,9 +89,9 @@ static void test_interp_cases(void **state)
 	assert_int_equal(v.col[3], -1); /* D: not in the profile */
 
 	static const struct { size_t i; int k; sl_src s; double val; } want[] = {
-		{0, 0, SL_SRC_MEASURED, 100}, {1, 0, SL_SRC_INSTANCE, 200},
+		{0, 0, SL_SRC_MEASURED, 100}, {1, 0, SL_SRC_PHASE, 500},
 		{2, 0, SL_SRC_PROGRAM, 250},  {3, 0, SL_SRC_PROGRAM, 250},
-		{4, 0, SL_SRC_INSTANCE, 400}, {5, 0, SL_SRC_INSTANCE, 400},
+		{4, 0, SL_SRC_PHASE, 250},    {5, 0, SL_SRC_PHASE, 250},
 		{6, 0, SL_SRC_MEASURED, 400}, {7, 0, SL_SRC_PROGRAM, 250},
 		{0, 1, SL_SRC_PHASE, 300},    {1, 1, SL_SRC_PHASE, 600},
 		{2, 1, SL_SRC_PROGRAM, 300},  {4, 1, SL_SRC_MEASURED, 300},
@@ -103,10 +107,10 @@ static void test_interp_cases(void **state)
 		assert_int_equal(sl_interp_src(&v, i, 2), SL_SRC_NONE);
 		assert_true(isnan(sl_interp_count(&v, i, 2)));
 	}
-	/* 32 cells: measured 3, instance 5, phase 2, program 6, none 16 */
+	/* 32 cells: measured 3, instance 2, phase 5, program 6, none 16 */
 	assert_near(sl_interp_share(&v, SL_SRC_MEASURED), 3 / 32.0, 1e-12);
-	assert_near(sl_interp_share(&v, SL_SRC_INSTANCE), 5 / 32.0, 1e-12);
-	assert_near(sl_interp_share(&v, SL_SRC_PHASE), 2 / 32.0, 1e-12);
+	assert_near(sl_interp_share(&v, SL_SRC_INSTANCE), 2 / 32.0, 1e-12);
+	assert_near(sl_interp_share(&v, SL_SRC_PHASE), 5 / 32.0, 1e-12);
 	assert_near(sl_interp_share(&v, SL_SRC_PROGRAM), 6 / 32.0, 1e-12);
 	assert_near(sl_interp_share(&v, SL_SRC_NONE), 16 / 32.0, 1e-12);
 	/* phase 1: 2 intervals x 4 events, A and B from the program, C and D none */
@@ -114,10 +118,10 @@ static void test_interp_cases(void **state)
 	sl_interp_phase_shares(&v, sh);
 	assert_near(sh[1][SL_SRC_PROGRAM], 0.5, 1e-12);
 	assert_near(sh[1][SL_SRC_NONE], 0.5, 1e-12);
-	/* phase 0: 5 intervals x 4 = 20 cells: 3 measured, 5 instance, 2 phase */
+	/* phase 0: 5 intervals x 4 = 20 cells: 3 measured, 2 instance, 5 phase */
 	assert_near(sh[0][SL_SRC_MEASURED], 3 / 20.0, 1e-12);
-	assert_near(sh[0][SL_SRC_INSTANCE], 5 / 20.0, 1e-12);
-	assert_near(sh[0][SL_SRC_PHASE], 2 / 20.0, 1e-12);
+	assert_near(sh[0][SL_SRC_INSTANCE], 2 / 20.0, 1e-12);
+	assert_near(sh[0][SL_SRC_PHASE], 5 / 20.0, 1e-12);
 	assert_near(sh[2][SL_SRC_PROGRAM], 0.5, 1e-12);
 	assert_int_equal(sl_interp_event(&v, "B"), 1);
 	assert_int_equal(sl_interp_event(&v, "Z"), -1);
@@ -184,36 +188,38 @@ static void test_interp_similar(void **state)
 	sl_interp_free(&v);
 }
 
-/* An interval alone in its instance that behaves clearly like another
- * phase (its pinned P is phase 1's, its code phase 0's) borrows from the
- * phase it behaves like; one that behaves like its own phase does not. */
-static void test_interp_stray(void **state)
+/* An unmeasured interval takes the rate of the measured intervals of its
+ * phase that behave most like it (by the pinned P), not the phase mean:
+ * phase 0 runs two behaviours (P high with A 0.4, P low with A 0.1), and
+ * a lone interval of each borrows its own behaviour's rate. */
+static void test_interp_nearest(void **state)
 {
 	(void)state;
 	sl_prof_interval iv[] = {
 		{0, 0, 1, 1000, 1000, NAN}, {0, 0, 1, 1000, 1000, NAN},
-		{1, 0, 1, 1000, 1000, NAN}, {1, 0, 1, 1000, 1000, NAN},
+		{1, 0, 1, 1000, 1000, NAN}, {0, 0, 1, 1000, 1000, NAN},
 		{0, 0, 1, 1000, 1000, NAN}, {1, 0, 1, 1000, 1000, NAN},
 		{0, 0, 1, 1000, 1000, NAN}, {1, 0, 1, 1000, 1000, NAN},
+		{0, 0, 1, 1000, 1000, NAN},
 	};
 	char *evs[] = {"P", "A"};
 	uint64_t counts[] = {
-		50, 400,  52, M,  /* phase 0: P high, A 0.4 */
-		1, 100,   1, M,   /* phase 1: P low, A 0.1 */
-		1, M,             /* phase 0 by its code, phase 1 by its behaviour */
-		1, M,
-		49, M,            /* phase 0, and behaves so */
-		1, M,
+		50, 400,  52, 400, /* phase 0, P high: A 0.4 */
+		20, 700,           /* phase 1 */
+		1, 100,   2, 100,  /* phase 0, P low: A 0.1 */
+		20, 700,
+		1, M,              /* phase 0, P low, alone: 0.1, not 0.25 */
+		20, 700,
+		49, M,             /* phase 0, P high, alone: 0.4 */
 	};
 	sl_profile p;
-	mkprof(&p, 8, iv, 2, evs, counts, 2.0);
+	mkprof(&p, 9, iv, 2, evs, counts, 2.0);
 	sl_interp v;
 	assert_int_equal(sl_interp_build(&v, &p, (const char *const *)evs, 2), 0);
-	assert_int_equal(sl_interp_src(&v, 4, 1), SL_SRC_SIMILAR);
-	assert_near(sl_interp_count(&v, 4, 1), 100, 1e-9); /* not phase 0's 400 */
 	assert_int_equal(sl_interp_src(&v, 6, 1), SL_SRC_PHASE);
-	assert_near(sl_interp_count(&v, 6, 1), 400, 1e-9);
-	assert_int_equal(sl_interp_src(&v, 1, 1), SL_SRC_INSTANCE);
+	assert_near(sl_interp_count(&v, 6, 1), 100, 1e-9);
+	assert_int_equal(sl_interp_src(&v, 8, 1), SL_SRC_PHASE);
+	assert_near(sl_interp_count(&v, 8, 1), 400, 1e-9);
 	sl_interp_free(&v);
 }
 
@@ -634,7 +640,7 @@ int main(void)
 		cmocka_unit_test(test_interp_cases),
 		cmocka_unit_test(test_interp_rates),
 		cmocka_unit_test(test_interp_similar),
-		cmocka_unit_test(test_interp_stray),
+		cmocka_unit_test(test_interp_nearest),
 		cmocka_unit_test(test_interp_refusals),
 		cmocka_unit_test_setup_teardown(test_stall_model, one_setup, one_teardown),
 		cmocka_unit_test(test_memory_stall_role),
