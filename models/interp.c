@@ -191,15 +191,15 @@ typedef struct near_scratch {
 	uint32_t *meas;  /* measured intervals, by phase then time */
 	size_t *start;   /* n_phase_ids + 1 offsets into meas */
 	/* The events of one counter set are measured in the same intervals:
-	 * the neighbours found for the previous event serve the next one when
-	 * its measured intervals are the same (the previous meas and start). */
+	 * the neighbours an instance found for an event serve the next events
+	 * with the same measured intervals (meas and start compared with the
+	 * previous event's; set counts the changes). */
 	uint32_t *prev_meas;
 	size_t *prev_start;
-	int same;        /* this event's measured intervals are the previous one's */
-	int grouped;     /* an event was grouped before this one */
-	size_t n_grouped;
+	uint32_t set;    /* 1 + the number of changes of measured intervals */
 	uint32_t *nbr;   /* n_instances x NEAR_K: the neighbours found */
 	uint8_t *n_nbr;  /* n_instances: how many */
+	uint32_t *nbr_set; /* n_instances: the set they were found in; 0 none */
 } near_scratch;
 
 static void near_init(near_scratch *ns, const sl_interp *v, double *x)
@@ -214,8 +214,8 @@ static void near_init(near_scratch *ns, const sl_interp *v, double *x)
 	ns->prev_start = sl_xcalloc(v->n_phase_ids + 1, sizeof *ns->prev_start);
 	ns->nbr = sl_xmalloc((ni ? ni : 1) * NEAR_K * sizeof *ns->nbr);
 	ns->n_nbr = sl_xcalloc(ni ? ni : 1, 1);
-	ns->same = ns->grouped = 0;
-	ns->n_grouped = 0;
+	ns->nbr_set = sl_xcalloc(ni ? ni : 1, sizeof *ns->nbr_set);
+	ns->set = 0;
 	/* an interval's behaviour is known whole (its CPI and the pinned
 	 * events, counted in every interval) or not at all: NAN in feature 0 */
 	for (size_t i = 0; i < p->n_intervals; i++) {
@@ -246,6 +246,7 @@ static void near_free(near_scratch *ns)
 	free(ns->prev_start);
 	free(ns->nbr);
 	free(ns->n_nbr);
+	free(ns->nbr_set);
 }
 
 /* Group the intervals that measured view event k by phase, in time order. */
@@ -259,7 +260,6 @@ static void near_group(near_scratch *ns, const sl_interp *v, size_t k)
 	size_t *ts = ns->prev_start;
 	ns->prev_meas = ns->meas, ns->prev_start = ns->start;
 	ns->meas = tm, ns->start = ts;
-	ns->grouped = ns->n_grouped++ > 0;
 	memset(ns->start, 0, (np + 1) * sizeof *ns->start);
 	/* candidates: measured, with instructions and a behaviour */
 #define CANDIDATE(i) (sl_prof_count(p, i, (size_t)col) != SL_MISSING && p->iv[i].instructions && \
@@ -276,8 +276,9 @@ static void near_group(near_scratch *ns, const sl_interp *v, size_t k)
 			ns->meas[pos[p->iv[i].phase]++] = (uint32_t)i;
 #undef CANDIDATE
 	free(pos);
-	ns->same = ns->grouped && !memcmp(ns->start, ns->prev_start, (np + 1) * sizeof *ns->start) &&
-		   !memcmp(ns->meas, ns->prev_meas, ns->start[np] * sizeof *ns->meas);
+	if (!ns->set || memcmp(ns->start, ns->prev_start, (np + 1) * sizeof *ns->start) ||
+	    memcmp(ns->meas, ns->prev_meas, ns->start[np] * sizeof *ns->meas))
+		ns->set++;
 }
 
 static size_t near_search(const near_scratch *ns, const sl_interp *v, size_t j, uint32_t *best_i);
@@ -291,8 +292,10 @@ static double near_rate(near_scratch *ns, const sl_interp *v, size_t k, size_t j
 	const sl_profile *p = v->prof;
 	const sl_instance *in = &v->inst[j];
 	uint32_t *best_i = ns->nbr + j * NEAR_K;
-	if (!ns->same)
+	if (ns->nbr_set[j] != ns->set) {
 		ns->n_nbr[j] = (uint8_t)near_search(ns, v, j, best_i);
+		ns->nbr_set[j] = ns->set;
+	}
 	size_t nb = ns->n_nbr[j];
 	if (!nb)
 		return NAN;
