@@ -322,6 +322,13 @@ static int no_model(sl_run_opts *o, sl_machine *m, char **path)
 	sl_machine_init_opts mo = {0};
 	int rc = -1;
 	const char *pmu, *desc;
+	/* A model from the map costs a pointer chase and a cpufreq read: first
+	 * learn that the perf backend can count here at all (a VM whose CPUID
+	 * names a PMU libpfm4 knows may still have no counters). */
+	if (!sl_hw_available()) {
+		free(why);
+		return sl_run_fallback(o) ? 0 : -1;
+	}
 	char *user = sl_pfm_host_pmu(&pmu, &desc) == 0 ? sl_user_machine_find(pmu) : NULL;
 	if (user) { /* written by 'sleuth machine init' */
 		*path = user;
