@@ -88,19 +88,21 @@ out=$(LIBPFM_FORCE_PMU=skl SLEUTH_DATADIR=$T "$SLEUTH" doctor 2>&1)
 printf '%s\n' "$out" | grep -q '^calibration: *no P-state voltages' && ok || fail "doctor no volts: $out"
 short "$out" '^(event map|machine model|calibration):' && ok || fail "doctor: lines > 100 columns"
 # run without a model: the perf backend gets a skeleton from the event map
-# (here it then fails, there being no PMU in CI, but not for want of a model)
-out=$(LIBPFM_FORCE_PMU=skl "$SLEUTH" run --backend perf -o "$T/r.prof" -- true 2>&1)
+# and records (on the fake PMU: CI's VMs have no counters to open)
+out=$(SLEUTH_FAKE_PMU=skl "$SLEUTH" run --backend perf -o "$T/r.prof" -- true 2>&1) &&
+	ok || fail "run without a model failed: $out"
 printf '%s\n' "$out" | grep -q "no machine model for this CPU: recording with skylake-.*'sleuth machine init" &&
 	ok || fail "run without a model: $out"
 printf '%s\n' "$out" | grep -q "give --machine" && fail "run still asks for --machine: $out" || ok
-expect_absent "$T/r.prof"
+[ -s "$T/r.prof" ] && ok || fail "run without a model wrote no profile: $out"
+rm -f "$T/r.prof"
 # without -o, machine init writes to the user's model directory, where
 # doctor and run find it (before making one from the event map)
 expect_ok -- "$SLEUTH" machine init -q --sysfs "$T/opp" --chase-mb 4 --cpu-name "Test CPU 1"
 ls "$T"/xdg/sleuth/machines/skylake-test-1.yaml >/dev/null && ok || fail "no model in the user dir"
 out=$("$SLEUTH" doctor 2>&1)
 printf '%s\n' "$out" | grep -q '^machine model: *skylake-test-1.yaml' && ok || fail "doctor: $out"
-out=$("$SLEUTH" run --backend perf -o "$T/r.prof" -- true 2>&1)
+out=$(SLEUTH_FAKE_PMU=skl "$SLEUTH" run --backend perf -o "$T/r.prof" -- true 2>&1)
 printf '%s\n' "$out" | grep -q "machine model $T/xdg/sleuth/machines/skylake-test-1.yaml" && ok ||
 	fail "run did not use the user's model: $out"
 printf '%s\n' "$out" | grep -q "event map" && fail "run made a model anyway: $out" || ok
