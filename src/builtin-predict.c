@@ -28,6 +28,7 @@ static const char usage[] =
 	"                      [--extrapolate] [--time-only] [--temp C] [--anchor auto|off]\n"
 	"                      [-o FILE]\n"
 	"       sleuth predict [PROFILE] --schedule FILE [--machine FILE] [--model M]\n"
+	"                      [--anchor auto|off]\n"
 	"\n"
 	"Predict time, power and energy at other frequencies from one profile.\n"
 	"\n"
