@@ -17,7 +17,12 @@
 # simulation seed (default 1: the tuning split; 2 and 3 are held out).
 # RUN="OPTIONS" adds options to `sleuth run --replay` (e.g. RUN="--counters 0":
 # every event counted in every interval, so no event is interpolated and
-# what is left is the power model's own error).
+# what is left is the power model's own error).  ANCHOR=off predicts power
+# from the counters alone; the default, auto, anchors it on the replayed
+# trace's metered energy (docs/models.md): then the fmax column, the
+# profiled frequency, is the meter's own reading against the exact energy
+# of the --truth traces, i.e. meter noise, and proves nothing about the
+# model.
 # One line per workload and frequency; then the averages and the worst.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -75,6 +80,7 @@ for wl in "${SUITE:-$src/data/workloads}"/*.yaml; do
 	fl=()
 	for f in "${freqs[@]}"; do fl+=(--freq "$f"); done
 	"$sleuth" predict "$tmp/$w.prof" "${fl[@]}" --model "${MODEL:-stall}" --per interval \
+		--anchor "${ANCHOR:-auto}" \
 		--format csv -o "$tmp/$w.csv"
 	for f in "${freqs[@]}"; do
 		"$sleuth" simulate -q "$wl" "${sim[@]}" -f "$f" --truth -o "$tmp/$w-$f.yaml"

@@ -8,7 +8,8 @@
 #
 # usage: bench/schedule-confidence.sh [OUTDIR]     (default: a temporary directory)
 # environment: B (build dir), CONFIDENCE (sleuth schedule --confidence; default its
-# default), SEEDS (default "1 2 3"), MODELS (default "mlp stall")
+# default), SEEDS (default "1 2 3"), MODELS (default "mlp stall"), ANCHOR (auto or
+# off, passed to bench/schedule-sim.sh)
 # About 3 minutes per seed on two shared cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -12,7 +12,9 @@
 # SIM (the simulated machine), MODEL (time model, default stall), PIN (run --pin,
 # default time), TRANSITION_US (switch cost given to sleuth schedule and so charged by the
 # simulator, default 0), CONFIDENCE (sleuth schedule --confidence, default: its default),
-# KEEP (a directory to keep traces, profiles, schedules)
+# ANCHOR (sleuth schedule --anchor: auto, its default, anchors power on the profile's
+# metered energy; off: the counters alone), KEEP (a directory to keep traces, profiles,
+# schedules)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}
@@ -25,6 +27,7 @@ BOUND=${BOUND:-10%}
 SEED=${SEED:-1}
 TRANSITION_US=${TRANSITION_US:-0}
 CONFIDENCE=${CONFIDENCE:-}
+ANCHOR=${ANCHOR:-auto}
 if ! grep -q 'static_w' "$MACHINE" || ! grep -q 'coeff' "$MACHINE"; then
 	echo "$MACHINE has no fitted power model; fit it first (bench/calibrate-sim.sh)" >&2
 	exit 1
@@ -73,7 +76,8 @@ for w in "$@"; do
 	for obj in min-energy min-edp; do
 		sch=$D/$name-$obj.schedule.yaml
 		args=("$D/$name.prof" --"$obj" --max-slowdown "$BOUND" --machine "$MACHINE" --model "$MODEL"
-		      --transition-us "$TRANSITION_US" ${CONFIDENCE:+--confidence "$CONFIDENCE"})
+		      --transition-us "$TRANSITION_US" ${CONFIDENCE:+--confidence "$CONFIDENCE"}
+		      --anchor "$ANCHOR")
 		"$S" schedule "${args[@]}" -o "$sch" > /dev/null
 		# the best fixed frequency by the model (JSON best_fixed), as a P-state key
 		mf=$("$S" schedule "${args[@]}" --format json | python3 -c '

@@ -9,7 +9,9 @@
 #   3. every program profiled at fmax; predict at mid and fmin; compared
 #      with the vPMU's own runs there (bench/vpmu-compare.c): whole-program
 #      time error, phase-instance time error (time-weighted mean, worst),
-#      mean power and energy errors.  Power is held out for the TEST set;
+#      mean power and energy errors (power and energy anchored on the fmax
+#      run's meter, as predict does by default; power0 and energy0 from the
+#      counters alone, --anchor off).  Power is held out for the TEST set;
 #   4. phase quality: how many of the program's stage functions lead a
 #      phase (are the top function of one);
 #   5. the slowdown against the bare program: whole runs (Valgrind's start
@@ -103,8 +105,8 @@ fi
 
 # 3 and 4: every program at fmax, mid, fmin
 echo "== prediction from $FMAX GHz (errors in %: time, instance mean, instance worst, power, energy)"
-printf "%-8s %-5s %5s %8s %8s %8s %8s %8s %7s %6s %9s %10s\n" program split GHz time inst-avg \
-	inst-max power energy phases stages slowdown cachegrind
+printf "%-8s %-5s %5s %8s %8s %8s %8s %8s %8s %8s %7s %6s %9s %10s\n" program split GHz time inst-avg \
+	inst-max power energy power0 energy0 phases stages slowdown cachegrind
 for p in "${TRAIN[@]}" "${TEST[@]}"; do
 	split=test
 	[[ " ${TRAIN[*]} " == *" $p "* ]] && split=train
@@ -123,10 +125,14 @@ for p in "${TRAIN[@]}" "${TEST[@]}"; do
 	for f in $MID $FMIN; do
 		[ -e "$tmp/$p@$f.prof" ] || vrun "$model" "$f" "$tmp/$p@$f.prof" "$progs/vb-$p" >/dev/null
 		"$sleuth" predict "$tmp/$p@$FMAX.prof" --machine "$model" --freq "$f" --per interval \
-			--format csv > "$tmp/pred.csv"
+			--format csv 2>/dev/null > "$tmp/pred.csv"
 		read -r te ia iw pe ee < <("$compare" "$tmp/$p@$FMAX.prof" "$tmp/pred.csv" "$tmp/$p@$f.prof")
-		printf "%-8s %-5s %5s %8s %8s %8s %8s %8s %7s %6s %9s %10s\n" "$p" "$split" "$f" "$te" \
-			"$ia" "$iw" "$pe" "$ee" "$nph" "$led/${#fns[@]}" \
+		# power from the counters alone (not anchored on the profile's meter)
+		"$sleuth" predict "$tmp/$p@$FMAX.prof" --machine "$model" --freq "$f" --per interval \
+			--format csv --anchor off > "$tmp/pred0.csv"
+		read -r _ _ _ pe0 ee0 < <("$compare" "$tmp/$p@$FMAX.prof" "$tmp/pred0.csv" "$tmp/$p@$f.prof")
+		printf "%-8s %-5s %5s %8s %8s %8s %8s %8s %8s %8s %7s %6s %9s %10s\n" "$p" "$split" "$f" "$te" \
+			"$ia" "$iw" "$pe" "$ee" "$pe0" "$ee0" "$nph" "$led/${#fns[@]}" \
 			"$(awk -v w="$wall" -v n="$native" 'BEGIN { printf "%.0fx", w / n }')" \
 			"$(awk -v w="$cg" -v n="$native" 'BEGIN { printf "%.0fx", w / n }')"
 	done

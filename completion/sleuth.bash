@@ -31,6 +31,7 @@ _sleuth()
 				-- "$cur")) ;;
 		*:--backend) COMPREPLY=($(compgen -W "auto perf timer" -- "$cur")) ;;
 		*:--model) COMPREPLY=($(compgen -W "stall mlp linear" -- "$cur")) ;;
+		*:--anchor) COMPREPLY=($(compgen -W "auto off" -- "$cur")) ;;
 		*:--confidence) COMPREPLY=($(compgen -W "95% 99% 90% off" -- "$cur")) ;;
 		*:--scope) COMPREPLY=($(compgen -W "global phase" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;

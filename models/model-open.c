@@ -25,8 +25,8 @@ static int standin_machine(sl_machine *m)
 	return sl_machine_load_mem("(no machine model)", text, sizeof text - 1, m);
 }
 
-int sl_model_open(sl_model_set *s, const char *profile, const char *machine,
-		  sl_time_model t, int flags)
+static int open_models(sl_model_set *s, const char *profile, const char *machine,
+		       sl_time_model t, int flags)
 {
 	memset(s, 0, sizeof *s);
 	sl_profile_init(&s->prof);
@@ -66,6 +66,17 @@ int sl_model_open(sl_model_set *s, const char *profile, const char *machine,
 	sl_warn("%s; using the linear model (time = cycles / f)", sl_error());
 	s->degraded = 1;
 	return sl_model_init(&s->model, &s->prof, &s->mach, SL_TIME_LINEAR, init);
+}
+
+int sl_model_open(sl_model_set *s, const char *profile, const char *machine,
+		  sl_time_model t, int flags)
+{
+	if (open_models(s, profile, machine, t, flags) < 0)
+		return -1;
+	/* no dead end: a run that cannot be anchored is still predicted */
+	if ((flags & SL_MODEL_ANCHOR) && sl_model_anchor(&s->model) < 0)
+		sl_warn("%s; predicting power from the counters alone", sl_error());
+	return 0;
 }
 
 void sl_model_close(sl_model_set *s)

@@ -218,6 +218,7 @@ void sl_model_free(sl_model *md)
 	free(md->k_term);
 	free(md->coeff);
 	free(md->k_scaled);
+	sl_anchor_free(md->anchor);
 	memset(md, 0, sizeof *md);
 }
 
@@ -406,6 +407,8 @@ void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i, sl_pred
 	out->ceff_nf = ceff;
 	out->power_w = p;
 	out->energy_j = p * out->time_s;
+	if (md->anchor)
+		sl_anchor_apply(md, op, i, out);
 }
 
 void sl_agg_add(sl_agg *a, const sl_pred *p, uint64_t instructions)

@@ -191,6 +191,22 @@ static void json_head(rows *r, const sl_model *md, sl_per per)
 	}
 	sl_json_close(w, "");
 	sl_json_break(w, "\n");
+	/* null: power from the counters alone */
+	sl_json_key(w, "anchor");
+	if (md->anchor) {
+		sl_json_open(w, '{', " ");
+		sl_json_key(w, "source");
+		sl_json_string(w, md->anchor->source);
+		sl_json_key(w, "intervals_measured");
+		sl_json_uint(w, md->anchor->intervals_measured);
+		sl_json_key(w, "model_w");
+		sl_json_number(w, md->anchor->model_w);
+		sl_json_key(w, "residual_w");
+		sl_json_number(w, md->anchor->resid_w);
+		sl_json_close(w, "");
+	} else
+		sl_json_null(w);
+	sl_json_break(w, "\n");
 	sl_json_key(w, "rows");
 	sl_json_open(w, '[', "");
 }

@@ -68,6 +68,10 @@ static void header(FILE *f, const sl_model *md, const sl_predict_info *info)
 		p->backend ? p->backend : "?", sl_time_model_name(md->time));
 	fprintf(f, "  machine %s (%s)\n", md->mach->name,
 		info && info->machine_origin ? info->machine_origin : "given");
+	if (md->anchor)
+		fprintf(f, "  power anchored on the measured power (%s): %+.3g W over the "
+			"counters at %.4g GHz\n", md->anchor->source, md->anchor->resid_w,
+			md->f0_ghz);
 	fprintf(f, "  counts:");
 	/* measured always; the other sources when they hold any value */
 	for (int rank = 0; rank < SL_SRC_N; rank++) {
@@ -188,6 +192,13 @@ static void footer(FILE *f, const sl_model *md, const sl_predict_stats *st)
 		fprintf(f, "time only: the machine has no fitted power model.\n");
 }
 
+/* `e`, or the errno of a write that failed since (EIO when stdio kept
+ * none). */
+static int write_errno(FILE *f, int e)
+{
+	return e ? e : !ferror(f) ? 0 : errno ? errno : EIO;
+}
+
 int sl_predict_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n_ops,
 		     const sl_predict_info *info, sl_predict_stats *stats)
 {
@@ -204,10 +215,15 @@ int sl_predict_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n
 	double *tmin = phase_times(md, sl_machine_fmin(md->mach));
 	double *tmax = phase_times(md, sl_machine_fmax(md->mach));
 
+	/* the error of the first failed write: stdio keeps only the flag, and
+	 * a last fflush with nothing left to write says nothing */
 	header(f, md, info);
+	int e = write_errno(f, 0);
 	main_table(f, md, ops, n_ops, agg, tot, order, n_order, tmin, tmax);
+	e = write_errno(f, e);
 	if (n_ops)
 		shares_table(f, md, agg, n_ops, order, n_order);
+	e = write_errno(f, e);
 	footer(f, md, stats);
 
 	for (size_t k = 0; k < n_ops; k++)
@@ -217,8 +233,10 @@ int sl_predict_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n
 	free(order);
 	free(tmin);
 	free(tmax);
-	int e = fflush(f) != 0 ? errno : 0;
-	if (e || ferror(f)) {
+	if (fflush(f) != 0 && !e)
+		e = errno;
+	e = write_errno(f, e);
+	if (e) {
 		sl_error_set("cannot write the predictions: %s", strerror(e ? e : EIO));
 		return -1;
 	}

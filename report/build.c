@@ -409,9 +409,10 @@ static int load_machine(sl_report *r, const sl_profile *p, const sl_report_opts 
 	return 1;
 }
 
-/* The models, with the power model when the machine has one. */
+/* The models, with the power model when the machine has one, anchored on
+ * the profile's measured energy unless `anchor` is 0. */
 static int init_model(sl_report *r, sl_model *md, const sl_profile *p, const sl_machine *m,
-		      sl_time_model tm, int extrapolate)
+		      sl_time_model tm, int extrapolate, int anchor)
 {
 	int flags = 0, ex = extrapolate ? SL_MODEL_EXTRAPOLATE : 0;
 	if (!sl_machine_complete(m)) {
@@ -431,8 +432,13 @@ static int init_model(sl_report *r, sl_model *md, const sl_profile *p, const sl_
 	}
 	r->have_time = 1;
 	r->have_power = !(flags & SL_MODEL_TIME_ONLY);
-	r->model = sl_xasprintf("%s time model%s", sl_time_model_name(tm),
-				r->have_power ? ", effective-capacitance power model" : "");
+	int anchored = r->have_power && anchor ? sl_model_anchor(md) : 0;
+	if (anchored < 0)
+		sl_report_note(r, "power from the counters alone: %s", sl_error());
+	r->model = sl_xasprintf("%s time model%s%s%s", sl_time_model_name(tm),
+				r->have_power ? ", effective-capacitance power model" : "",
+				anchored > 0 ? " anchored on the measured power of " : "",
+				anchored > 0 ? md->anchor->source : "");
 	return 1;
 }
 
@@ -473,7 +479,8 @@ int sl_report_build(sl_report *r, const sl_profile *p, const sl_report_opts *o)
 		goto out;
 	}
 	sl_model md;
-	if (got && init_model(r, &md, p, &m, (sl_time_model)o->time_model, o->extrapolate)) {
+	if (got && init_model(r, &md, p, &m, (sl_time_model)o->time_model, o->extrapolate,
+			       !o->anchor_off)) {
 		if (check_freqs(&md, o) < 0 || build_sweep(r, &md, &m) < 0 ||
 		    (build_cells(r, &md), 0) ||
 		    (r->have_power && build_all_series(r, &md, o, have_sched ? &sched : NULL) < 0))

@@ -100,14 +100,15 @@ static int trace_totals(const char *path, double *time_s, double *energy_j)
 	return rc;
 }
 
-/* The predicted totals of a profile at `ghz` with its embedded machine. */
+/* The predicted totals of a profile at `ghz` with its embedded machine, as
+ * `sleuth predict` makes them (anchored on the measured energy it carries). */
 static int predict_totals(const char *prof_path, double ghz, double *time_s,
 			  double *energy_j)
 {
 	sl_model_set s;
 	sl_opoint op;
 	int rc = -1;
-	if (sl_model_open(&s, prof_path, NULL, SL_TIME_STALL, 0) == 0 &&
+	if (sl_model_open(&s, prof_path, NULL, SL_TIME_STALL, SL_MODEL_ANCHOR) == 0 &&
 	    sl_model_opoint(&s.model, ghz, &op) == 0) {
 		sl_agg total;
 		sl_model_aggregate(&s.model, &op, NULL, NULL, &total);

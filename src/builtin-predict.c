@@ -25,8 +25,10 @@ static const char usage[] =
 	"usage: sleuth predict [PROFILE] (--freq F [--freq F2 ...] | --all)\n"
 	"                      [--machine FILE] [--model stall|mlp|linear]\n"
 	"                      [--per phase|instance|interval] [--format table|csv|json]\n"
-	"                      [--extrapolate] [--time-only] [--temp C] [-o FILE]\n"
+	"                      [--extrapolate] [--time-only] [--temp C] [--anchor auto|off]\n"
+	"                      [-o FILE]\n"
 	"       sleuth predict [PROFILE] --schedule FILE [--machine FILE] [--model M]\n"
+	"                      [--anchor auto|off]\n"
 	"\n"
 	"Predict time, power and energy at other frequencies from one profile.\n"
 	"\n"
@@ -38,6 +40,11 @@ static const char usage[] =
 	"                   with frequency), mlp (offcore occupancy, bandwidth and\n"
 	"                   queueing; needs a machine naming offcore_cycles) or\n"
 	"                   linear (time proportional to 1/f)\n"
+	"  --anchor A       auto (default): when the profile carries measured energy\n"
+	"                   (a replayed trace, RAPL, the virtual PMU), carry the\n"
+	"                   power the counters leave unexplained at the profiled\n"
+	"                   frequency to every other one; off: the counters alone\n"
+	"                   (docs/models.md, \"Anchoring on measured power\")\n"
 	"  --per U          rows per phase (default), instance or interval\n"
 	"  --format F       table (default for --per phase), csv (default otherwise)\n"
 	"                   or json; the table shows phases only\n"
@@ -63,7 +70,7 @@ typedef struct opts {
 	const char *profile;
 	const char *out;
 	const char *schedule;
-	sl_model_opts m;  /* --freq, --machine, --model, --extrapolate */
+	sl_model_opts m;  /* --freq, --machine, --model, --extrapolate, --anchor */
 	int all, time_only;
 	sl_per per;
 	sl_fmt fmt;
@@ -84,6 +91,7 @@ static int parse(int argc, char **argv, opts *o)
 		{"per", required_argument, NULL, O_PER},
 		{"format", required_argument, NULL, O_FORMAT},
 		SL_LONGOPT_EXTRAPOLATE,
+		SL_LONGOPT_ANCHOR,
 		{"time-only", no_argument, NULL, O_TIMEONLY},
 		{"schedule", required_argument, NULL, O_SCHEDULE},
 		{"temp", required_argument, NULL, O_TEMP},
@@ -213,7 +221,7 @@ static int predict_schedule(const opts *o, const sl_model *md)
 static int run(const opts *o, sl_model_set *set)
 {
 	int flags = (o->m.extrapolate ? SL_MODEL_EXTRAPOLATE : 0) |
-		    (o->time_only ? SL_MODEL_TIME_ONLY : 0);
+		    (o->time_only ? SL_MODEL_TIME_ONLY : 0) | SL_MODEL_OPTS_ANCHOR(&o->m);
 	/* No dead ends: time only before calibration, the linear model without
 	 * the stall model's events or without any machine -- unless the user
 	 * asked for a model, or a schedule that needs power, or every P-state
@@ -250,6 +258,11 @@ static int run(const opts *o, sl_model_set *set)
 			rc = sl_afile_commit(&af);
 		if (rc == 0)
 			report_clamps(o, &st);
+		/* the table and JSON say it themselves; a CSV has no place for
+		 * it that its readers (schedule --predictions) would skip */
+		if (rc == 0 && o->fmt == SL_FMT_CSV && md->anchor)
+			sl_info("power anchored on the measured power (%s); --anchor off "
+				"for the counters alone", md->anchor->source);
 	}
 	free(ops);
 	return rc;

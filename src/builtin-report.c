@@ -20,7 +20,7 @@ typedef struct opts {
 	const char *profile;
 	const char *out;       /* NULL: report.html or report.json */
 	const char *schedule;
-	sl_model_opts m;       /* --freq, --machine, --model, --extrapolate */
+	sl_model_opts m;       /* --freq, --machine, --model, --extrapolate, --anchor */
 	int json;
 } opts;
 
@@ -38,6 +38,7 @@ static int parse(int argc, char **argv, opts *o)
 		{"format", required_argument, NULL, O_FORMAT},
 		{"quiet", no_argument, NULL, 'q'},
 		SL_LONGOPT_EXTRAPOLATE,
+		SL_LONGOPT_ANCHOR,
 		{0},
 	};
 	const char *format = "html";
@@ -80,6 +81,7 @@ static int run(const opts *o, sl_profile *p, sl_report *r)
 		.n_ghz = o->m.n_freqs,
 		.time_model = o->m.model,
 		.extrapolate = o->m.extrapolate,
+		.anchor_off = o->m.anchor == SL_ANCHOR_OFF,
 	};
 	sl_afile af;
 	FILE *f;
@@ -122,7 +124,8 @@ const struct sl_cmd sl_cmd_report = {
 	.summary = "Write an HTML (or JSON) report of a profile with charts",
 	.usage =
 	"usage: sleuth report [PROFILE] [--freq F ...] [--schedule S] [--machine FILE]\n"
-	"                     [--model stall|mlp|linear] [--extrapolate] [-o FILE]\n"
+	"                     [--model stall|mlp|linear] [--extrapolate] [--anchor auto|off]\n"
+	"                     [-o FILE]\n"
 	"                     [--format html|json] [-q]\n\n"
 	"One self-contained HTML page of PROFILE (default sleuth.prof): the phase\n"
 	"timeline, predicted power over time at the profiled frequency, at each\n"
@@ -138,6 +141,8 @@ const struct sl_cmd sl_cmd_report = {
 	"  -m, --machine FILE  machine model (default: the one in the profile)\n"
 	"  --model M           time model: stall (default) or linear\n"
 	"  --extrapolate       allow --freq outside the machine's P-states\n"
+	"  --anchor A          auto (default) or off: anchor power on the profile's\n"
+	"                      measured energy when it has some (sleuth predict)\n"
 	"  --format F          html (default) or json (everything the page shows)\n"
 	"  -q, --quiet         no summary line on stderr\n\n"
 	"A profile without event counts (timer backend) gets a report of its\n"

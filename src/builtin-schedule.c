@@ -53,6 +53,7 @@ static const struct option longopts[] = {
 	SL_LONGOPT_MACHINE,
 	{"predictions", required_argument, NULL, O_PRED},
 	SL_LONGOPT_MODEL,
+	SL_LONGOPT_ANCHOR,
 	{"format", required_argument, NULL, O_FORMAT},
 	{"output", required_argument, NULL, 'o'},
 	{NULL, 0, NULL, 0},
@@ -154,6 +155,10 @@ static int parse(int argc, char **argv, args *a)
 		return sl_usage_error(CMD, "--model chooses how a profile is predicted; "
 				      "--predictions are predicted already (give --model "
 				      "to sleuth predict)");
+	if (a->predictions && a->m.anchor_given)
+		return sl_usage_error(CMD, "--anchor chooses how a profile's power is "
+				      "predicted; --predictions are predicted already (give "
+				      "--anchor to sleuth predict)");
 	if (!a->predictions && !a->profile)
 		a->profile = "sleuth.prof";
 	if (a->o.scope == SL_SCOPE_PHASE && (a->o.transition_s > 0 || a->o.min_instance_s > 0))
@@ -202,7 +207,8 @@ static int table_from_profile(const args *a, sl_sched_data *d, char **name)
 	sl_model_set s;
 	int rc = -1;
 	*name = NULL;
-	if (sl_model_open(&s, a->profile, a->m.machine, a->m.model, 0) < 0) {
+	if (sl_model_open(&s, a->profile, a->m.machine, a->m.model,
+			  SL_MODEL_OPTS_ANCHOR(&a->m)) < 0) {
 		/* without a power model, say why scheduling needs one (and not
 		 * predict's --time-only, which cannot help here) */
 		if (s.machine_origin && !sl_machine_complete(&s.mach))
@@ -313,7 +319,8 @@ const struct sl_cmd sl_cmd_schedule = {
 	"                       [--max-slowdown 10%] [--scope global|phase]\n"
 	"                       [--power-cap W] [--transition-us T] [--min-instance-ms M]\n"
 	"                       [--confidence 99.9%|off]\n"
-	"                       [--machine FILE] [--model stall|mlp|linear] [--predictions CSV]\n"
+	"                       [--machine FILE] [--model stall|mlp|linear] [--anchor auto|off]\n"
+	"                       [--predictions CSV]\n"
 	"                       [-o FILE] [--format table|yaml|json|geopm]\n\n"
 	"Choose the P-state of every phase so that the run's energy, EDP or ED2P is\n"
 	"least while the predicted slowdown against the baseline (the fastest\n"
@@ -336,6 +343,8 @@ const struct sl_cmd sl_cmd_schedule = {
 	"  --min-instance-ms M  instances shorter than M ms keep the previous frequency\n"
 	"  -m, --machine FILE   the sleuth-machine/1 model (default: the profile's)\n"
 	"  --model M            time model: stall (default), mlp or linear (sleuth predict)\n"
+	"  --anchor A           auto (default) or off: anchor power on the profile's\n"
+	"                       measured energy when it has some (sleuth predict)\n"
 	"  --predictions CSV    schedule from `sleuth predict --per instance --all\n"
 	"                       --format csv` instead of a profile ('-': stdin)\n"
 	"  -o, --output FILE    write there (default format then yaml; the table still\n"

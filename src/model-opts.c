@@ -29,6 +29,11 @@ int sl_model_opts_take(const char *cmd, sl_model_opts *o, int c, const char *arg
 	case SL_OPT_EXTRAPOLATE:
 		o->extrapolate = 1;
 		return SL_EXIT_OK;
+	case SL_OPT_ANCHOR:
+		if (sl_anchor_mode_parse(arg, &o->anchor) < 0)
+			return sl_usage_error(cmd, "--anchor: %s", sl_error());
+		o->anchor_given = 1;
+		return SL_EXIT_OK;
 	default:
 		return -1;
 	}

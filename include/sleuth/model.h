@@ -166,6 +166,10 @@ enum {
 	 * P-states span 0.1-10 GHz. */
 	SL_MODEL_DEGRADE_POWER = 4,
 	SL_MODEL_DEGRADE_TIME = 8,
+	/* sl_model_open() only: anchor power on the profile's measured energy
+	 * when it carries some (sl_model_anchor); when that cannot be done, a
+	 * warning and the counters alone */
+	SL_MODEL_ANCHOR = 16,
 };
 
 /* Rates no model event exceeds per cycle on the cores we model (the issue
@@ -196,6 +200,8 @@ typedef struct sl_model {
 	double ceff_peak;         /* nF, see SL_PEAK_RATE_PER_CYCLE */
 	double temp_c;            /* die temperature for static power; NAN: the
 				   * machine's temp_ref_c (set with sl_model_set_temp) */
+	struct sl_anchor *anchor; /* owned; NULL: power from the counters alone
+				   * (see sl_model_anchor) */
 } sl_model;
 
 /*
@@ -242,6 +248,43 @@ double sl_model_cycles(const sl_model *md, size_t i, double f1_ghz);
  * Peak power (the upper clamp): static + ceff_peak * f * V^2. */
 double sl_model_idle_w(const sl_model *md, const sl_opoint *op);
 double sl_model_peak_w(const sl_model *md, const sl_opoint *op);
+
+/* ---- anchoring on the measured power ---------------------------------- */
+
+/* --anchor: auto (when the profile carries measured energy) or off. */
+typedef enum { SL_ANCHOR_AUTO = 0, SL_ANCHOR_OFF } sl_anchor_mode;
+int sl_anchor_mode_parse(const char *s, sl_anchor_mode *m); /* -1, sl_error() */
+
+/*
+ * The residual of the counter model against the profile's measured power
+ * at the profiled frequency, carried to every other frequency
+ * (docs/models.md, "Anchoring on measured power").  Built by
+ * sl_model_anchor; read-only afterwards.
+ */
+typedef struct sl_anchor {
+	const char *source;          /* the profile's energy_source (not owned) */
+	double f0v2;                 /* f0 * V0^2 at the profiled point */
+	double v0, static0;          /* its voltage and static power */
+	double static_share;         /* share of the residual taken as static power */
+	uint64_t intervals_measured; /* intervals with measured energy */
+	double resid_w;              /* over the measured time: measured - model, W */
+	double model_w;              /* the counter model's mean power there */
+	double *inst_w;              /* per instance: the residual it carries, W */
+	size_t inst_own, inst_phase, inst_program; /* instances whose residual is
+				      * their own, their phase's, the program's */
+} sl_anchor;
+
+/*
+ * Anchor the model's power on the profile's measured energy: 1 anchored,
+ * 0 nothing to anchor on (no interval with measured energy, or time only),
+ * -1 with sl_error() when the profiled frequency has no operating point.
+ * After it sl_model_predict adds the carried residual.  sl_model_init
+ * never anchors (calibrate fits against that same energy).
+ */
+int sl_model_anchor(sl_model *md);
+/* Add the anchor's residual to a counter prediction of interval i at op. */
+void sl_anchor_apply(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out);
+void sl_anchor_free(sl_anchor *a);
 
 /* ---- aggregation ------------------------------------------------------ */
 

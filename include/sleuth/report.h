@@ -118,6 +118,8 @@ typedef struct sl_report_opts {
 	size_t n_ghz;
 	int time_model;            /* sl_time_model (sleuth/model.h) */
 	int extrapolate;           /* allow --freq outside the P-state table */
+	int anchor_off;            /* power from the counters alone, not anchored
+				    * on the profile's measured energy */
 } sl_report_opts;
 
 /*

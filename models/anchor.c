@@ -1,0 +1,164 @@
+/*
+ * Anchoring the power model on the run's own measured power.
+ *
+ * The counter model, P = static_w(V) + Ceff * f * V^2 with Ceff linear in
+ * event rates, is what sleuth can say about power from counts alone.  But
+ * a profile often carries the energy a meter measured for every interval
+ * (a replayed trace's, RAPL's, the virtual PMU's), and at the profiled
+ * frequency f0 that measurement is the truth up to the meter's noise.
+ * Whatever the counters did not explain there -- activity no event spans,
+ * a term calibrated on other programs, events interpolated from other
+ * intervals, power the machine model has no place for -- is a residual
+ * R = P_measured - P_model(f0).  Predicting at f1 with the counters alone
+ * throws that knowledge away; anchoring carries R over:
+ *
+ *   P(f1) = P_model(f1) + R * [ (1 - s) * f1 V1^2 / (f0 V0^2)
+ *                               + s * static_w(V1) / static_w(V0) ]
+ *
+ * the share 1 - s of the residual taken as effective capacitance, the share
+ * s as static power (with the machine's own leakage curve; V1 / V0 when it
+ * has no static power).  R is taken per phase instance (the measured
+ * energy of its intervals less the model's, over their measured time):
+ * an interval's meter reading carries the meter's noise and the sampling
+ * error at its edges, which an instance's sum averages out, and a
+ * residual per instance costs memory per instance, not per interval, as the
+ * interpolated view does.  An instance with no measured interval borrows
+ * its phase's residual, then the program's, as interpolation borrows
+ * rates.  docs/models.md ("Anchoring on measured power") gives the choice
+ * of s and of the unit, and the figures behind them.
+ *
+ * `sleuth calibrate` fits the model against that very energy, so nothing
+ * here runs unless a caller asks for it (sl_model_anchor, or
+ * SL_MODEL_ANCHOR to sl_model_open): sl_model_init alone never anchors.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleuth/common.h"
+#include "sleuth/model.h"
+
+/* The share s of the residual taken as static power, the rest as
+ * effective capacitance.  Chosen on the tuning split (seed 1) of the
+ * simulated suites, docs/benchmarks.md "Power: anchored on the measured
+ * power". */
+#define STATIC_SHARE 0.0
+
+int sl_anchor_mode_parse(const char *s, sl_anchor_mode *m)
+{
+	if (!strcmp(s, "auto"))
+		*m = SL_ANCHOR_AUTO;
+	else if (!strcmp(s, "off"))
+		*m = SL_ANCHOR_OFF;
+	else {
+		sl_error_set("unknown anchoring '%s'; use 'auto' (anchor power on the "
+			     "profile's measured energy when it carries some) or 'off' "
+			     "(the counters alone)", s);
+		return -1;
+	}
+	return 0;
+}
+
+/* Residual sums of one unit (instance, phase or program). */
+typedef struct rsum {
+	double resid_j; /* measured energy less the model's at f0 */
+	double time_s;  /* the measured time they cover */
+} rsum;
+
+static double rsum_w(const rsum *s)
+{
+	return s->time_s > 0 ? s->resid_j / s->time_s : NAN;
+}
+
+int sl_model_anchor(sl_model *md)
+{
+	const sl_profile *p = md->prof;
+	const sl_interp *v = &md->view;
+	if (md->anchor || !md->power)
+		return md->anchor != NULL;
+	sl_opoint op0;
+	if (sl_model_opoint(md, md->f0_ghz, &op0) < 0) {
+		sl_error_prefix("cannot anchor power on the measured energy at the "
+				"profiled %.4g GHz: ", md->f0_ghz);
+		return -1;
+	}
+	/* the residual at the intervals' profiled temperatures, whatever
+	 * temperature the predictions will be asked at */
+	double temp = md->temp_c;
+	md->temp_c = NAN;
+	rsum *inst = sl_xcalloc(v->n_instances + 1, sizeof *inst);
+	rsum *phase = sl_xcalloc((size_t)v->n_phase_ids + 1, sizeof *phase);
+	rsum all = {0};
+	double model_j = 0;
+	uint64_t measured = 0;
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		double e = p->iv[i].energy_j, t = p->iv[i].time_s;
+		if (!isfinite(e) || e < 0 || !(t > 0) || !isfinite(t))
+			continue;
+		sl_pred pr;
+		sl_model_predict(md, &op0, i, &pr);
+		double r = e - pr.power_w * t;
+		rsum *u[] = {&inst[v->inst_of[i]], &phase[p->iv[i].phase], &all};
+		for (size_t k = 0; k < SL_ARRAY_LEN(u); k++) {
+			u[k]->resid_j += r;
+			u[k]->time_s += t;
+		}
+		model_j += pr.power_w * t;
+		measured++;
+	}
+	md->temp_c = temp;
+	int rc = 0;
+	if (measured) {
+		sl_anchor *a = sl_xcalloc(1, sizeof *a);
+		a->source = p->energy_source ? p->energy_source : "measured energy";
+		a->f0v2 = op0.ghz * op0.volts * op0.volts;
+		a->v0 = op0.volts;
+		a->static0 = op0.static_w;
+		a->static_share = STATIC_SHARE;
+		a->intervals_measured = measured;
+		a->resid_w = rsum_w(&all);
+		a->model_w = model_j / all.time_s;
+		a->inst_w = sl_xcalloc(v->n_instances + 1, sizeof *a->inst_w);
+		for (size_t j = 0; j < v->n_instances; j++) {
+			double w = rsum_w(&inst[j]);
+			if (isfinite(w))
+				a->inst_own++;
+			else if (isfinite(w = rsum_w(&phase[v->inst[j].phase])))
+				a->inst_phase++;
+			else
+				w = a->resid_w, a->inst_program++;
+			a->inst_w[j] = w;
+		}
+		md->anchor = a;
+		rc = 1;
+	}
+	free(inst);
+	free(phase);
+	return rc;
+}
+
+void sl_anchor_apply(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out)
+{
+	const sl_anchor *a = md->anchor;
+	double r = a->inst_w[md->view.inst_of[i]];
+	double dyn = op->ghz * op->volts * op->volts / a->f0v2;
+	double stat = a->static0 > 0 && op->static_w > 0 ? op->static_w / a->static0
+							  : op->volts / a->v0;
+	double p = out->power_w + r * ((1 - a->static_share) * dyn + a->static_share * stat);
+	/* a residual can only take the power down to nothing: below that the
+	 * meter and the model disagree beyond what a residual can mean */
+	if (!(p >= 0)) {
+		p = 0;
+		out->clamped = SL_CLAMP_IDLE;
+	}
+	out->power_w = p;
+	out->energy_j = p * out->time_s;
+}
+
+void sl_anchor_free(sl_anchor *a)
+{
+	if (!a)
+		return;
+	free(a->inst_w);
+	free(a);
+}

@@ -1,0 +1,218 @@
+/*
+ * Unit tests of anchoring (models/anchor.c) against hand computations on a
+ * profile built in memory: the residual per instance, borrowed from the
+ * phase and then the program when an instance measured no energy, carried
+ * to another frequency as effective capacitance (or as static power), the
+ * clamp at zero, the cases where nothing is anchored, and that
+ * sl_model_init alone never anchors (what calibrate relies on).
+ */
+#include <string.h>
+
+#include "fixture.h"
+#include "sleuth/common.h"
+#include "sleuth/model.h"
+
+/* On the Nehalem fixture: 2.0 GHz at 1.11 V and 13.2267 W static, 1.6 GHz
+ * at 1.018 V and 8.7530 W. */
+#define S20 13.2267
+#define S16 8.7530
+#define DYN16 (1.6 * 1.018 * 1.018)
+#define RATIO (DYN16 / (2.0 * 1.11 * 1.11))
+
+static char *x_events[] = {"X"};
+static sl_role x_roles[] = {{"branch_sample", "B"}};
+static sl_power_term x_term = {"X", 1, 1.0};
+
+/*
+ * Phases 0 1 0 0 (instances 0, 1, 2 = intervals 2 and 3) at 2.0 GHz, the
+ * linear model, Ceff = X per cycle (1 nF in interval 1, 0 elsewhere), so
+ * the counter model's power at 2.0 GHz is 13.2267 W, and 13.2267 + 2 x
+ * 1.11^2 in interval 1.  Energies are set per test (NAN: not measured).
+ */
+typedef struct fx {
+	sl_prof_interval iv[4];
+	uint64_t counts[4];
+	sl_profile p;
+	sl_machine m;
+	sl_model md;
+} fx;
+
+static void mk(fx *f, const double *energy)
+{
+	static const sl_prof_interval iv[] = {{0, 0, 1.0, 2000000000, 1000, NAN},
+					      {1, 1, 0.5, 1000000000, 2000, NAN},
+					      {0, 1.5, 1.0, 2000000000, 3000, NAN},
+					      {0, 2.5, 1.5, 3000000000, 4000, NAN}};
+	static const uint64_t counts[] = {0, 1000000000, 0, 0};
+	memcpy(f->iv, iv, sizeof iv);
+	memcpy(f->counts, counts, sizeof counts);
+	for (size_t i = 0; i < 4; i++)
+		f->iv[i].energy_j = energy[i];
+	mkprof(&f->p, 4, f->iv, 1, x_events, f->counts, 2.0);
+	f->p.energy_source = "trace";
+	mknhm(&f->m);
+	f->m.roles = x_roles;
+	f->m.n_roles = 1;
+	f->m.terms = &x_term;
+	f->m.n_terms = 1;
+	assert_int_equal(sl_model_init(&f->md, &f->p, &f->m, SL_TIME_LINEAR, 0), 0);
+}
+
+static double power_at(const sl_model *md, double ghz, size_t i, int *clamped)
+{
+	sl_opoint op;
+	sl_pred pr;
+	assert_int_equal(sl_model_opoint(md, ghz, &op), 0);
+	sl_model_predict(md, &op, i, &pr);
+	assert_near(pr.energy_j, pr.power_w * pr.time_s, 1e-9);
+	if (clamped)
+		*clamped = pr.clamped;
+	return pr.power_w;
+}
+
+/* Instance 0 measured +2 W over the model, instance 2 +1 W in its first
+ * interval only (its second takes the instance's), instance 1 measured
+ * nothing and its phase neither: the program's +1.5 W (3 J over 2 s). */
+static void test_residuals(void **state)
+{
+	(void)state;
+	fx *f = test_malloc(sizeof *f);
+	double e[] = {S20 + 2, NAN, S20 + 1, NAN};
+	mk(f, e);
+	/* sl_model_init alone: the counters only (calibrate's view) */
+	assert_null(f->md.anchor);
+	assert_near(power_at(&f->md, 1.6, 0, NULL), S16, 1e-9);
+
+	assert_int_equal(sl_model_anchor(&f->md), 1);
+	sl_anchor *a = f->md.anchor;
+	assert_non_null(a);
+	assert_string_equal(a->source, "trace");
+	assert_int_equal(a->intervals_measured, 2);
+	assert_near(a->resid_w, 1.5, 1e-9);
+	assert_near(a->model_w, S20, 1e-9);
+	assert_int_equal(a->inst_own, 2);
+	assert_int_equal(a->inst_phase, 0);
+	assert_int_equal(a->inst_program, 1);
+	assert_near(a->inst_w[0], 2, 1e-9);
+	assert_near(a->inst_w[1], 1.5, 1e-9);
+	assert_near(a->inst_w[2], 1, 1e-9);
+	/* anchoring twice changes nothing */
+	assert_int_equal(sl_model_anchor(&f->md), 1);
+	assert_ptr_equal(f->md.anchor, a);
+
+	/* at f0 the measured power; at 1.6 GHz the residual as Ceff */
+	assert_near(power_at(&f->md, 2.0, 0, NULL), S20 + 2, 1e-9);
+	assert_near(power_at(&f->md, 1.6, 0, NULL), S16 + 2 * RATIO, 1e-9);
+	assert_near(power_at(&f->md, 1.6, 1, NULL), S16 + DYN16 + 1.5 * RATIO, 1e-9);
+	assert_near(power_at(&f->md, 1.6, 3, NULL), S16 + 1 * RATIO, 1e-9);
+
+	/* the share taken as static power scales with the machine's static
+	 * power (8.753 / 13.2267 W from 2.0 to 1.6 GHz) */
+	a->static_share = 1;
+	assert_near(power_at(&f->md, 1.6, 0, NULL), S16 + 2 * S16 / S20, 1e-9);
+	a->static_share = 0.5;
+	assert_near(power_at(&f->md, 1.6, 0, NULL),
+		    S16 + 2 * (0.5 * RATIO + 0.5 * S16 / S20), 1e-9);
+	sl_model_free(&f->md);
+	test_free(f);
+}
+
+/* An instance without energy borrows its phase's residual before the
+ * program's: instance 2 (phase 0) takes instance 0's +2 W, not the
+ * program's (2 + 4 x 0.5) / 1.5. */
+static void test_phase_borrow(void **state)
+{
+	(void)state;
+	fx *f = test_malloc(sizeof *f);
+	double e[] = {S20 + 2, (S20 + 2 * 1.11 * 1.11 + 4) * 0.5, NAN, NAN};
+	mk(f, e);
+	assert_int_equal(sl_model_anchor(&f->md), 1);
+	const sl_anchor *a = f->md.anchor;
+	assert_int_equal(a->inst_own, 2);
+	assert_int_equal(a->inst_phase, 1);
+	assert_int_equal(a->inst_program, 0);
+	assert_near(a->inst_w[1], 4, 1e-9);
+	assert_near(a->inst_w[2], 2, 1e-9);
+	assert_near(a->resid_w, 4.0 / 1.5, 1e-9);
+	assert_near(power_at(&f->md, 1.6, 3, NULL), S16 + 2 * RATIO, 1e-9);
+	sl_model_free(&f->md);
+	test_free(f);
+}
+
+/* A meter that read nothing: at f0 the model's whole 13.2267 W is
+ * residual, which at 1.6 GHz (x 0.673) takes away more than the model's
+ * 8.753 W: the power stops at zero, counted as an idle clamp. */
+static void test_clamp(void **state)
+{
+	(void)state;
+	fx *f = test_malloc(sizeof *f);
+	double e[] = {0, NAN, NAN, NAN};
+	mk(f, e);
+	assert_int_equal(sl_model_anchor(&f->md), 1);
+	int clamped;
+	assert_near(power_at(&f->md, 2.0, 0, &clamped), 0, 1e-9);
+	assert_near(power_at(&f->md, 1.6, 0, &clamped), 0, 0);
+	assert_int_equal(clamped, SL_CLAMP_IDLE);
+	sl_model_free(&f->md);
+	test_free(f);
+}
+
+/* Nothing to anchor on: no energy, unusable energy, time only. */
+static void test_nothing(void **state)
+{
+	(void)state;
+	fx *f = test_malloc(sizeof *f);
+	double none[] = {NAN, NAN, NAN, NAN};
+	mk(f, none);
+	assert_int_equal(sl_model_anchor(&f->md), 0);
+	assert_null(f->md.anchor);
+	sl_model_free(&f->md);
+
+	double bad[] = {-1, INFINITY, NAN, NAN};
+	mk(f, bad);
+	assert_int_equal(sl_model_anchor(&f->md), 0);
+	sl_model_free(&f->md);
+
+	double e[] = {S20 + 2, NAN, NAN, NAN};
+	mk(f, e);
+	sl_model_free(&f->md);
+	assert_int_equal(sl_model_init(&f->md, &f->p, &f->m, SL_TIME_LINEAR,
+				       SL_MODEL_TIME_ONLY), 0);
+	assert_int_equal(sl_model_anchor(&f->md), 0);
+	assert_null(f->md.anchor);
+	sl_model_free(&f->md);
+
+	/* a profiled frequency outside the P-states: refused, saying why */
+	mk(f, e);
+	f->md.f0_ghz = 3.5;
+	assert_int_equal(sl_model_anchor(&f->md), -1);
+	assert_non_null(strstr(sl_error(), "cannot anchor power"));
+	assert_null(f->md.anchor);
+	sl_model_free(&f->md);
+	test_free(f);
+}
+
+static void test_mode_parse(void **state)
+{
+	(void)state;
+	sl_anchor_mode m = SL_ANCHOR_OFF;
+	assert_int_equal(sl_anchor_mode_parse("auto", &m), 0);
+	assert_int_equal(m, SL_ANCHOR_AUTO);
+	assert_int_equal(sl_anchor_mode_parse("off", &m), 0);
+	assert_int_equal(m, SL_ANCHOR_OFF);
+	assert_int_equal(sl_anchor_mode_parse("on", &m), -1);
+	assert_non_null(strstr(sl_error(), "'auto'"));
+	assert_int_equal(m, SL_ANCHOR_OFF);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_residuals),
+		cmocka_unit_test(test_phase_borrow),
+		cmocka_unit_test(test_clamp),
+		cmocka_unit_test(test_nothing),
+		cmocka_unit_test(test_mode_parse),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
