@@ -27,6 +27,14 @@
  * rates.  docs/models.md ("Anchoring on measured power") gives the choice
  * of s and of the unit, and the figures behind them.
  *
+ * A machine with terms of kind energy (nJ per event at a fixed voltage:
+ * the uncore, DRAM) has counter power of two forms, and the residual is
+ * split as the model's own is: the share u of the instance's modelled
+ * power above static at f0 that its energy terms account for keeps its
+ * energy (scaled by t0 / t1, the interval's time at f0 over that at f1),
+ * the rest scales as f V^2.  Without energy terms u = 0 and nothing
+ * changes.
+ *
  * `sleuth calibrate` fits the model against that very energy, so nothing
  * here runs unless a caller asks for it (sl_model_anchor, or
  * SL_MODEL_ANCHOR to sl_model_open): sl_model_init alone never anchors.
