@@ -13,7 +13,8 @@
 # is the tuning split, the others are held out (docs/benchmarks.md).
 #
 # REFINE=F2:FRAC refines every prediction with a short run at F2 GHz of the
-# first FRAC of the intervals (predict --refine; bench/accuracy-workload.sh).
+# first FRAC of the intervals (predict --refine; bench/accuracy-workload.sh);
+# PREFIX=FRAC alone gives the unrefined figures after that prefix.
 #
 #   bench/accuracy-suites.sh [BUILDDIR]
 # One line per suite, seed, model and frequency: mean over workloads of the
@@ -45,9 +46,10 @@ for seed in ${SEEDS:-1 2 3}; do
 		done | sed "s/^/$suite $seed /"
 	done
 done | tee "$tmp/all.txt" >"${KEEP:-/dev/null}"
+after=${REFINE:-${PREFIX:-}}
 echo "suite seed model ghz | avg% worst_wl% worst_inst% | true: avg% worst_inst% (worst workload)" \
-	"${REFINE:+| after the prefix: avg% worst_inst% (worst workload) | prefix share%}"
-awk -v refine="${REFINE:-}" '{ k = $1 " " $2 " " $6 " " $5; s[k] += $8; n[k]++
+	"${after:+| after the prefix: avg% worst_inst% (worst workload) | prefix share%}"
+awk -v refine="$after" '{ k = $1 " " $2 " " $6 " " $5; s[k] += $8; n[k]++
        if ($8 > ww[k]) ww[k] = $8; if ($9 > wi[k]) wi[k] = $9
        ts[k] += $12; if ($13 > tw[k]) { tw[k] = $13; tn[k] = $3 }
        os[k] += $15; if ($16 > ow[k]) { ow[k] = $16; on[k] = $3 }
@@ -64,8 +66,8 @@ awk -v refine="${REFINE:-}" '{ k = $1 " " $2 " " $6 " " $5; s[k] += $8; n[k]++
 # workload runs of a split, worst over them.
 echo
 echo "suite split model ghz | true: avg% worst_inst% (worst workload)" \
-	"${REFINE:+| after the prefix: avg% worst_inst% (worst workload)}"
-awk -v refine="${REFINE:-}" '{
+	"${after:+| after the prefix: avg% worst_inst% (worst workload)}"
+awk -v refine="$after" '{
        split_ = ($3 == "graph-bfs" || $3 == "video-encode") ? ($2 == 1 ? "held-out-wl-seed1" : "held-out-wl-seeds23") \
                 : ($2 == 1 ? "tuning" : "held-out-seeds23")
        k = $1 " " split_ " " $6 " " $5; n[k]++

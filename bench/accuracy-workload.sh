@@ -16,7 +16,8 @@
 # --refine with a short run at F2 GHz of the first FRAC of the intervals,
 # rounded, at least one: simulated with --intervals, replayed with the same
 # machine, counters, pins and seed; docs/models.md, "Refinement by a second
-# run").
+# run"); PREFIX=FRAC without REFINE: the prefix that REFINE=F2:FRAC would
+# measure, for the *_out figures of the unrefined model.
 # Prints one line per counters, frequency and model:
 #   workload counters ghz model instances avg_err worst_err run_err energy_err
 #            true_avg_err true_worst_err prefix true_avg_out true_worst_out
@@ -53,10 +54,12 @@ done
 freqs=()
 for f in "$@"; do freqs+=(--freq "$f"); done
 prefix=0
-if [ -n "${REFINE:-}" ]; then
+if [ -n "${REFINE:-}${PREFIX:-}" ]; then
 	total=$(grep -c '^- {t:' "$dir/$w-max.yaml")
-	prefix=$(awk -v r="$REFINE" -v n="$total" 'BEGIN { split(r, a, ":"); k = int(a[2] * n + 0.5)
+	prefix=$(awk -v r="${REFINE:-x:$PREFIX}" -v n="$total" 'BEGIN { split(r, a, ":"); k = int(a[2] * n + 0.5)
 		print (k < 1 ? 1 : (k > n ? n : k)) }')
+fi
+if [ -n "${REFINE:-}" ]; then
 	"$sleuth" simulate "$wl" -m "$sim" --seed "${SEED:-1}" --intervals "$prefix" \
 		-f "${REFINE%%:*}" -o "$dir/$w-ref.yaml" -q
 fi
