@@ -142,11 +142,11 @@ static void like_measured(const sl_model *md, struct sl_refine *r)
 		if (i < r->n_aligned && r->iv[i].meas > 0)
 			feat_add(v, i, fm + v->inst_of[i] * w, x);
 	}
-	for (size_t j = 0; j < ni; j++)
-		for (size_t k = 0; k < nf; k++) {
-			fa[j * w + k] /= fa[j * w + nf];
-			fm[j * w + k] /= fm[j * w + nf];
-		}
+	for (size_t j = 0; j < ni * 2; j++) {
+		double *row = (j < ni ? fa : fm) + (j % ni) * w;
+		for (size_t k = 0; row[nf] > 0 && k < nf; k++)
+			row[k] /= row[nf];
+	}
 	/* the measured instances of each phase, the last REFINE_LIKE_MAX */
 	size_t *first = sl_xcalloc(np + 1, sizeof *first), *list = sl_xcalloc(ni + 1, sizeof *list);
 	for (size_t j = 0; j < ni; j++)
