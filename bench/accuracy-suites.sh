@@ -12,10 +12,16 @@
 # (--pin time on these machines).  Seeds: SEEDS (default "1 2 3"); seed 1
 # is the tuning split, the others are held out (docs/benchmarks.md).
 #
+# REFINE=F2:FRAC refines every prediction with a short run at F2 GHz of the
+# first FRAC of the intervals (predict --refine; bench/accuracy-workload.sh);
+# PREFIX=FRAC alone gives the unrefined figures after that prefix.
+#
 #   bench/accuracy-suites.sh [BUILDDIR]
 # One line per suite, seed, model and frequency: mean over workloads of the
 # instance-weighted error, worst workload, worst instance -- over detected
-# instances and over true ones (the simulator's label runs).
+# instances and over true ones (the simulator's label runs); then, with
+# REFINE, the same true-instance figures over the instances that start
+# after the refining run's prefix, and the prefix's share of the intervals.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "${1:-$src/build}")
@@ -40,9 +46,35 @@ for seed in ${SEEDS:-1 2 3}; do
 		done | sed "s/^/$suite $seed /"
 	done
 done | tee "$tmp/all.txt" >"${KEEP:-/dev/null}"
-echo "suite seed model ghz | avg% worst_wl% worst_inst% | true: avg% worst_inst% (worst workload)"
-awk '{ k = $1 " " $2 " " $6 " " $5; s[k] += $8; n[k]++
+after=${REFINE:-${PREFIX:-}}
+echo "suite seed model ghz | avg% worst_wl% worst_inst% | true: avg% worst_inst% (worst workload)" \
+	"${after:+| after the prefix: avg% worst_inst% (worst workload) | prefix share%}"
+awk -v refine="$after" '{ k = $1 " " $2 " " $6 " " $5; s[k] += $8; n[k]++
        if ($8 > ww[k]) ww[k] = $8; if ($9 > wi[k]) wi[k] = $9
-       ts[k] += $12; if ($13 > tw[k]) { tw[k] = $13; tn[k] = $3 } }
-     END { for (k in s) printf "%s | %.2f %.2f %.2f | %.2f %.2f (%s)\n", k, s[k] / n[k], ww[k], wi[k],
-                              ts[k] / n[k], tw[k], tn[k] }' "$tmp/all.txt" | sort
+       ts[k] += $12; if ($13 > tw[k]) { tw[k] = $13; tn[k] = $3 }
+       os[k] += $15; if ($16 > ow[k]) { ow[k] = $16; on[k] = $3 }
+       pre[k] += $14; all[k] += $17 }
+     END { for (k in s) {
+               printf "%s | %.2f %.2f %.2f | %.2f %.2f (%s)", k, s[k] / n[k], ww[k], wi[k],
+                      ts[k] / n[k], tw[k], tn[k]
+               if (refine != "")
+                   printf " | %.2f %.2f (%s) | %.1f", os[k] / n[k], ow[k], on[k], 100 * pre[k] / all[k]
+               printf "\n" } }' "$tmp/all.txt" | sort
+# The same by split (docs/benchmarks.md, "Harder truth"): tuning = seed 1
+# of the 13 basic and the first 12 hard workloads; held out = seeds 2 and 3
+# of those, and graph-bfs and video-encode at every seed.  Means over the
+# workload runs of a split, worst over them.
+echo
+echo "suite split model ghz | true: avg% worst_inst% (worst workload)" \
+	"${after:+| after the prefix: avg% worst_inst% (worst workload)}"
+awk -v refine="$after" '{
+       split_ = ($3 == "graph-bfs" || $3 == "video-encode") ? ($2 == 1 ? "held-out-wl-seed1" : "held-out-wl-seeds23") \
+                : ($2 == 1 ? "tuning" : "held-out-seeds23")
+       k = $1 " " split_ " " $6 " " $5; n[k]++
+       ts[k] += $12; if ($13 > tw[k]) { tw[k] = $13; tn[k] = $3 " s" $2 }
+       os[k] += $15; if ($16 > ow[k]) { ow[k] = $16; on[k] = $3 " s" $2 } }
+     END { for (k in n) {
+               printf "%s | %.2f %.2f (%s)", k, ts[k] / n[k], tw[k], tn[k]
+               if (refine != "")
+                   printf " | %.2f %.2f (%s)", os[k] / n[k], ow[k], on[k]
+               printf "\n" } }' "$tmp/all.txt" | sort

@@ -12,15 +12,24 @@
 # unlimited).  The machine is data/machines/sim-nehalem-i7-920.yaml (calibrated).
 # Environment: MACHINE (sleuth's model), SIM (the simulated machine, default
 # data/sim/nehalem-i7-920.yaml), MODELS (default "stall linear"), SEED
-# (default 1), PIN (run --pin, default time).
+# (default 1), PIN (run --pin, default time), REFINE=F2:FRAC (predict
+# --refine with a short run at F2 GHz of the first FRAC of the intervals,
+# rounded, at least one: simulated with --intervals, replayed with the same
+# machine, counters, pins and seed; docs/models.md, "Refinement by a second
+# run"); PREFIX=FRAC without REFINE: the prefix that REFINE=F2:FRAC would
+# measure, for the *_out figures of the unrefined model.
 # Prints one line per counters, frequency and model:
 #   workload counters ghz model instances avg_err worst_err run_err energy_err
-#            true_avg_err true_worst_err
+#            true_avg_err true_worst_err prefix true_avg_out true_worst_out
+#            intervals
 # errors in %: avg_err is the paper's metric (relative error of each phase
 # instance's time, averaged weighted by its intervals), worst_err the worst
 # instance, run_err the whole run's time, energy_err the whole run's energy
 # (time and power models together); true_* the same over the simulator's
-# true phase instances (runs of one label) instead of the detected ones.
+# true phase instances (runs of one label) instead of the detected ones;
+# prefix the intervals the refining run measured (0 without REFINE) and
+# true_*_out the true-instance errors over the instances that start after
+# them (none of whose intervals was measured at F2).
 set -euo pipefail
 [ $# -ge 6 ] || { echo "usage: $0 SLEUTH WORKLOAD.yaml WORKDIR INTERVALS COUNTERS FREQ..." >&2; exit 2; }
 sleuth=$1 wl=$2 dir=$3 nint=$4 counters=$5
@@ -44,18 +53,34 @@ done
 
 freqs=()
 for f in "$@"; do freqs+=(--freq "$f"); done
+prefix=0
+if [ -n "${REFINE:-}${PREFIX:-}" ]; then
+	total=$(grep -c '^- {t:' "$dir/$w-max.yaml")
+	prefix=$(awk -v r="${REFINE:-x:$PREFIX}" -v n="$total" 'BEGIN { split(r, a, ":"); k = int(a[2] * n + 0.5)
+		print (k < 1 ? 1 : (k > n ? n : k)) }')
+fi
+if [ -n "${REFINE:-}" ]; then
+	"$sleuth" simulate "$wl" -m "$sim" --seed "${SEED:-1}" --intervals "$prefix" \
+		-f "${REFINE%%:*}" -o "$dir/$w-ref.yaml" -q
+fi
 for k in $counters; do
 	"$sleuth" run -q --replay "$dir/$w-max.yaml" --machine "$machine" \
 		--counters "$k" --pin "${PIN:-time}" --seed "${SEED:-1}" -o "$dir/$w-$k.prof"
+	refine=()
+	if [ -n "${REFINE:-}" ]; then
+		"$sleuth" run -q --replay "$dir/$w-ref.yaml" --machine "$machine" \
+			--counters "$k" --pin "${PIN:-time}" --seed "${SEED:-1}" -o "$dir/$w-$k-ref.prof"
+		refine=(--refine "$dir/$w-$k-ref.prof")
+	fi
 	for model in $models; do
-		"$sleuth" predict "$dir/$w-$k.prof" "${freqs[@]}" --model "$model" \
+		"$sleuth" predict "$dir/$w-$k.prof" "${freqs[@]}" --model "$model" "${refine[@]}" \
 			--per instance --format csv -o "$dir/$w-$k-$model.csv"
-		"$sleuth" predict "$dir/$w-$k.prof" "${freqs[@]}" --model "$model" \
+		"$sleuth" predict "$dir/$w-$k.prof" "${freqs[@]}" --model "$model" "${refine[@]}" \
 			--per interval --format csv -o "$dir/$w-$k-$model.iv.csv"
 		for f in "$@"; do
 			# per true instance: runs of one label in the truth trace
 			# (interval CSV: ghz,interval,phase,instance,instructions,time_s,...)
-			true_err=$(awk -F, -v f="$f" '
+			true_err=$(awk -F, -v f="$f" -v pre="$prefix" '
 				FNR == NR { lab[NR - 1] = $3; t[NR - 1] = $1; n = NR; next }
 				FNR == 1 { next }
 				$1 + 0 == f + 0 { p[$2] = $6 }
@@ -64,11 +89,16 @@ for k in $counters; do
 						if (i == n || (i && lab[i] != lab[i - 1])) {
 							err = (pt > tt ? pt - tt : tt - pt) / tt
 							s += err * k; ws += k; if (err > worst) worst = err
+							if (i - k >= pre) {
+								so += err * k; wo += k
+								if (err > worsto) worsto = err
+							}
 							pt = tt = k = 0
 						}
 						if (i < n) { pt += p[i]; tt += t[i]; k++ }
 					}
-					printf "%.3f %.3f", 100 * s / ws, 100 * worst
+					printf "%.3f %.3f %d %.3f %.3f %d", 100 * s / ws, 100 * worst, pre,
+					       (wo ? 100 * so / wo : 0), 100 * worsto, n
 				}' "$dir/$w-$f.te" "$dir/$w-$k-$model.iv.csv")
 			# CSV: ghz,instance,phase,first_interval,intervals,instructions,time_s,power_w,energy_j
 			awk -F, -v w="$w" -v k="$k" -v f="$f" -v model="$model" '

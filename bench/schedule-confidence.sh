@@ -9,7 +9,8 @@
 # usage: bench/schedule-confidence.sh [OUTDIR]     (default: a temporary directory)
 # environment: B (build dir), CONFIDENCE (sleuth schedule --confidence; default its
 # default), SEEDS (default "1 2 3"), MODELS (default "mlp stall"), ANCHOR (auto or
-# off, passed to bench/schedule-sim.sh)
+# off, passed to bench/schedule-sim.sh), REFINE (F2:FRAC: schedule --refine with a
+# short run, bench/schedule-sim.sh)
 # About 3 minutes per seed on two shared cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -14,7 +14,8 @@
 # simulator, default 0), CONFIDENCE (sleuth schedule --confidence, default: its default),
 # ANCHOR (sleuth schedule --anchor: auto, its default, anchors power on the profile's
 # metered energy; off: the counters alone), KEEP (a directory to keep traces, profiles,
-# schedules)
+# schedules), REFINE=F2:FRAC (schedule --refine with a run of the first FRAC of the
+# intervals at F2 GHz, as in bench/accuracy-workload.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}
@@ -65,6 +66,16 @@ for w in "$@"; do
 	sim -o "$D/$name.yaml"
 	"$S" run -q --replay "$D/$name.yaml" --machine "$MACHINE" --pin "$PIN" --seed "$SEED" \
 		-o "$D/$name.prof"
+	refine=()
+	if [ -n "${REFINE:-}" ]; then
+		n=$(grep -c '^- {t:' "$D/$name.yaml")
+		n=$(awk -v r="$REFINE" -v n="$n" 'BEGIN { split(r, a, ":"); k = int(a[2] * n + 0.5)
+			print (k < 1 ? 1 : (k > n ? n : k)) }')
+		sim --intervals "$n" --freq "${REFINE%%:*}" -o "$D/$name-ref.yaml"
+		"$S" run -q --replay "$D/$name-ref.yaml" --machine "$MACHINE" --pin "$PIN" \
+			--seed "$SEED" -o "$D/$name-ref.prof"
+		refine=(--refine "$D/$name-ref.prof")
+	fi
 	# the truth at every P-state
 	declare -A T=() E=()
 	for f in $pstates; do
@@ -77,7 +88,7 @@ for w in "$@"; do
 		sch=$D/$name-$obj.schedule.yaml
 		args=("$D/$name.prof" --"$obj" --max-slowdown "$BOUND" --machine "$MACHINE" --model "$MODEL"
 		      --transition-us "$TRANSITION_US" ${CONFIDENCE:+--confidence "$CONFIDENCE"}
-		      --anchor "$ANCHOR")
+		      --anchor "$ANCHOR" "${refine[@]}")
 		"$S" schedule "${args[@]}" -o "$sch" > /dev/null
 		# the best fixed frequency by the model (JSON best_fixed), as a P-state key
 		mf=$("$S" schedule "${args[@]}" --format json | python3 -c '

@@ -142,7 +142,7 @@ static void phase_features(sl_interp *v, double *x)
 	free(n);
 }
 
-static double dist2(const double *a, const double *b, size_t n)
+double sl_feat_dist2(const double *a, const double *b, size_t n)
 {
 	double d = 0;
 	for (size_t j = 0; j < n; j++)
@@ -166,7 +166,7 @@ static void nearest_measured(const sl_interp *v, const acc *ap, int64_t *near)
 		for (size_t q = 0; q < np; q++) {
 			if (!ap[q].n || isnan(v->feat[q * nf]))
 				continue;
-			double d = dist2(v->feat + ph * nf, v->feat + q * nf, nf);
+			double d = sl_feat_dist2(v->feat + ph * nf, v->feat + q * nf, nf);
 			if (d < best) {
 				best = d;
 				near[ph] = (int64_t)q;

@@ -219,6 +219,7 @@ fail:
 void sl_model_free(sl_model *md)
 {
 	sl_interp_free(&md->view);
+	sl_refine_free(md->refine);
 	free(md->k_term);
 	free(md->coeff);
 	free(md->term_energy);
@@ -343,15 +344,19 @@ static double target_cycles(const sl_model *md, size_t i, double f1, double *st,
 			    double *scale)
 {
 	double c = (double)md->prof->iv[i].cycles;
+	double c1;
 	*st = 0;
 	*scale = 1;
 	if (md->time == SL_TIME_MLP)
-		return mlp_cycles(md, i, c, f1, st, scale);
-	if (md->time == SL_TIME_STALL) {
-		*st = offchip_stalls(md, i, c);
-		*scale = f1 / md->f0_ghz;
+		c1 = mlp_cycles(md, i, c, f1, st, scale);
+	else {
+		if (md->time == SL_TIME_STALL) {
+			*st = offchip_stalls(md, i, c);
+			*scale = f1 / md->f0_ghz;
+		}
+		c1 = (c - *st) + *st * *scale;
 	}
-	return (c - *st) + *st * *scale;
+	return md->refine ? sl_refine_cycles(md, i, f1, c1) : c1;
 }
 
 double sl_model_cycles(const sl_model *md, size_t i, double f1_ghz)

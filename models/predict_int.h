@@ -10,10 +10,16 @@
 
 #include "sleuth/predict.h"
 
+/* Squared Euclidean distance of two behaviour feature vectors of n. */
+double sl_feat_dist2(const double *a, const double *b, size_t n);
 /* Phase ids in order of first appearance; *n of them; malloc'd. */
 uint32_t *sl_phase_order(const sl_interp *v, size_t *n);
 /* Count an aggregate's predictions and clamps. */
 void sl_stats_add(sl_predict_stats *st, const sl_agg *a);
+/* The refinement's (models/refine.c): the cycles c1 the model predicts for
+ * interval i at f1, corrected; and freeing it. */
+double sl_refine_cycles(const sl_model *md, size_t i, double f1_ghz, double c1);
+void sl_refine_free(struct sl_refine *r);
 /* The human table (SL_FMT_TABLE), always per phase. */
 int sl_predict_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n_ops,
 		     const sl_predict_info *info, sl_predict_stats *stats);

@@ -409,10 +409,12 @@ static int load_machine(sl_report *r, const sl_profile *p, const sl_report_opts 
 	return 1;
 }
 
-/* The models, with the power model when the machine has one, anchored on
- * the profile's measured energy unless `anchor` is 0. */
+/* The models, with the power model when the machine has one, refined by
+ * `refine_path` when given, anchored on the profile's measured energy
+ * unless `anchor` is 0: 1, or 0 without a model (a note says why), or -1
+ * with sl_error() when the refining profile cannot be used. */
 static int init_model(sl_report *r, sl_model *md, const sl_profile *p, const sl_machine *m,
-		      sl_time_model tm, int extrapolate, int anchor)
+		      sl_time_model tm, int extrapolate, int anchor, const char *refine_path)
 {
 	int flags = 0, ex = extrapolate ? SL_MODEL_EXTRAPOLATE : 0;
 	if (!sl_machine_complete(m)) {
@@ -430,15 +432,27 @@ static int init_model(sl_report *r, sl_model *md, const sl_profile *p, const sl_
 		free(why);
 		flags = SL_MODEL_TIME_ONLY;
 	}
+	char *refined = NULL;
+	sl_refine_info ri;
+	if (refine_path) {
+		if (sl_model_refine_file(md, refine_path, &ri) < 0) {
+			sl_model_free(md);
+			return -1;
+		}
+		refined = sl_xasprintf(", refined by %s at %.2f GHz (%zu of %zu intervals)",
+				       refine_path, ri.f2_ghz, ri.intervals, ri.n_intervals);
+	}
 	r->have_time = 1;
 	r->have_power = !(flags & SL_MODEL_TIME_ONLY);
 	int anchored = r->have_power && anchor ? sl_model_anchor(md) : 0;
 	if (anchored < 0)
 		sl_report_note(r, "power from the counters alone: %s", sl_error());
-	r->model = sl_xasprintf("%s time model%s%s%s", sl_time_model_name(tm),
+	r->model = sl_xasprintf("%s time model%s%s%s%s", sl_time_model_name(tm),
+				refined ? refined : "",
 				r->have_power ? ", effective-capacitance power model" : "",
 				anchored > 0 ? " anchored on the measured power of " : "",
 				anchored > 0 ? md->anchor->source : "");
+	free(refined);
 	return 1;
 }
 
@@ -479,8 +493,13 @@ int sl_report_build(sl_report *r, const sl_profile *p, const sl_report_opts *o)
 		goto out;
 	}
 	sl_model md;
-	if (got && init_model(r, &md, p, &m, (sl_time_model)o->time_model, o->extrapolate,
-			       !o->anchor_off)) {
+	int have_model = got ? init_model(r, &md, p, &m, (sl_time_model)o->time_model,
+					  o->extrapolate, !o->anchor_off, o->refine_path) : 0;
+	if (have_model < 0) {
+		rc = -1;
+		goto out;
+	}
+	if (have_model) {
 		if (check_freqs(&md, o) < 0 || build_sweep(r, &md, &m) < 0 ||
 		    (build_cells(r, &md), 0) ||
 		    (r->have_power && build_all_series(r, &md, o, have_sched ? &sched : NULL) < 0))

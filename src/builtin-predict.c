@@ -26,7 +26,7 @@ static const char usage[] =
 	"                      [--machine FILE] [--model stall|mlp|linear]\n"
 	"                      [--per phase|instance|interval] [--format table|csv|json]\n"
 	"                      [--extrapolate] [--time-only] [--temp C] [--anchor auto|off]\n"
-	"                      [-o FILE]\n"
+	"                      [--refine PROFILE] [-o FILE]\n"
 	"       sleuth predict [PROFILE] --schedule FILE [--machine FILE] [--model M]\n"
 	"                      [--anchor auto|off]\n"
 	"\n"
@@ -52,6 +52,11 @@ static const char usage[] =
 	"  --temp C         die temperature for static power (machines calibrated\n"
 	"                   with temperatures; default: each interval's profiled\n"
 	"                   temperature, else as calibrated)\n"
+	"  --refine PROFILE a short run of the same program at another frequency\n"
+	"                   (its first intervals): the time model is corrected by\n"
+	"                   the cycles it measured, per interval, else instance,\n"
+	"                   else from the like-behaved instances of its phase\n"
+	"                   (docs/models.md, \"Refinement by a second run\")\n"
 	"  --time-only      predict time only (automatic, with a warning, for a\n"
 	"                   machine without a fitted power model)\n"
 	"  -o FILE          write to FILE (atomically) instead of stdout\n"
@@ -70,7 +75,8 @@ typedef struct opts {
 	const char *profile;
 	const char *out;
 	const char *schedule;
-	sl_model_opts m;  /* --freq, --machine, --model, --extrapolate, --anchor */
+	sl_model_opts m;  /* --freq, --machine, --model, --extrapolate, --anchor,
+			   * --refine */
 	int all, time_only;
 	sl_per per;
 	sl_fmt fmt;
@@ -92,6 +98,7 @@ static int parse(int argc, char **argv, opts *o)
 		{"format", required_argument, NULL, O_FORMAT},
 		SL_LONGOPT_EXTRAPOLATE,
 		SL_LONGOPT_ANCHOR,
+		SL_LONGOPT_REFINE,
 		{"time-only", no_argument, NULL, O_TIMEONLY},
 		{"schedule", required_argument, NULL, O_SCHEDULE},
 		{"temp", required_argument, NULL, O_TEMP},
@@ -230,7 +237,8 @@ static int run(const opts *o, sl_model_set *set)
 		flags |= SL_MODEL_DEGRADE_POWER;
 	if (!o->schedule && !o->all && !o->m.model_given)
 		flags |= SL_MODEL_DEGRADE_TIME;
-	if (sl_model_open(set, o->profile, o->m.machine, o->m.model, flags) < 0)
+	if (sl_model_open(set, o->profile, o->m.machine, o->m.model, flags) < 0 ||
+	    sl_model_opts_refine(&o->m, &set->model) < 0)
 		return -1;
 	if (!isnan(o->temp_c) && !set->mach.has_temp)
 		sl_warn("--temp: machine %s has no temperature term (calibrate it on runs "

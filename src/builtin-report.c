@@ -20,7 +20,8 @@ typedef struct opts {
 	const char *profile;
 	const char *out;       /* NULL: report.html or report.json */
 	const char *schedule;
-	sl_model_opts m;       /* --freq, --machine, --model, --extrapolate, --anchor */
+	sl_model_opts m;       /* --freq, --machine, --model, --extrapolate, --anchor,
+				* --refine */
 	int json;
 } opts;
 
@@ -39,6 +40,7 @@ static int parse(int argc, char **argv, opts *o)
 		{"quiet", no_argument, NULL, 'q'},
 		SL_LONGOPT_EXTRAPOLATE,
 		SL_LONGOPT_ANCHOR,
+		SL_LONGOPT_REFINE,
 		{0},
 	};
 	const char *format = "html";
@@ -82,6 +84,7 @@ static int run(const opts *o, sl_profile *p, sl_report *r)
 		.time_model = o->m.model,
 		.extrapolate = o->m.extrapolate,
 		.anchor_off = o->m.anchor == SL_ANCHOR_OFF,
+		.refine_path = o->m.refine,
 	};
 	sl_afile af;
 	FILE *f;
@@ -125,7 +128,7 @@ const struct sl_cmd sl_cmd_report = {
 	.usage =
 	"usage: sleuth report [PROFILE] [--freq F ...] [--schedule S] [--machine FILE]\n"
 	"                     [--model stall|mlp|linear] [--extrapolate] [--anchor auto|off]\n"
-	"                     [-o FILE]\n"
+	"                     [--refine PROFILE] [-o FILE]\n"
 	"                     [--format html|json] [-q]\n\n"
 	"One self-contained HTML page of PROFILE (default sleuth.prof): the phase\n"
 	"timeline, predicted power over time at the profiled frequency, at each\n"
@@ -143,6 +146,8 @@ const struct sl_cmd sl_cmd_report = {
 	"  --extrapolate       allow --freq outside the machine's P-states\n"
 	"  --anchor A          auto (default) or off: anchor power on the profile's\n"
 	"                      measured energy when it has some (sleuth predict)\n"
+	"  --refine PROFILE    a short run of the same program at another frequency:\n"
+	"                      corrects the time model (sleuth predict --refine)\n"
 	"  --format F          html (default) or json (everything the page shows)\n"
 	"  -q, --quiet         no summary line on stderr\n\n"
 	"A profile without event counts (timer backend) gets a report of its\n"

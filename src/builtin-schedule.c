@@ -29,7 +29,7 @@ static const char *const formats[] = {"table", "yaml", "json", "geopm"};
 
 typedef struct args {
 	const char *profile, *predictions, *out;
-	sl_model_opts m;  /* --machine, --model */
+	sl_model_opts m;  /* --machine, --model, --anchor, --refine */
 	int format;       /* -1: the default (table, or yaml with -o) */
 	int objective;    /* -1: not given */
 	double transition_us, min_instance_ms; /* as given */
@@ -54,6 +54,7 @@ static const struct option longopts[] = {
 	{"predictions", required_argument, NULL, O_PRED},
 	SL_LONGOPT_MODEL,
 	SL_LONGOPT_ANCHOR,
+	SL_LONGOPT_REFINE,
 	{"format", required_argument, NULL, O_FORMAT},
 	{"output", required_argument, NULL, 'o'},
 	{NULL, 0, NULL, 0},
@@ -159,6 +160,10 @@ static int parse(int argc, char **argv, args *a)
 		return sl_usage_error(CMD, "--anchor chooses how a profile's power is "
 				      "predicted; --predictions are predicted already (give "
 				      "--anchor to sleuth predict)");
+	if (a->predictions && a->m.refine)
+		return sl_usage_error(CMD, "--refine corrects how a profile is predicted; "
+				      "--predictions are predicted already (give --refine "
+				      "to sleuth predict)");
 	if (!a->predictions && !a->profile)
 		a->profile = "sleuth.prof";
 	if (a->o.scope == SL_SCOPE_PHASE && (a->o.transition_s > 0 || a->o.min_instance_s > 0))
@@ -213,7 +218,8 @@ static int table_from_profile(const args *a, sl_sched_data *d, char **name)
 		 * predict's --time-only, which cannot help here) */
 		if (s.machine_origin && !sl_machine_complete(&s.mach))
 			sl_error_prefix("scheduling needs energy predictions: ");
-	} else if (sl_sched_data_from_model(&s.model, d) == 0) {
+	} else if (sl_model_opts_refine(&a->m, &s.model) == 0 &&
+		   sl_sched_data_from_model(&s.model, d) == 0) {
 		*name = sl_xstrdup(s.mach.name);
 		rc = 0;
 	}
@@ -320,6 +326,7 @@ const struct sl_cmd sl_cmd_schedule = {
 	"                       [--power-cap W] [--transition-us T] [--min-instance-ms M]\n"
 	"                       [--confidence 99.9%|off]\n"
 	"                       [--machine FILE] [--model stall|mlp|linear] [--anchor auto|off]\n"
+	"                       [--refine PROFILE]\n"
 	"                       [--predictions CSV]\n"
 	"                       [-o FILE] [--format table|yaml|json|geopm]\n\n"
 	"Choose the P-state of every phase so that the run's energy, EDP or ED2P is\n"
@@ -345,6 +352,8 @@ const struct sl_cmd sl_cmd_schedule = {
 	"  --model M            time model: stall (default), mlp or linear (sleuth predict)\n"
 	"  --anchor A           auto (default) or off: anchor power on the profile's\n"
 	"                       measured energy when it has some (sleuth predict)\n"
+	"  --refine PROFILE     a short run of the same program at another frequency:\n"
+	"                       corrects the time model (sleuth predict --refine)\n"
 	"  --predictions CSV    schedule from `sleuth predict --per instance --all\n"
 	"                       --format csv` instead of a profile ('-': stdin)\n"
 	"  -o, --output FILE    write there (default format then yaml; the table still\n"

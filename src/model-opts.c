@@ -34,6 +34,9 @@ int sl_model_opts_take(const char *cmd, sl_model_opts *o, int c, const char *arg
 			return sl_usage_error(cmd, "--anchor: %s", sl_error());
 		o->anchor_given = 1;
 		return SL_EXIT_OK;
+	case SL_OPT_REFINE:
+		o->refine = arg;
+		return SL_EXIT_OK;
 	default:
 		return -1;
 	}
@@ -43,4 +46,17 @@ void sl_model_opts_free(sl_model_opts *o)
 {
 	free(o->freqs);
 	memset(o, 0, sizeof *o);
+}
+
+int sl_model_opts_refine(const sl_model_opts *o, sl_model *md)
+{
+	sl_refine_info ri;
+	if (!o->refine)
+		return 0;
+	if (sl_model_refine_file(md, o->refine, &ri) < 0)
+		return -1;
+	sl_info("refined by %s at %.2f GHz: %zu of %zu intervals, %zu of %zu instances, "
+		"%zu of %zu phases measured", o->refine, ri.f2_ghz, ri.intervals,
+		ri.n_intervals, ri.instances, ri.n_instances, ri.phases, ri.n_phases);
+	return 0;
 }

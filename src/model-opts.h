@@ -1,8 +1,9 @@
 /*
  * The options of the commands that predict (predict, report, schedule):
  * which frequencies, which machine model, which time model, whether
- * frequencies outside the machine's P-states are allowed, and whether power
- * is anchored on the profile's measured energy.  One parser, so
+ * frequencies outside the machine's P-states are allowed, whether power
+ * is anchored on the profile's measured energy, and the short run at
+ * another frequency that refines the time model.  One parser, so
  * that they accept the same spellings and refuse them with the same words.
  */
 #ifndef SLEUTH_MODEL_OPTS_H
@@ -22,17 +23,19 @@ typedef struct sl_model_opts {
 	int extrapolate;         /* --extrapolate */
 	sl_anchor_mode anchor;   /* --anchor, SL_ANCHOR_AUTO unless given */
 	int anchor_given;
+	const char *refine;      /* --refine PROFILE, NULL: none */
 } sl_model_opts;
 
 /* getopt_long values; a command lists the options it takes in its table
  * (and "f:m:" in its short options: -f and -m mean the same everywhere). */
 enum { SL_OPT_FREQ = 'f', SL_OPT_MACHINE = 'm', SL_OPT_MODEL = 0x1000, SL_OPT_EXTRAPOLATE,
-       SL_OPT_ANCHOR };
+       SL_OPT_ANCHOR, SL_OPT_REFINE };
 #define SL_LONGOPT_FREQ {"freq", required_argument, NULL, SL_OPT_FREQ}
 #define SL_LONGOPT_MACHINE {"machine", required_argument, NULL, SL_OPT_MACHINE}
 #define SL_LONGOPT_MODEL {"model", required_argument, NULL, SL_OPT_MODEL}
 #define SL_LONGOPT_EXTRAPOLATE {"extrapolate", no_argument, NULL, SL_OPT_EXTRAPOLATE}
 #define SL_LONGOPT_ANCHOR {"anchor", required_argument, NULL, SL_OPT_ANCHOR}
+#define SL_LONGOPT_REFINE {"refine", required_argument, NULL, SL_OPT_REFINE}
 
 /* Take getopt_long's `c` (and optarg) if it is one of these options:
  * SL_EXIT_OK when taken, SL_EXIT_USAGE (reported, naming `cmd`) when its
@@ -41,5 +44,8 @@ int sl_model_opts_take(const char *cmd, sl_model_opts *o, int c, const char *arg
 void sl_model_opts_free(sl_model_opts *o);
 /* The sl_model_open() flag --anchor asks for (0 or SL_MODEL_ANCHOR). */
 #define SL_MODEL_OPTS_ANCHOR(o) ((o)->anchor == SL_ANCHOR_AUTO ? SL_MODEL_ANCHOR : 0)
+/* Refine `md` with --refine's profile, if given, and say on stderr what it
+ * covers; -1 with sl_error() when it cannot be used. */
+int sl_model_opts_refine(const sl_model_opts *o, sl_model *md);
 
 #endif

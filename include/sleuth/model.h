@@ -202,6 +202,7 @@ typedef struct sl_model {
 				   * machine's temp_ref_c (set with sl_model_set_temp) */
 	struct sl_anchor *anchor; /* owned; NULL: power from the counters alone
 				   * (see sl_model_anchor) */
+	struct sl_refine *refine; /* owned; NULL unless sl_model_refine() */
 	int *term_energy;         /* per term: 1 if kind: energy (nJ per event) */
 	double energy_peak;       /* nJ per cycle of the energy terms at the peak */
 } sl_model;
@@ -294,6 +295,38 @@ int sl_model_anchor(sl_model *md);
 /* Add the anchor's residual to a counter prediction of interval i at op. */
 void sl_anchor_apply(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out);
 void sl_anchor_free(sl_anchor *a);
+/* ---- refinement by a short second run at another frequency ------------- */
+
+/* What a refinement covers, for the caller to report. */
+typedef struct sl_refine_info {
+	double f2_ghz;        /* the short run's frequency */
+	size_t intervals;     /* intervals of the profile measured at f2 (a prefix) */
+	size_t n_intervals;   /* of the profile */
+	size_t instances;     /* instances with an interval measured at f2 */
+	size_t n_instances;
+	size_t phases;        /* phases with an interval measured at f2 */
+	size_t n_phases;      /* phases with intervals */
+} sl_refine_info;
+
+/*
+ * Refine the time model with `p2`, a profile of the same program recorded
+ * at another frequency f2, usually a short prefix of the run: interval i of
+ * p2 is interval i of the model's profile.  Every later prediction's cycles
+ * are multiplied by 1 + (rho - 1) g(f), rho = measured / predicted cycles at
+ * f2 of the interval (when measured), else of its instance, else of the
+ * measured instances of its phase that behave like it (the interpolation's
+ * behaviour, within a distance of 0.35), and g the line through g(f0) = 0
+ * and g(f2) = 1, kept within [-1, 2] (docs/models.md, "Refinement by a
+ * second run").  -1 with one line
+ * in sl_error() (naming `path`) when p2 is not the same program at another
+ * frequency: another frequency, no more intervals than the profile, the
+ * same instructions per interval (1%), the same program name and retired
+ * branches (2%).  The model must outlive nothing of p2.
+ */
+int sl_model_refine(sl_model *md, const sl_profile *p2, const char *path,
+		    sl_refine_info *info);
+/* The same, reading the profile at `path`. */
+int sl_model_refine_file(sl_model *md, const char *path, sl_refine_info *info);
 
 /* ---- aggregation ------------------------------------------------------ */
 

@@ -120,6 +120,8 @@ typedef struct sl_report_opts {
 	int extrapolate;           /* allow --freq outside the P-state table */
 	int anchor_off;            /* power from the counters alone, not anchored
 				    * on the profile's measured energy */
+	const char *refine_path;   /* a short run at another frequency refining the
+				    * time model (sl_model_refine_file); NULL: none */
 } sl_report_opts;
 
 /*

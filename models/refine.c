@@ -1,0 +1,318 @@
+/*
+ * Refining the time model with a short second run at another frequency.
+ *
+ * One profile cannot tell every time model what it needs: a reorder buffer
+ * that hides whole misses at low frequency, behind stall counters that also
+ * count dependency stalls, looks the same at f0 whether it will clip or not
+ * (docs/benchmarks.md, "Where the remaining error is").  A second profile
+ * of the same program recorded at another frequency f2 measures what the
+ * model had to guess, for the intervals it covers.  A deterministic program
+ * retires the same instructions at every frequency and intervals are fixed
+ * instruction counts, so interval i of the short run is interval i of the
+ * main run; we check that (instructions, the program's name, its branch
+ * counts), compare the measured cycles at f2 with the model's prediction at
+ * f2, and carry the ratio to every target frequency: per interval where
+ * measured, else per phase instance, else from the measured instances of
+ * its phase (the main profile's) that behave like it, else not at all --
+ * a phase's data drifts, and a ratio measured where it clipped corrects
+ * its later instances that do not the wrong way.  At f0 the model is exact
+ * already (it predicts the cycles counted) and at f2 the measured
+ * intervals are then exact; between and beyond, the correction follows a
+ * line in f (docs/models.md, "Refinement by a second run").  Only profiles
+ * are read, never the simulator.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleuth/common.h"
+#include "sleuth/model.h"
+#include "predict_int.h"
+#include "sleuth/phases.h"
+
+/* Aligned intervals must retire the same instructions within this share
+ * (the perf backend stops an interval a few instructions late). */
+#define REFINE_INS_TOL 0.01
+/* The programs' retired conditional branches over the aligned intervals
+ * that counted them in both runs must agree within this share. */
+#define REFINE_BR_TOL 0.02
+/* Frequencies closer than this (GHz) are the same P-state. */
+#define REFINE_SAME_GHZ 1e-3
+/* The carry g(f) is a line through g(f0) = 0 and g(f2) = 1, kept within
+ * these bounds beyond f2 and beyond f0 (at most once more the distance). */
+#define REFINE_G_MIN (-1.0)
+#define REFINE_G_MAX 2.0
+/* An unmeasured instance takes the ratio of the measured instances of its
+ * phase within this behaviour distance (see like_measured), among the
+ * last this many. */
+#define REFINE_LIKE_MAX 64
+#define REFINE_LIKE_DIST 0.35
+
+/* The cycles at f2 of the measured intervals of one interval or instance,
+ * or of the instances like one: measured, and as the model predicts them.
+ * meas = 0: nothing measured. */
+typedef struct rsum {
+	double meas, pred;
+} rsum;
+
+static void rsum_add(rsum *a, const rsum *b)
+{
+	a->meas += b->meas;
+	a->pred += b->pred;
+}
+
+struct sl_refine {
+	double f2_ghz;
+	size_t n_aligned;   /* intervals 0..n_aligned-1 measured at f2 */
+	rsum *iv;           /* n_aligned */
+	rsum *inst;         /* n_instances */
+	rsum *like;         /* n_instances: for an instance none of whose
+			       intervals was measured, the measured instances
+			       of its phase that behave like it */
+};
+
+void sl_refine_free(struct sl_refine *r)
+{
+	if (!r)
+		return;
+	free(r->iv);
+	free(r->inst);
+	free(r->like);
+	free(r);
+}
+
+/* The carry: 0 at f0, 1 at f2, linear in f between, bounded outside. */
+static double carry(double f0, double f2, double f1)
+{
+	double g = (f1 - f0) / (f2 - f0);
+	return g < REFINE_G_MIN ? REFINE_G_MIN : g > REFINE_G_MAX ? REFINE_G_MAX : g;
+}
+
+double sl_refine_cycles(const sl_model *md, size_t i, double f1_ghz, double c1)
+{
+	const struct sl_refine *r = md->refine;
+	const sl_interp *v = &md->view;
+	const rsum *x = NULL;
+	if (i < r->n_aligned && r->iv[i].meas > 0)
+		x = &r->iv[i];
+	if (!x && r->inst[v->inst_of[i]].meas > 0)
+		x = &r->inst[v->inst_of[i]];
+	if (!x && r->like[v->inst_of[i]].meas > 0)
+		x = &r->like[v->inst_of[i]];
+	if (!x)
+		return c1;
+	double k = 1 + (x->meas / x->pred - 1) * carry(md->f0_ghz, r->f2_ghz, f1_ghz);
+	return c1 * SL_MAX(k, 0.0);
+}
+
+/* Add interval i's behaviour features to the row `f` (n_feat + a count). */
+static void feat_add(const sl_interp *v, size_t i, double *f, double *x)
+{
+	const sl_profile *p = v->prof;
+	size_t nf = v->n_feat;
+	if (!sl_behave_features(p->iv[i].cycles, p->iv[i].instructions,
+				p->counts + i * p->n_events, v->pinned, nf - 1, x))
+		return;
+	for (size_t j = 0; j < nf; j++)
+		if (isnan(x[j]))
+			return;
+	for (size_t j = 0; j < nf; j++)
+		f[j] += x[j];
+	f[nf]++;
+}
+
+/*
+ * r->like: for every instance without a measured interval, the sums of
+ * the measured instances of its phase (the last REFINE_LIKE_MAX of them)
+ * whose behaviour is within REFINE_LIKE_DIST of its own.  Behaviour is the
+ * interpolation's (log CPI and the pinned events' log rates, mean over the
+ * instance's intervals; over its measured ones for a measured instance).
+ * A phase's later instances need not behave like its early ones (its data
+ * drifts, a second behaviour of the same code appears), and a ratio
+ * measured on unlike intervals corrects the wrong way.
+ */
+static void like_measured(const sl_model *md, struct sl_refine *r)
+{
+	const sl_interp *v = &md->view;
+	size_t ni = v->n_instances, nf = v->n_feat, w = nf + 1, np = v->n_phase_ids;
+	double *fa = sl_xcalloc(ni * w, sizeof *fa), *fm = sl_xcalloc(ni * w, sizeof *fm);
+	double *x = sl_xcalloc(nf, sizeof *x);
+	for (size_t i = 0; i < md->prof->n_intervals; i++) {
+		feat_add(v, i, fa + v->inst_of[i] * w, x);
+		if (i < r->n_aligned && r->iv[i].meas > 0)
+			feat_add(v, i, fm + v->inst_of[i] * w, x);
+	}
+	for (size_t j = 0; j < ni * 2; j++) {
+		double *row = (j < ni ? fa : fm) + (j % ni) * w;
+		for (size_t k = 0; row[nf] > 0 && k < nf; k++)
+			row[k] /= row[nf];
+	}
+	/* the measured instances of each phase, the last REFINE_LIKE_MAX */
+	size_t *first = sl_xcalloc(np + 1, sizeof *first), *list = sl_xcalloc(ni + 1, sizeof *list);
+	for (size_t j = 0; j < ni; j++)
+		first[v->inst[j].phase + 1] += r->inst[j].meas > 0 && fm[j * w + nf] > 0;
+	for (size_t ph = 0; ph < np; ph++)
+		first[ph + 1] += first[ph];
+	size_t *fill = sl_xcalloc(np, sizeof *fill);
+	for (size_t j = 0; j < ni; j++)
+		if (r->inst[j].meas > 0 && fm[j * w + nf] > 0) {
+			uint32_t ph = v->inst[j].phase;
+			list[first[ph] + fill[ph]++] = j;
+		}
+	r->like = sl_xcalloc(ni, sizeof *r->like);
+	for (size_t j = 0; j < ni; j++) {
+		uint32_t ph = v->inst[j].phase;
+		if (r->inst[j].meas > 0 || !(fa[j * w + nf] > 0))
+			continue;
+		size_t a = first[ph], b = first[ph + 1];
+		if (b - a > REFINE_LIKE_MAX)
+			a = b - REFINE_LIKE_MAX;
+		for (size_t q = a; q < b; q++) {
+			size_t k = list[q];
+			if (sl_feat_dist2(fa + j * w, fm + k * w, nf) >
+			    REFINE_LIKE_DIST * REFINE_LIKE_DIST)
+				continue;
+			rsum_add(&r->like[j], &r->inst[k]);
+		}
+	}
+	free(fa);
+	free(fm);
+	free(x);
+	free(first);
+	free(list);
+	free(fill);
+}
+
+/* The two runs' program names, when both carry one: the trace's label for
+ * replays, the command otherwise. */
+static const char *program_name(const sl_profile *p)
+{
+	return p->workload && *p->workload ? p->workload : p->command;
+}
+
+/* Refuse a short run that is not the same program at another frequency;
+ * *n the intervals to use. */
+static int check_alignment(const sl_model *md, const sl_profile *p2, const char *path,
+			   size_t *n)
+{
+	const sl_profile *p = md->prof;
+	if (sl_model_check_profile(p2) < 0) {
+		sl_error_prefix("--refine %s: ", path);
+		return -1;
+	}
+	if (fabs(p2->freq_ghz - p->freq_ghz) < REFINE_SAME_GHZ) {
+		sl_error_set("--refine %s was recorded at %.2f GHz, the profile's own frequency: "
+			     "it measures nothing new; record the short run at another P-state",
+			     path, p2->freq_ghz);
+		return -1;
+	}
+	const char *a = program_name(p), *b = program_name(p2);
+	int replay = p->workload && *p->workload && p2->workload && *p2->workload;
+	if (replay && strcmp(a, b)) {
+		sl_error_set("--refine %s is a run of '%s', the profile one of '%s'; record the "
+			     "short run of the same program", path, b, a);
+		return -1;
+	}
+	if (p2->n_intervals == 0 || p2->n_intervals > p->n_intervals) {
+		sl_error_set("--refine %s has %zu intervals, the profile %zu: not a shorter run "
+			     "of the same program; record the short run of the same program "
+			     "with the same interval length", path, p2->n_intervals, p->n_intervals);
+		return -1;
+	}
+	*n = p2->n_intervals;
+	for (size_t i = 0; i < *n; i++) {
+		double x = (double)p->iv[i].instructions, y = (double)p2->iv[i].instructions;
+		if (fabs(x - y) <= REFINE_INS_TOL * x)
+			continue;
+		/* a run stopped early ends with a partial interval */
+		if (i == *n - 1 && y < x && i > 0) {
+			(*n)--;
+			break;
+		}
+		sl_error_set("--refine %s: interval %zu retired %.0f instructions, the profile's "
+			     "%.0f: not the same program with the same interval length; record "
+			     "the short run of the same program with the same interval length",
+			     path, i, y, x);
+		return -1;
+	}
+	/* the same instruction counts with fixed intervals say little: the
+	 * branches retired, where both counted them, must agree too */
+	const char *br = sl_machine_role(md->mach, "branch_sample");
+	int k0 = br ? sl_profile_event_index(p, br) : -1;
+	int k2 = br ? sl_profile_event_index(p2, br) : -1;
+	double s0 = 0, s2 = 0;
+	for (size_t i = 0; k0 >= 0 && k2 >= 0 && i < *n; i++) {
+		uint64_t x = sl_prof_count(p, i, (size_t)k0), y = sl_prof_count(p2, i, (size_t)k2);
+		if (x != SL_MISSING && y != SL_MISSING) {
+			s0 += (double)x;
+			s2 += (double)y;
+		}
+	}
+	if (fabs(s2 - s0) > REFINE_BR_TOL * s0) {
+		sl_error_set("--refine %s retired %.0f conditional branches where the profile "
+			     "retired %.0f in the same intervals: not the same program; record "
+			     "the short run of the same program", path, s2, s0);
+		return -1;
+	}
+	return 0;
+}
+
+int sl_model_refine(sl_model *md, const sl_profile *p2, const char *path,
+		    sl_refine_info *info)
+{
+	size_t n;
+	if (md->refine) {
+		sl_error_set("the model is refined already; give --refine once");
+		return -1;
+	}
+	if (check_alignment(md, p2, path, &n) < 0)
+		return -1;
+	const sl_interp *v = &md->view;
+	const sl_profile *p = md->prof;
+	double f2 = p2->freq_ghz;
+	struct sl_refine *r = sl_xcalloc(1, sizeof *r);
+	r->f2_ghz = f2;
+	r->n_aligned = n;
+	r->iv = sl_xcalloc(n, sizeof *r->iv);
+	r->inst = sl_xcalloc(v->n_instances, sizeof *r->inst);
+	for (size_t i = 0; i < n; i++) {
+		rsum x = {(double)p2->iv[i].cycles, sl_model_cycles(md, i, f2)};
+		if (!(x.meas > 0 && x.pred > 0))
+			continue;
+		r->iv[i] = x;
+		rsum_add(&r->inst[v->inst_of[i]], &x);
+	}
+	memset(info, 0, sizeof *info);
+	info->f2_ghz = f2;
+	info->intervals = n;
+	info->n_intervals = p->n_intervals;
+	info->n_instances = v->n_instances;
+	/* phases with intervals (ids can have gaps: seen 1), and with a
+	 * measured one (seen 2) */
+	uint8_t *seen = sl_xcalloc(v->n_phase_ids, 1);
+	for (size_t j = 0; j < v->n_instances; j++) {
+		uint8_t *s = &seen[v->inst[j].phase];
+		int m = r->inst[j].meas > 0;
+		info->instances += m;
+		info->n_phases += !*s;
+		info->phases += m && *s < 2;
+		*s = SL_MAX(*s, 1 + m);
+	}
+	free(seen);
+	like_measured(md, r);
+	md->refine = r;
+	return 0;
+}
+
+int sl_model_refine_file(sl_model *md, const char *path, sl_refine_info *info)
+{
+	sl_profile p2;
+	sl_profile_init(&p2);
+	int rc = sl_profile_read(path, &p2);
+	if (rc < 0)
+		sl_error_prefix("--refine: ");
+	if (rc == 0)
+		rc = sl_model_refine(md, &p2, path, info);
+	sl_profile_free(&p2);
+	return rc;
+}
