@@ -11,13 +11,19 @@
 #   2. choose the power events: greedy leave-one-workload-out selection on
 #      the full-information traces (every event counted), among event counts
 #      (not the machine's cycle counts unless SELECT_CYCLES=1, calibrate's
-#      --select-cycles), unless SELECT=0 keeps the skeleton's terms;
+#      --select-cycles; each count also as energy per event at a fixed
+#      voltage when SELECT_ENERGY=1, --select-energy), unless SELECT=0
+#      keeps the skeleton's terms;
 #   3. `sleuth run --replay` each trace with a machine listing those events,
 #      so the profiles are multiplexed exactly as later profiles will be;
 #   4. `sleuth calibrate` on PROFILE:LOG.csv pairs with the idle log.
 #
 # Usage: bench/calibrate-sim.sh [BUILD_DIR]   (default: build)
 # Environment: FREQS (default "2.66 2.13 1.60"), SELECT (default 5), SELECT_CYCLES (default 0),
+#   SELECT_ENERGY (default 0), TRAIN (default data/workloads/train: the
+#   folders of training workloads; "data/workloads/train
+#   data/workloads/train/uncore" adds the ones that excite power at a fixed
+#   voltage),
 #   SKEL (default data/machines/sim-nehalem-i7-920.skeleton.yaml), OUT (default
 #   data/machines/sim-nehalem-i7-920.yaml),
 #   SIM (default data/sim/nehalem-i7-920.yaml, the simulated machine),
@@ -33,8 +39,10 @@ SIMMACHINE=${SIM:-$SRC/data/sim/nehalem-i7-920.yaml}
 FREQS=${FREQS:-2.66 2.13 1.60}
 SELECT=${SELECT:-5}
 SELECT_CYCLES=${SELECT_CYCLES:-0}
+SELECT_ENERGY=${SELECT_ENERGY:-0}
 sc=()
 [ "$SELECT_CYCLES" = 0 ] || sc=(--select-cycles)
+[ "$SELECT_ENERGY" = 0 ] || sc+=(--select-energy)
 if [ -n "${KEEP:-}" ]; then
 	W=$KEEP
 	mkdir -p "$W"
@@ -73,7 +81,14 @@ SKEL0=$SKEL SKEL=$W/skeleton.yaml
 
 echo "1. simulating the training suite at $FREQS GHz" >&2
 pairs=()
-for wl in "$SRC"/data/workloads/train/*.yaml; do
+TRAIN=${TRAIN:-data/workloads/train}
+train=()
+for dir in $TRAIN; do
+	case $dir in /*) ;; *) dir=$SRC/$dir ;; esac
+	[ -d "$dir" ] || die "no training folder $dir"
+	train+=("$dir"/*.yaml)
+done
+for wl in "${train[@]}"; do
 	n=$(basename "$wl" .yaml)
 	for f in $FREQS; do
 		"$SLEUTH" simulate -q "$wl" -m "$SIMMACHINE" -f "$f" \
@@ -81,7 +96,7 @@ for wl in "$SRC"/data/workloads/train/*.yaml; do
 		pairs+=("$n-$f")
 	done
 done
-first=$(ls "$SRC"/data/workloads/train/*.yaml | head -1)
+first=${train[0]}
 "$SLEUTH" simulate -q "$first" -m "$SIMMACHINE" -o "$W/idle-run.trace.yaml" \
 	--idle-log "$W/idle.csv"
 
@@ -106,7 +121,10 @@ echo "4. calibrating on the replayed profiles" >&2
 	$(for p in "${pairs[@]}"; do echo "$W/$p.prof:$W/$p.csv"; done) | tee "$W/report.txt"
 # Say how the model was made; the scratch directory's name means nothing.
 {
-	echo "# made by bench/calibrate-sim.sh (FREQS=\"$FREQS\" SELECT=$SELECT SELECT_CYCLES=$SELECT_CYCLES) from"
+	se=
+	[ "$SELECT_ENERGY" = 0 ] || se=" SELECT_ENERGY=$SELECT_ENERGY"
+	[ "$TRAIN" = data/workloads/train ] || se="$se TRAIN=\"$TRAIN\""
+	echo "# made by bench/calibrate-sim.sh (FREQS=\"$FREQS\" SELECT=$SELECT SELECT_CYCLES=$SELECT_CYCLES$se) from"
 	echo "# $(basename "$SKEL0"): memprobe-sim -> simulate -> [calibrate --select] -> run --replay -> calibrate"
 	sed "s|$W/||g" "$W/model.yaml"
 } >"$OUT.tmp.$$"

@@ -83,7 +83,8 @@ void sl_calib_model(sl_machine *out, const sl_machine *skeleton,
 	out->n_terms = fit->n_terms;
 	out->terms = sl_xcalloc(fit->n_terms ? fit->n_terms : 1, sizeof *out->terms);
 	for (size_t k = 0; k < fit->n_terms; k++) {
-		out->terms[k].event = d->events[fit->term[k]];
+		out->terms[k].event = d->events[sl_calib_term_event(d, fit->term[k])];
+		out->terms[k].energy = sl_calib_term_energy(d, fit->term[k]);
 		out->terms[k].has_coeff = 1;
 		out->terms[k].coeff = fit->coeff[k];
 	}

@@ -32,7 +32,8 @@ static size_t usable_rows(const sl_calib_data *d, const size_t *terms, size_t nt
 		if ((long)d->wl[i] == excl)
 			continue;
 		size_t k = 0;
-		while (k < nt && isfinite(d->rate[i * d->n_events + terms[k]]))
+		while (k < nt &&
+		       isfinite(d->rate[i * d->n_events + sl_calib_term_event(d, terms[k])]))
 			k++;
 		if (k == nt)
 			rows[n++] = i;
@@ -77,12 +78,28 @@ void sl_calib_fit_free(sl_calib_fit *fit)
 	memset(fit, 0, sizeof *fit);
 }
 
+/* The rate of a fit's k-th term in row i. */
+static double term_rate(const sl_calib_fit *fit, const sl_calib_data *d, size_t i, size_t k)
+{
+	return d->rate[i * d->n_events + sl_calib_term_event(d, fit->term[k])];
+}
+
 double sl_calib_ceff(const sl_calib_fit *fit, const sl_calib_data *d, size_t i)
 {
 	double c = fit->constant;
 	for (size_t k = 0; k < fit->n_terms; k++)
-		c += fit->coeff[k] * d->rate[i * d->n_events + fit->term[k]];
+		if (!sl_calib_term_energy(d, fit->term[k]))
+			c += fit->coeff[k] * term_rate(fit, d, i, k);
 	return c;
+}
+
+double sl_calib_fixed_w(const sl_calib_fit *fit, const sl_calib_data *d, size_t i)
+{
+	double w = 0;
+	for (size_t k = 0; k < fit->n_terms; k++)
+		if (sl_calib_term_energy(d, fit->term[k]))
+			w += fit->coeff[k] * term_rate(fit, d, i, k) * d->f[i];
+	return w;
 }
 
 /* The temperature term of row i: W above the static power at temp_ref. */
@@ -94,7 +111,14 @@ static double temp_term(const sl_calib_fit *fit, const sl_calib_data *d, size_t 
 double sl_calib_predict(const sl_calib_fit *fit, const sl_calib_data *d, size_t i)
 {
 	return fit->static_w[d->ps[i]] + temp_term(fit, d, i) +
-	       d->f[i] * d->v[i] * d->v[i] * sl_calib_ceff(fit, d, i);
+	       d->f[i] * d->v[i] * d->v[i] * sl_calib_ceff(fit, d, i) +
+	       sl_calib_fixed_w(fit, d, i);
+}
+
+char *sl_calib_term_name(const sl_calib_data *d, size_t term)
+{
+	return sl_xasprintf("%s%s", d->events[sl_calib_term_event(d, term)],
+			    sl_calib_term_energy(d, term) ? " (energy, nJ)" : "");
 }
 
 /* Design matrix columns: their meaning, for collinearity messages. */
@@ -105,7 +129,7 @@ static char *col_name(const sl_calib_fit *fit, const sl_calib_data *d,
 		return sl_xstrdup("constant");
 	size_t k = j - (idle ? 1 : 0);
 	if (k < fit->n_terms)
-		return sl_xstrdup(d->events[fit->term[k]]);
+		return sl_calib_term_name(d, fit->term[k]);
 	if (fit->has_temp && k == fit->n_terms + (idle ? 0 : fit->n_fitted_ps))
 		return sl_xstrdup("temperature");
 	return sl_xasprintf("static@%gGHz", m->pstates[fit->fitted_ps[k - fit->n_terms]].ghz);
@@ -189,7 +213,7 @@ static void train_stats(sl_calib_fit *fit, const sl_calib_data *d,
 			fit->n_neg_ceff++;
 		fit->min_ceff = SL_MIN(fit->min_ceff, ceff);
 		for (size_t k = 0; k < fit->n_terms; k++)
-			if (d->filled[i * d->n_events + fit->term[k]]) {
+			if (d->filled[i * d->n_events + sl_calib_term_event(d, fit->term[k])]) {
 				fit->n_filled++;
 				break;
 			}
@@ -298,7 +322,10 @@ static int solve(sl_calib_fit *fit, const sl_calib_data *d, const sl_machine *m,
 		if (idle)
 			gsl_matrix_set(X, r, j++, fv2);
 		for (size_t k = 0; k < nt; k++)
-			gsl_matrix_set(X, r, j++, fv2 * d->rate[i * d->n_events + fit->term[k]]);
+			gsl_matrix_set(X, r, j++,
+				       term_rate(fit, d, i, k) *
+					       (sl_calib_term_energy(d, fit->term[k]) ? d->f[i]
+										      : fv2));
 		for (size_t s = 0; !idle && s < fit->n_fitted_ps; s++)
 			gsl_matrix_set(X, r, j++, d->ps[i] == fit->fitted_ps[s]);
 		if (o->temp) /* leakage: V * I(T), I linear in T near temp_ref */
@@ -332,10 +359,14 @@ static int solve(sl_calib_fit *fit, const sl_calib_data *d, const sl_machine *m,
 		fit->n_used = nr;
 		long bad = strict ? out_of_range(fit) : -1;
 		if (bad >= 0 && (size_t)bad < nt) {
-			sl_error_set("the fitted coefficient of %s is %g nF per event per "
-				     "cycle, beyond what a machine file holds (%g): the event "
-				     "is too rare to fit; leave it out",
-				     d->events[fit->term[bad]], fit->coeff[bad],
+			sl_error_set("the fitted coefficient of %s is %g %s, beyond what a "
+				     "machine file holds (%g): the event is too rare to fit; "
+				     "leave it out",
+				     d->events[sl_calib_term_event(d, fit->term[bad])],
+				     fit->coeff[bad],
+				     sl_calib_term_energy(d, fit->term[bad])
+					     ? "nJ per event"
+					     : "nF per event per cycle",
 				     SL_MACHINE_MAX_COEFF);
 			rc = -1;
 		} else if (bad >= 0) {
@@ -435,7 +466,7 @@ int sl_calib_select(const sl_calib_data *d, const sl_machine *m, size_t k,
 	 * Cycle counts (stalls) only when asked: a share of time in which
 	 * nothing switches, they stand in for activity only as far as the
 	 * training runs' stalls have the same causes as a program's. */
-	size_t *cand = sl_xmalloc((d->n_events ? d->n_events : 1) * sizeof *cand), nc = 0;
+	size_t *cand = sl_xmalloc((d->n_events ? 2 * d->n_events : 1) * sizeof *cand), nc = 0;
 	for (size_t e = 0; e < d->n_events; e++) {
 		if (!o->select_cycles && sl_machine_counts_cycles(m, d->events[e]))
 			continue;
@@ -445,8 +476,12 @@ int sl_calib_select(const sl_calib_data *d, const sl_machine *m, size_t k,
 			lo = SL_MIN(lo, d->rate[i * d->n_events + e]);
 			hi = SL_MAX(hi, d->rate[i * d->n_events + e]);
 		}
-		if (i == d->n && hi > lo)
+		if (i == d->n && hi > lo) {
 			cand[nc++] = e;
+			/* an event count may also be energy at a fixed voltage */
+			if (o->select_energy && !sl_machine_counts_cycles(m, d->events[e]))
+				cand[nc++] = e + d->n_events;
+		}
 	}
 	if (k > nc) {
 		if (nc)

@@ -228,14 +228,16 @@ int sl_calib_cv_novolts(sl_calib_fit *fit, const sl_calib_data *d, const sl_mach
 			if (d->wl[i] != w)
 				continue;
 			size_t k = 0;
-			while (k < ff.n_terms && isfinite(d->rate[i * d->n_events + ff.term[k]]))
+			while (k < ff.n_terms &&
+			       isfinite(d->rate[i * d->n_events + sl_calib_term_event(d, ff.term[k])]))
 				k++;
 			if (k < ff.n_terms)
 				continue;
 			double v = m2.pstates[d->ps[i]].volts;
 			double p = ff.static_w[d->ps[i]] +
 				   (ff.has_temp ? ff.temp_coeff * v * (d->temp[i] - ff.temp_ref) : 0) +
-				   d->f[i] * v * v * sl_calib_ceff(&ff, d, i);
+				   d->f[i] * v * v * sl_calib_ceff(&ff, d, i) +
+				   sl_calib_fixed_w(&ff, d, i);
 			wsum += fabs(p - d->power[i]) / fabs(d->power[i]);
 			wn++;
 		}

@@ -166,7 +166,7 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 {
 	static const char *const known[] = {"constant", "terms", "temp_ref_c", "temp_coeff",
 					    NULL};
-	static const char *const known_term[] = {"event", "coeff", NULL};
+	static const char *const known_term[] = {"event", "coeff", "kind", NULL};
 	size_t with_coeff = 0;
 	const sl_ynode *c, *t;
 	if (sl_yexpect(yp, v, SL_YMAP, "power") < 0)
@@ -203,10 +203,23 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		if (!(e = sl_yreq(yp, p, "event", "a power term")) ||
 		    sl_yget_str(yp, e, "event", &ev) < 0)
 			return -1;
+		if ((k = sl_ymap_get(p, "kind"))) {
+			const char *kind;
+			if (sl_yget_str(yp, k, "kind", &kind) < 0)
+				return -1;
+			if (strcmp(kind, "energy") && strcmp(kind, "ceff"))
+				return sl_yerr(yp, k->line, "kind",
+					       "unknown power term kind '%s'; use 'ceff' (effective "
+					       "capacitance, the default) or 'energy' (nJ per event "
+					       "at a fixed voltage)", kind);
+			term->energy = !strcmp(kind, "energy");
+		}
+		/* one event may be a term of each kind, not twice of one */
 		for (size_t j = 0; j < i; j++)
-			if (!strcmp(m->terms[j].event, ev))
+			if (!strcmp(m->terms[j].event, ev) && m->terms[j].energy == term->energy)
 				return sl_yerr(yp, e->line, "event",
-					       "%s is a power term twice", ev);
+					       "%s is a power term of kind %s twice", ev,
+					       term->energy ? "energy" : "ceff");
 		term->event = sl_xstrdup(ev);
 		m->n_terms++;
 		if ((k = sl_ymap_get(p, "coeff"))) {
@@ -513,6 +526,8 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 		for (size_t i = 0; i < m->n_terms; i++) {
 			sl_yw_map(&w, 1);
 			sl_yw_kstr(&w, "event", m->terms[i].event);
+			if (m->terms[i].energy)
+				sl_yw_kstr(&w, "kind", "energy");
 			if (m->terms[i].has_coeff)
 				sl_yw_kdouble(&w, "coeff", m->terms[i].coeff);
 			sl_yw_end_map(&w);

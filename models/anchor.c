@@ -27,6 +27,14 @@
  * rates.  docs/models.md ("Anchoring on measured power") gives the choice
  * of s and of the unit, and the figures behind them.
  *
+ * A machine with terms of kind energy (nJ per event at a fixed voltage:
+ * the uncore, DRAM) has counter power of two forms, and the residual is
+ * split as the model's own is: the share u of the instance's modelled
+ * power above static at f0 that its energy terms account for keeps its
+ * energy (scaled by t0 / t1, the interval's time at f0 over that at f1),
+ * the rest scales as f V^2.  Without energy terms u = 0 and nothing
+ * changes.
+ *
  * `sleuth calibrate` fits the model against that very energy, so nothing
  * here runs unless a caller asks for it (sl_model_anchor, or
  * SL_MODEL_ANCHOR to sl_model_open): sl_model_init alone never anchors.
@@ -63,7 +71,19 @@ int sl_anchor_mode_parse(const char *s, sl_anchor_mode *m)
 typedef struct rsum {
 	double resid_j; /* measured energy less the model's at f0 */
 	double time_s;  /* the measured time they cover */
+	double fixed_j; /* the model's energy there from its energy terms */
+	double active_j; /* the model's energy there above static power */
 } rsum;
+
+/* The share of a unit's residual carried as energy per event: the counter
+ * model's own fixed-voltage share of its power above static, in [0, 1];
+ * NAN when the unit has no measured time. */
+static double rsum_fixed(const rsum *s)
+{
+	if (!(s->time_s > 0))
+		return NAN;
+	return s->active_j > 0 ? SL_MAX(0.0, SL_MIN(1.0, s->fixed_j / s->active_j)) : 0;
+}
 
 static double rsum_w(const rsum *s)
 {
@@ -98,10 +118,13 @@ int sl_model_anchor(sl_model *md)
 		sl_pred pr;
 		sl_model_predict(md, &op0, i, &pr);
 		double r = e - pr.power_w * t;
+		double act = (pr.power_w - op0.static_w) * t;
 		rsum *u[] = {&inst[v->inst_of[i]], &phase[p->iv[i].phase], &all};
 		for (size_t k = 0; k < SL_ARRAY_LEN(u); k++) {
 			u[k]->resid_j += r;
 			u[k]->time_s += t;
+			u[k]->fixed_j += pr.fixed_w * t;
+			u[k]->active_j += act;
 		}
 		model_j += pr.power_w * t;
 		measured++;
@@ -118,16 +141,19 @@ int sl_model_anchor(sl_model *md)
 		a->intervals_measured = measured;
 		a->resid_w = rsum_w(&all);
 		a->model_w = model_j / all.time_s;
+		a->f0_ghz = op0.ghz;
 		a->inst_w = sl_xcalloc(v->n_instances + 1, sizeof *a->inst_w);
+		a->inst_fixed = sl_xcalloc(v->n_instances + 1, sizeof *a->inst_fixed);
 		for (size_t j = 0; j < v->n_instances; j++) {
-			double w = rsum_w(&inst[j]);
-			if (isfinite(w))
+			const rsum *from = &inst[j];
+			if (isfinite(rsum_w(from)))
 				a->inst_own++;
-			else if (isfinite(w = rsum_w(&phase[v->inst[j].phase])))
+			else if (isfinite(rsum_w(from = &phase[v->inst[j].phase])))
 				a->inst_phase++;
 			else
-				w = a->resid_w, a->inst_program++;
-			a->inst_w[j] = w;
+				from = &all, a->inst_program++;
+			a->inst_w[j] = rsum_w(from);
+			a->inst_fixed[j] = rsum_fixed(from);
 		}
 		md->anchor = a;
 		rc = 1;
@@ -140,8 +166,14 @@ int sl_model_anchor(sl_model *md)
 void sl_anchor_apply(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out)
 {
 	const sl_anchor *a = md->anchor;
-	double r = a->inst_w[md->view.inst_of[i]];
+	size_t j = md->view.inst_of[i];
+	double r = a->inst_w[j], u = a->inst_fixed[j];
 	double dyn = op->ghz * op->volts * op->volts / a->f0v2;
+	/* the share u of it is energy per event, the same energy over the
+	 * interval's time at f1 rather than at f0 */
+	if (u > 0 && out->time_s > 0)
+		dyn = (1 - u) * dyn + u * (double)md->prof->iv[i].cycles /
+					      (a->f0_ghz * 1e9) / out->time_s;
 	double stat = a->static0 > 0 && op->static_w > 0 ? op->static_w / a->static0
 							  : op->volts / a->v0;
 	double p = out->power_w + r * ((1 - a->static_share) * dyn + a->static_share * stat);
@@ -160,5 +192,6 @@ void sl_anchor_free(sl_anchor *a)
 	if (!a)
 		return;
 	free(a->inst_w);
+	free(a->inst_fixed);
 	free(a);
 }

@@ -158,11 +158,13 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	}
 	if (md->power) {
 		static const char *const cycle_roles[] = {
-			"stall_cycles", "resource_stalls", "memory_stall_cycles"};
+			"stall_cycles", "resource_stalls", "memory_stall_cycles",
+			"miss_stall_cycles"};
 		md->n_terms = m->n_terms;
 		md->k_term = sl_xcalloc(m->n_terms + 1, sizeof *md->k_term);
 		md->coeff = sl_xcalloc(m->n_terms + 1, sizeof *md->coeff);
 		md->k_scaled = sl_xcalloc(m->n_terms + 1, sizeof *md->k_scaled);
+		md->term_energy = sl_xcalloc(m->n_terms + 1, sizeof *md->term_energy);
 		md->constant = m->constant;
 		md->ceff_peak = m->constant;
 		for (size_t j = 0; j < m->n_terms; j++) {
@@ -175,8 +177,10 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 				const char *re = sl_machine_role(m, cycle_roles[r]);
 				md->k_scaled[j] |= re && !strcmp(re, ev);
 			}
+			md->term_energy[j] = m->terms[j].energy;
 			if (m->terms[j].coeff > 0)
-				md->ceff_peak += m->terms[j].coeff * SL_PEAK_RATE_PER_CYCLE;
+				*(md->term_energy[j] ? &md->energy_peak : &md->ceff_peak) +=
+					m->terms[j].coeff * SL_PEAK_RATE_PER_CYCLE;
 		}
 	}
 	int rc = sl_interp_build(&md->view, p, evs, n);
@@ -218,6 +222,7 @@ void sl_model_free(sl_model *md)
 	sl_refine_free(md->refine);
 	free(md->k_term);
 	free(md->coeff);
+	free(md->term_energy);
 	free(md->k_scaled);
 	sl_anchor_free(md->anchor);
 	memset(md, 0, sizeof *md);
@@ -368,7 +373,8 @@ double sl_model_idle_w(const sl_model *md, const sl_opoint *op)
 
 double sl_model_peak_w(const sl_model *md, const sl_opoint *op)
 {
-	return op->static_w + md->ceff_peak * op->ghz * op->volts * op->volts;
+	return op->static_w + md->ceff_peak * op->ghz * op->volts * op->volts +
+	       md->energy_peak * op->ghz;
 }
 
 void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out)
@@ -379,18 +385,22 @@ void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i, sl_pred
 	out->time_s = c1 / (f1 * 1e9);
 	out->clamped = SL_CLAMP_NONE;
 	if (!md->power) {
-		out->power_w = out->energy_j = out->ceff_nf = NAN;
+		out->power_w = out->energy_j = out->ceff_nf = out->fixed_w = NAN;
 		return;
 	}
-	double ceff = md->constant;
+	double ceff = md->constant, nj = 0;
 	for (size_t j = 0; c1 > 0 && j < md->n_terms; j++) {
 		double n = sl_interp_count(&md->view, i, (size_t)md->k_term[j]);
 		if (md->k_scaled[j]) {
 			double ov = SL_MIN(n, st);
 			n = (n - ov) + ov * scale;
 		}
-		ceff += md->coeff[j] * n / c1;
+		if (md->term_energy[j])
+			nj += md->coeff[j] * n;
+		else
+			ceff += md->coeff[j] * n / c1;
 	}
+	out->fixed_w = out->time_s > 0 ? nj * 1e-9 / out->time_s : 0;
 	/* leakage at the interval's profiled temperature, unless one was
 	 * asked for (sl_model_set_temp) */
 	double sw = op->static_w;
@@ -399,7 +409,7 @@ void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i, sl_pred
 	    isfinite(md->prof->temp_c[i]) && isfinite(sw))
 		sw = SL_MAX(0, sw + m->temp_coeff * op->volts *
 					    (md->prof->temp_c[i] - m->temp_ref_c));
-	double p = sw + ceff * f1 * op->volts * op->volts;
+	double p = sw + ceff * f1 * op->volts * op->volts + out->fixed_w;
 	double lo = sl_model_idle_w(md, op) + (sw - op->static_w);
 	double hi = sl_model_peak_w(md, op) + (sw - op->static_w);
 	if (p < lo) {

@@ -171,6 +171,20 @@ static double mem_cycles(double clusters, double hidden, double lat_ns, double g
 	return clusters * SL_MAX(0.0, lat_ns * ghz - hidden);
 }
 
+/* The power of a part that is not the core's f*V^2 (docs/simulator.md,
+ * "Harder physics"): the uncore's static power on its own clock, and the
+ * energy of its LLC accesses and DRAM lines (demand misses, prefetches and
+ * the write-backs they cause) at a fixed voltage, spread over the part's
+ * `seconds`. */
+static double part_fixed_w(const sl_sim_machine *m, const drawn *d, double ghz,
+			   double seconds)
+{
+	const sl_sim_truth *t = &m->truth;
+	double lines = (d->misses + d->prefetches) * (1 + t->writeback_share);
+	double nj = t->llc_access_nj * (d->hits + d->misses) + t->dram_line_nj * lines;
+	return sl_sim_uncore_w(m, ghz) + (seconds > 0 ? nj * 1e-9 / seconds : 0);
+}
+
 /* The deterministic cost of a drawn part at (ghz, volts). */
 static void cost_part(const sl_sim *s, const drawn *d, double ghz, double volts,
 		      sl_sim_part *pt, double q[SL_Q_N])
@@ -277,6 +291,12 @@ static void cost_part(const sl_sim *s, const drawn *d, double ghz, double volts,
 	pt->ceff_nf = ceff;
 	pt->seconds = cycles / (ghz * 1e9);
 	pt->watts = sl_sim_static_w(s->m, volts) + ceff * ghz * volts * volts;
+	if (t->uncore_static_w > 0 || t->llc_access_nj > 0 || t->dram_line_nj > 0 ||
+	    t->stall_gate_share > 0)
+		pt->watts = sl_sim_static_w(s->m, volts) +
+			    part_fixed_w(s->m, d, ghz, pt->seconds) +
+			    ceff * ghz * volts * volts *
+				    (1 - t->stall_gate_share * pt->memory_cycles / cycles);
 }
 
 static void reserve(sl_sim_interval *out, size_t n)

@@ -51,6 +51,11 @@ static const sl_sim_key truth_keys[] = {
 	T("uncore_max_ghz", uncore_max_ghz, 0, 100, 0),
 	T("memory_uncore_ns", memory_uncore_ns, 0, 10000, 0),
 	T("rob_entries", rob_entries, 0, 100000, 0),
+	T("uncore_static_w", uncore_static_w, 0, 1000, 0),
+	T("llc_access_nj", llc_access_nj, 0, 1000, 0),
+	T("dram_line_nj", dram_line_nj, 0, 10000, 0),
+	T("writeback_share", writeback_share, 0, 1, 0),
+	T("stall_gate_share", stall_gate_share, 0, 1, 0),
 };
 
 static const char *const qty_names[SL_Q_N] = {
@@ -244,7 +249,21 @@ double sl_sim_static_w(const sl_sim_machine *m, double volts)
 					  exp(t->leak_per_volt * (volts - t->leak_vref));
 }
 
+double sl_sim_uncore_w(const sl_sim_machine *m, double ghz)
+{
+	const sl_sim_truth *t = &m->truth;
+	if (!(t->uncore_static_w > 0))
+		return 0;
+	if (t->uncore_ratio > 0 && t->uncore_max_ghz > 0)
+		return t->uncore_static_w * SL_MIN(t->uncore_max_ghz, t->uncore_ratio * ghz) /
+		       t->uncore_max_ghz;
+	return t->uncore_static_w;
+}
+
 double sl_sim_idle_w(const sl_sim_machine *m, double ghz, double volts)
 {
-	return sl_sim_static_w(m, volts) + m->truth.idle_ceff_nf * ghz * volts * volts;
+	double w = sl_sim_static_w(m, volts) + m->truth.idle_ceff_nf * ghz * volts * volts;
+	if (m->truth.uncore_static_w > 0)
+		w += sl_sim_uncore_w(m, ghz);
+	return w;
 }

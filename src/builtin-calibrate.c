@@ -39,6 +39,7 @@ typedef struct cal_opts {
 	double seconds;
 	size_t select;    /* 0: the skeleton's power terms */
 	int select_cycles; /* --select-cycles */
+	int select_energy; /* --select-energy */
 	int robust;
 	int temp_term;    /* TT_* */
 	double offset;
@@ -80,6 +81,7 @@ static int parse(int argc, char **argv, cal_opts *o)
 		{"idle-log", required_argument, 0, 'i'},
 		{"select", required_argument, 0, 's'},
 		{"select-cycles", no_argument, 0, 'y'},
+		{"select-energy", no_argument, 0, 'J'},
 		{"robust", no_argument, 0, 'r'},
 		{"log-offset", required_argument, 0, 'L'},
 		{"column", required_argument, 0, 'c'},
@@ -104,6 +106,7 @@ static int parse(int argc, char **argv, cal_opts *o)
 		case 'c': o->column = optarg; break;
 		case 'r': o->robust = 1; break;
 		case 'y': o->select_cycles = 1; break;
+		case 'J': o->select_energy = 1; break;
 		case 'q': sl_quiet = 1; break;
 		case 'S': o->sweep = 1; break;
 		case 'E':
@@ -288,7 +291,7 @@ static int choose_terms(const cal_opts *o, cal_state *st, const sl_calib_opts *c
 				     m->terms[k].event, o->machine);
 			return -1;
 		}
-		st->terms[k] = (size_t)e;
+		st->terms[k] = (size_t)e + (m->terms[k].energy ? st->d.n_events : 0);
 	}
 	return 0;
 }
@@ -355,7 +358,7 @@ static void never_counted(const cal_state *st)
 	for (size_t r = 0; r < st->n_runs; r++) {
 		const sl_calib_run *run = &st->runs[r];
 		for (size_t k = 0; k < st->n_terms; k++) {
-			const char *ev = st->d.events[st->terms[k]];
+			const char *ev = st->d.events[sl_calib_term_event(&st->d, st->terms[k])];
 			size_t j = 0;
 			while (j < run->n_events && strcmp(run->events[j], ev))
 				j++;
@@ -430,8 +433,10 @@ static void report(const cal_opts *o, const cal_state *st)
 		       "error:\n");
 		size_t best = 0;
 		for (size_t k = 0; k < st->n_terms; k++) {
-			fprintf(st->rep, "  %zu. %-36s CV error %.2f%%\n", k + 1,
-			       d->events[st->terms[k]], 100 * st->select_cv[k]);
+			char *name = sl_calib_term_name(d, st->terms[k]);
+			fprintf(st->rep, "  %zu. %-36s CV error %.2f%%\n", k + 1, name,
+				100 * st->select_cv[k]);
+			free(name);
 			if (st->select_cv[k] < st->select_cv[best])
 				best = k;
 		}
@@ -439,16 +444,19 @@ static void report(const cal_opts *o, const cal_state *st)
 			fprintf(st->rep, "  (the cross-validated error is lowest with the first %zu: "
 			       "--select %zu would generalise better)\n", best + 1, best + 1);
 	}
-	fprintf(st->rep, "\nCeff (nF) = constant + sum of coeff * count/cycles%s\n",
+	fprintf(st->rep, "\nCeff (nF) = constant + sum of coeff * count/cycles; terms marked "
+		"energy add coeff (nJ) * count/time%s\n",
 	       o->robust ? " (robust bisquare regression)" : " (least squares)");
 	fprintf(st->rep, "  %-36s %12s %12s\n", "term", "coeff", "std. error");
 	if (o->idle)
 		fprintf(st->rep, "  %-36s %12.6g %12.3g\n", "constant", f->constant, f->constant_se);
 	else
 		fprintf(st->rep, "  %-36s %12.6g %12s\n", "constant", 0.0, "(fixed)");
-	for (size_t k = 0; k < f->n_terms; k++)
-		fprintf(st->rep, "  %-36s %12.6g %12.3g\n", d->events[f->term[k]], f->coeff[k],
-		       f->coeff_se[k]);
+	for (size_t k = 0; k < f->n_terms; k++) {
+		char *name = sl_calib_term_name(d, f->term[k]);
+		fprintf(st->rep, "  %-36s %12.6g %12.3g\n", name, f->coeff[k], f->coeff_se[k]);
+		free(name);
+	}
 	fprintf(st->rep, "static_w (W):\n");
 	for (size_t s = 0; s < m->n_pstates; s++) {
 		size_t j = 0;
@@ -602,7 +610,8 @@ static int run(const cal_opts *o, cal_state *st)
 	if (sl_calib_data_build(&st->d, &st->m, st->runs, st->n_runs) < 0)
 		return -1;
 	sl_calib_opts co = {.static_w = st->static_w, .robust = o->robust,
-			    .select_cycles = o->select_cycles};
+			    .select_cycles = o->select_cycles,
+			    .select_energy = o->select_energy};
 	double tmean, trange;
 	if (sl_calib_data_temps(&st->d, &tmean, &trange) == 0) {
 		st->temp_known = 1;
@@ -844,6 +853,8 @@ const struct sl_cmd sl_cmd_calibrate = {
 	"                       not the machine's cycle counts (stall, offcore\n"
 	"                       cycles) unless --select-cycles\n"
 	"  --select-cycles      let --select choose cycle counts too\n"
+	"  --select-energy      let --select choose event counts as energy terms too\n"
+	"                       (nJ per event at a fixed voltage: uncore, DRAM)\n"
 	"  --robust             robust (bisquare) regression instead of least squares\n"
 	"  --log-offset S       the power logs' time at which the runs started\n"
 	"  --column NAME        the power column of the logs (default power_w)\n"

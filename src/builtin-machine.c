@@ -207,7 +207,8 @@ static int show(const char *file)
 		printf("  %-44s", m.terms[i].event);
 		if (m.terms[i].has_coeff)
 			printf(" %g", m.terms[i].coeff);
-		printf("\n");
+		/* energy per event at a fixed voltage, not capacitance */
+		printf("%s\n", m.terms[i].energy ? " (energy, nJ per event)" : "");
 	}
 	can_predict(&m);
 	sl_machine_free(&m);

@@ -125,7 +125,21 @@ typedef struct sl_calib_opts {
 	 * (sl_machine_counts_cycles); by default it chooses among event
 	 * counts only (docs/models.md, "Choosing the events") */
 	int select_cycles;
+	/* sl_calib_select may also choose an event count as a term of kind
+	 * energy (nJ per event at a fixed voltage, docs/models.md) */
+	int select_energy;
 } sl_calib_opts;
+
+/* A fit's term is an index into the data's events, plus n_events for a
+ * term of kind energy: its column is f * rate (W per nJ), not f V^2 * rate. */
+static inline size_t sl_calib_term_event(const sl_calib_data *d, size_t term)
+{
+	return term % d->n_events;
+}
+static inline int sl_calib_term_energy(const sl_calib_data *d, size_t term)
+{
+	return term >= d->n_events;
+}
 
 /* Condition number of the column-scaled design above which a fit is
  * reported as ill-conditioned (Belsley's "strong collinearity"). */
@@ -133,7 +147,7 @@ typedef struct sl_calib_opts {
 
 typedef struct sl_calib_fit {
 	size_t n_terms;
-	size_t *term;        /* indices into data events */
+	size_t *term;        /* indices into data events (+ n_events: energy) */
 	double constant, constant_se; /* nF; 0 +- 0 when not fitted (no idle log) */
 	double *coeff, *coeff_se;     /* nF per event/cycle */
 	/* Without an idle log: the fitted activity-independent power (W) of
@@ -173,6 +187,11 @@ int sl_calib_cv(sl_calib_fit *fit, const sl_calib_data *d, const sl_machine *m,
 void sl_calib_fit_free(sl_calib_fit *fit);
 /* Predicted Ceff (nF) and power (W) of row i under a fit. */
 double sl_calib_ceff(const sl_calib_fit *fit, const sl_calib_data *d, size_t i);
+/* A term's event, with " (energy, nJ)" for a term of kind energy
+ * (malloc'd). */
+char *sl_calib_term_name(const sl_calib_data *d, size_t term);
+/* The power of row i's energy terms (W): sum of nJ * rate * f. */
+double sl_calib_fixed_w(const sl_calib_fit *fit, const sl_calib_data *d, size_t i);
 double sl_calib_predict(const sl_calib_fit *fit, const sl_calib_data *d, size_t i);
 
 /*

@@ -28,7 +28,11 @@ typedef struct sl_role {
 typedef struct sl_power_term {
 	char *event;
 	int has_coeff;
-	double coeff; /* nF per (event count / cycle) */
+	double coeff; /* nF per (event count / cycle); nJ per event when energy */
+	/* kind: energy (docs/formats.md): the term's energy is per event at a
+	 * fixed voltage (the uncore, DRAM), P += coeff * 1e-9 * count / time,
+	 * rather than effective capacitance switched at the core's f * V^2 */
+	int energy;
 } sl_power_term;
 
 /* time_error: (optional, written by sleuth calibrate) how far a time model's

@@ -203,6 +203,8 @@ typedef struct sl_model {
 	struct sl_anchor *anchor; /* owned; NULL: power from the counters alone
 				   * (see sl_model_anchor) */
 	struct sl_refine *refine; /* owned; NULL unless sl_model_refine() */
+	int *term_energy;         /* per term: 1 if kind: energy (nJ per event) */
+	double energy_peak;       /* nJ per cycle of the energy terms at the peak */
 } sl_model;
 
 /*
@@ -238,6 +240,8 @@ typedef struct sl_pred {
 	double energy_j;  /* NAN when time only */
 	double ceff_nf;   /* before clamping; NAN when time only */
 	int clamped;      /* SL_CLAMP_* */
+	double fixed_w;   /* of power_w (before clamping), the energy terms' part
+			   * at a fixed voltage; NAN when time only */
 } sl_pred;
 
 void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i,
@@ -246,7 +250,8 @@ void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i,
 /* Predicted cycles of interval i at f1 (the time model alone). */
 double sl_model_cycles(const sl_model *md, size_t i, double f1_ghz);
 /* Idle power (the lower clamp): static power at the point's voltage.
- * Peak power (the upper clamp): static + ceff_peak * f * V^2. */
+ * Peak power (the upper clamp): static + ceff_peak * f * V^2 +
+ * energy_peak * f. */
 double sl_model_idle_w(const sl_model *md, const sl_opoint *op);
 double sl_model_peak_w(const sl_model *md, const sl_opoint *op);
 
@@ -273,6 +278,10 @@ typedef struct sl_anchor {
 	double *inst_w;              /* per instance: the residual it carries, W */
 	size_t inst_own, inst_phase, inst_program; /* instances whose residual is
 				      * their own, their phase's, the program's */
+	double *inst_fixed;          /* per instance: the share of the residual
+				      * carried as energy per event, as the counter
+				      * model's own fixed-voltage share at f0 */
+	double f0_ghz;               /* the profiled frequency */
 } sl_anchor;
 
 /*

@@ -90,6 +90,14 @@ typedef struct sl_sim_truth {
 	double uncore_max_ghz;      /* the uncore clock the *_uncore_ns are given at */
 	double memory_uncore_ns;    /* part of the DRAM latency on the uncore clock */
 	double rob_entries;         /* ROB size: hidden work = entries*cpi_core (0: rob_fill_cycles) */
+	/* power that does not scale with f*V^2 (docs/simulator.md, "Harder
+	 * physics"), all optional, 0 = off: the uncore and DRAM at a fixed
+	 * voltage, and a core that clock-gates while stalled on memory */
+	double uncore_static_w;     /* uncore static power at uncore_max_ghz (W) */
+	double llc_access_nj;       /* energy per LLC access (hit or miss), nJ */
+	double dram_line_nj;        /* energy per line moved to or from DRAM, nJ */
+	double writeback_share;     /* dirty lines written back per line read */
+	double stall_gate_share;    /* share of dynamic core power gated while stalled on memory */
 } sl_sim_truth;
 
 typedef struct sl_sim_event {
@@ -115,6 +123,9 @@ void sl_sim_machine_free(sl_sim_machine *m);
 int sl_sim_machine_pstate(const sl_sim_machine *m, double ghz);
 /* Static power and idle power (W) at a voltage / P-state. */
 double sl_sim_static_w(const sl_sim_machine *m, double volts);
+/* The uncore's static power at core frequency `ghz` (W): uncore_static_w,
+ * following the uncore clock when it has one; 0 when off. */
+double sl_sim_uncore_w(const sl_sim_machine *m, double ghz);
 double sl_sim_idle_w(const sl_sim_machine *m, double ghz, double volts);
 
 /* ---- workload (sleuth-workload/1) --------------------------------------- */

@@ -248,6 +248,22 @@ grep -Eq '^temperature: [0-9.]+ to [0-9.]+ C in training; not fitted \(--temp-te
 grep -q 'temp_coeff' "$T/off.yaml" && fail "--temp-term off: the model has a temperature term" || ok
 calib_fails "--temp-term on: not every training interval has a die temperature" \
 	--temp-term on -m "$SK" "${TR[@]}"
+# a term of kind energy (nJ per event at a fixed voltage) is fitted as one,
+# reported and written as one, and read back by predict; --select-energy
+# lets --select choose that kind
+sed 's/- {event: L2_RQSTS:MISS}/- {event: L2_RQSTS:MISS, kind: energy}/' "$SK" >"$T/sk-e.yaml"
+out=$("$SLEUTH" calibrate -q -m "$T/sk-e.yaml" -o "$T/e.yaml" --idle-log "$M/idle.csv" "${TR[@]}") ||
+	fail "line $LINENO: sleuth exited $?: $out"
+grep -Eq '^  L2_RQSTS:MISS \(energy, nJ\) +-?[0-9.e+-]+ ' <<<"$out" && ok || fail "energy term reported: $out"
+grep -q "{event: 'L2_RQSTS:MISS', kind: energy, coeff: " "$T/e.yaml" && ok || fail "kind written: $(grep L2_RQSTS "$T/e.yaml")"
+expect_ok -- "$CHECK" "$T/e.yaml"
+out=$("$SLEUTH" machine show "$T/e.yaml") || fail "machine show: $out"
+grep -q 'L2_RQSTS:MISS .*(energy, nJ per event)' <<<"$out" && ok || fail "machine show: $out"
+out=$("$SLEUTH" calibrate -q -m "$SK" -o "$T/se.yaml" --idle-log "$M/idle.csv" --select 3 \
+	--select-energy "${TR[@]}") || fail "line $LINENO: sleuth exited $?: $out"
+grep -q '^events chosen by greedy forward selection' <<<"$out" && ok || fail "select-energy: $out"
+expect_ok -- "$CHECK" "$T/se.yaml"
+
 expect_exit 2 "--temp-term 'warm': give auto, on or off" -- \
 	"$SLEUTH" calibrate -o "$T/g.yaml" --temp-term warm -m "$SK" "${TR[@]}"
 sed 's/temp: 48/temp: 999/' "$T/temp/gcc-1.60.yaml" >"$T/hot.yaml"

@@ -291,6 +291,15 @@ static void synth_setup(synth *s, const int *ps, size_t n_ps, double noise,
 	s->terms[1] = (size_t)sl_calib_data_event(&s->d, "EV_B");
 }
 
+/* The machine and exact runs at fmax and fmin, before the table is built
+ * (for tests that change the runs first). */
+static void synth_runs(synth *s, unsigned long seed)
+{
+	int ps[2] = {0, 3};
+	load_machine(&s->m);
+	s->nr = make_runs(s->runs, &s->m, ps, 2, 0, seed);
+}
+
 static void synth_free(synth *s)
 {
 	sl_calib_data_free(&s->d);
@@ -354,9 +363,7 @@ static void test_partly_idle(void **state)
 {
 	(void)state;
 	synth s;
-	int ps[2] = {0, 3};
-	load_machine(&s.m);
-	s.nr = make_runs(s.runs, &s.m, ps, 2, 0, 4);
+	synth_runs(&s, 4);
 	for (size_t r = 0; r < s.nr; r++) {
 		sl_calib_run *run = &s.runs[r];
 		double st = TRUE_STATIC[r % 2 ? 3 : 0];
@@ -421,6 +428,73 @@ static void test_recover_no_idle(void **state)
 	assert_int_equal(sl_calib_fit_run(&fit, &s.d, &s.m, s.terms, 2, &o), -1);
 	assert_non_null(strstr(sl_error(), "--idle-log"));
 	sl_calib_fit_free(&fit);
+	synth_free(&s);
+}
+
+/*
+ * Power that does not scale with f V^2: every EV_C event also costs EC nJ
+ * at a fixed voltage.  With EV_C as a term of kind energy (index +
+ * n_events) the fit recovers the capacitances and EC exactly; as a
+ * capacitance it cannot (the two P-states' V^2 differ); and selection
+ * with select_energy picks EV_C's energy kind.
+ */
+#define EC 20.0
+static void test_recover_energy(void **state)
+{
+	(void)state;
+	synth s;
+	synth_runs(&s, 5);
+	/* EV_C is the third event counted */
+	for (sl_calib_run *run = s.runs; run < s.runs + s.nr; run++)
+		for (size_t i = 0; i < run->n; i++)
+			run->energy_j[i] += EC * 1e-9 * (double)run->counts[i * run->n_events + 2];
+	assert_int_equal(sl_calib_data_build(&s.d, &s.m, s.runs, s.nr), 0);
+	sl_calib_data *d = &s.d;
+	size_t ev_c = (size_t)sl_calib_data_event(d, "EV_C");
+	size_t terms[3] = {(size_t)sl_calib_data_event(d, "EV_A"),
+			   (size_t)sl_calib_data_event(d, "EV_B"), ev_c + d->n_events};
+	assert_int_equal(sl_calib_term_event(d, terms[2]), ev_c);
+	assert_true(sl_calib_term_energy(d, terms[2]) && !sl_calib_term_energy(d, terms[0]));
+	sl_calib_opts o = {.static_w = TRUE_STATIC};
+	sl_calib_fit fit;
+	assert_int_equal(sl_calib_fit_run(&fit, d, &s.m, terms, 3, &o), 0);
+	NEAR(fit.constant, C0, 1e-6);
+	NEAR(fit.coeff[0], CA, 1e-6);
+	NEAR(fit.coeff[1], CB, 1e-6);
+	NEAR(fit.coeff[2], EC, 1e-5);
+	assert_true(fit.mape < 1e-9);
+	/* the energy term is no part of Ceff; its power is nJ * rate * f */
+	double rc = d->rate[0 * d->n_events + ev_c];
+	NEAR(sl_calib_fixed_w(&fit, d, 0), EC * rc * d->f[0], 1e-9);
+	NEAR(sl_calib_ceff(&fit, d, 0),
+	     C0 + CA * d->rate[terms[0]] + CB * d->rate[terms[1]], 1e-6);
+	char *name = sl_calib_term_name(d, terms[2]);
+	assert_string_equal(name, "EV_C (energy, nJ)");
+	free(name);
+	/* the machine written says so */
+	sl_machine out;
+	sl_calib_model(&out, &s.m, d, &fit);
+	assert_string_equal(out.terms[2].event, "EV_C");
+	assert_true(out.terms[2].energy && !out.terms[0].energy);
+	sl_calib_model_free(&out);
+	sl_calib_fit_free(&fit);
+
+	/* as capacitance the same event leaves an error */
+	terms[2] = ev_c;
+	assert_int_equal(sl_calib_fit_run(&fit, d, &s.m, terms, 3, &o), 0);
+	assert_true(fit.mape > 1e-4);
+	sl_calib_fit_free(&fit);
+
+	/* selection: with select_energy, EV_C's energy kind is among the three */
+	o.select_energy = 1;
+	size_t sel[3];
+	double cv[3];
+	assert_int_equal(sl_calib_select(d, &s.m, 3, &o, sel, cv), 0);
+	int found = 0;
+	for (int k = 0; k < 3; k++)
+		found |= sel[k] == ev_c + d->n_events;
+	assert_true(found);
+	assert_true(cv[2] < 1e-6);
 	synth_free(&s);
 }
 
@@ -777,6 +851,7 @@ int main(void)
 		cmocka_unit_test(test_recover_idle),
 		cmocka_unit_test(test_recover_no_idle),
 		cmocka_unit_test(test_partly_idle),
+		cmocka_unit_test(test_recover_energy),
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_select_cycle_counts),
 		cmocka_unit_test(test_robust),

@@ -131,6 +131,62 @@ static void test_skeletons(void **state)
 	sl_machine_free(&m);
 }
 
+/* Terms of kind energy (nJ per event at a fixed voltage): one event may be
+ * a term of each kind; write -> load keeps the kind; a file without kinds
+ * is read and written as before (every term effective capacitance). */
+static void test_energy_terms(void **state)
+{
+	(void)state;
+	sl_machine m, m2;
+	const char *text = HEAD PSTATES EVENTS
+		"power:\n  constant: 2.11\n  terms:\n"
+		"    - {event: LLC_MISSES, coeff: 3.5}\n"
+		"    - {event: LLC_MISSES, kind: energy, coeff: 25}\n"
+		"    - {event: L2_RQSTS:MISS, kind: ceff, coeff: -4.51}\n";
+	assert_int_equal(load(text, &m), 0);
+	assert_int_equal(m.n_terms, 3);
+	assert_true(!m.terms[0].energy && m.terms[0].coeff == 3.5);
+	assert_true(m.terms[1].energy && m.terms[1].coeff == 25);
+	assert_true(!m.terms[2].energy);
+	assert_int_equal(sl_machine_complete(&m), 1);
+	const char **ev;
+	assert_int_equal(sl_machine_model_events(&m, &ev), 4); /* LLC_MISSES once */
+	free(ev);
+
+	char dir[] = "/tmp/sleuth-machine-ut.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = sl_xasprintf("%s/m.yaml", dir);
+	assert_int_equal(sl_machine_write(path, &m, NULL), 0);
+	assert_int_equal(sl_machine_load(path, &m2), 0);
+	assert_int_equal(m2.n_terms, 3);
+	for (size_t k = 0; k < 3; k++) {
+		assert_string_equal(m2.terms[k].event, m.terms[k].event);
+		assert_int_equal(m2.terms[k].energy, m.terms[k].energy);
+		assert_true(m2.terms[k].coeff == m.terms[k].coeff);
+	}
+	/* only the energy term says its kind */
+	const char *k1 = strstr(m2.text, "kind: energy");
+	assert_non_null(k1);
+	assert_null(strstr(k1 + 1, "kind:"));
+	sl_machine_free(&m2);
+	sl_machine_free(&m);
+
+	/* an old file: no kind anywhere, every term capacitance, and written
+	 * back without one */
+	assert_int_equal(load(HEAD PSTATES EVENTS POWER, &m), 0);
+	for (size_t k = 0; k < m.n_terms; k++)
+		assert_int_equal(m.terms[k].energy, 0);
+	assert_int_equal(sl_machine_write(path, &m, NULL), 0);
+	assert_int_equal(sl_machine_load(path, &m2), 0);
+	check_example(&m2);
+	assert_null(strstr(m2.text, "kind"));
+	sl_machine_free(&m2);
+	sl_machine_free(&m);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 static const struct {
 	const char *text;
 	const char *error;
@@ -166,7 +222,10 @@ static const struct {
 	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A, coeff: 1}\n", "m.yaml:14: key 'constant': missing while the terms have coeff"},
 	{HEAD PSTATES EVENTS "power:\n  constant: 1\n  terms:\n    - {event: A, coeff: 1}\n    - {event: B}\n", "m.yaml:16: key 'coeff': given for 1 of 2 power terms"},
 	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {coeff: 1}\n", "m.yaml:15: key 'event': missing required key in a power term"},
-	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A}\n    - {event: A}\n", "m.yaml:16: key 'event': A is a power term twice"},
+	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A}\n    - {event: A}\n", "m.yaml:16: key 'event': A is a power term of kind ceff twice"},
+	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A, kind: energy}\n    - {event: A, kind: energy}\n", "m.yaml:16: key 'event': A is a power term of kind energy twice"},
+	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A, kind: joules}\n", "m.yaml:15: key 'kind': unknown power term kind 'joules'; use 'ceff'"},
+	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A, kind: [energy]}\n", "m.yaml:15: key 'kind': expected a scalar"},
 	{HEAD PSTATES EVENTS "power:\n  constant: .inf\n  terms: []\n", "m.yaml:14: key 'constant': an infinite value"},
 	{HEAD PSTATES EVENTS "power:\n  constant: 1\n  terms:\n    - {event: A, coeff: x}\n", "m.yaml:16: key 'coeff': expected a number"},
 	{HEAD "name: y\n", "m.yaml:5: key 'name': duplicate key"},
@@ -193,6 +252,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_example_and_round_trip),
 		cmocka_unit_test(test_skeletons),
+		cmocka_unit_test(test_energy_terms),
 		cmocka_unit_test(test_rejections),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

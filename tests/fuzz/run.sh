@@ -47,9 +47,11 @@ if [ ! -d "$seed_dir" ]; then
 	) >/dev/null || { echo "cannot make the seeds" >&2; exit 1; }
 	mkdir -p "$seed_dir"/{trace,machine,simmachine,workload,schedule,profile,powerlog,idlelog,predictions}
 	cp "$SRC"/data/measurements/traces/*.yaml "$g/trace.yaml" "$seed_dir/trace/"
-	cp "$SRC"/data/machines/*.yaml "$SRC/data/measurements/skeleton.yaml" "$seed_dir/machine/"
+	cp "$SRC"/data/machines/*.yaml "$SRC/data/measurements/skeleton.yaml" \
+		"$SRC"/tests/fuzz/seeds/machine/*.yaml "$seed_dir/machine/"
 	cp "$SRC"/data/sim/*.yaml "$seed_dir/simmachine/"
-	cp "$SRC"/data/workloads/*.yaml "$SRC"/data/workloads/train/*.yaml "$seed_dir/workload/"
+	cp "$SRC"/data/workloads/*.yaml "$SRC"/data/workloads/train/*.yaml \
+		"$SRC"/data/workloads/train/uncore/*.yaml "$seed_dir/workload/"
 	cp "$g/s.yaml" "$g/s.json" "$seed_dir/schedule/"
 	cp "$g/p.prof" "$g/p-temp.prof" "$seed_dir/profile/"
 	cp "$g/power-head.csv" "$seed_dir/powerlog/"

@@ -27,15 +27,19 @@ done
 avg() { sed -nE "s/^$2 +mean power: avg ([0-9.]+)%.*/\1/p" "$T/$1.txt"; }
 worst() { sed -nE "s/^$2 +mean power: .*worst instance ([0-9.]+)%.*/\1/p" "$T/$1.txt"; }
 
-# counters only (measured 1.99 / 1.60% avg, worst instance 6.99 / 5.97%):
-# a sanity check that the comparison has something to correct
-below "counters-only avg at 1.60 GHz, negated" "-$(avg off 1.60)" -1.0
-# anchored (measured 0.18 / 0.29% avg, worst instance 1.11 / 1.86%)
-below "anchored avg power error at 2.13 GHz %" "$(avg auto 2.13)" 0.6
-below "anchored avg power error at 1.60 GHz %" "$(avg auto 1.60)" 0.8
-below "anchored worst instance at 1.60 GHz %" "$(worst auto 1.60)" 3.0
-below "anchored avg x 3 against counters-only at 1.60 GHz" \
-	"$(awk -v a="$(avg auto 1.60)" 'BEGIN { print 3 * a }')" "$(avg off 1.60)"
+# Measured on the harder power physics (uncore and DRAM at a fixed
+# voltage, clock gating; docs/benchmarks.md, "Power at a fixed voltage"),
+# with the machine's energy terms: counters only 1.29 / 1.02% avg, anchored
+# 0.36 / 0.62%, worst instance 1.39 / 2.73% at 2.13 / 1.60 GHz.  The same
+# machine fitted without energy terms measured 1.64% counters only, and
+# anchored 0.76 / 1.32%, worst 5.79%: each bound below fails on it.
+below "counters-only avg at 1.60 GHz, negated" "-$(avg off 1.60)" -0.5
+below "counters-only avg power error at 1.60 GHz %" "$(avg off 1.60)" 1.4
+below "anchored avg power error at 2.13 GHz %" "$(avg auto 2.13)" 0.55
+below "anchored avg power error at 1.60 GHz %" "$(avg auto 1.60)" 0.95
+below "anchored worst instance at 1.60 GHz %" "$(worst auto 1.60)" 4.0
+below "anchored avg x 1.5 against counters-only at 1.60 GHz" \
+	"$(awk -v a="$(avg auto 1.60)" 'BEGIN { print 1.5 * a }')" "$(avg off 1.60)"
 
 # --- what each output says ------------------------------------------------
 S="$SRCDIR/data/sim/nehalem-i7-920.yaml"

@@ -21,7 +21,7 @@
 
 static char *x_events[] = {"X"};
 static sl_role x_roles[] = {{"branch_sample", "B"}};
-static sl_power_term x_term = {"X", 1, 1.0};
+static sl_power_term x_term = {"X", 1, 1.0, 0};
 
 /*
  * Phases 0 1 0 0 (instances 0, 1, 2 = intervals 2 and 3) at 2.0 GHz, the
@@ -113,6 +113,61 @@ static void test_residuals(void **state)
 	a->static_share = 0.5;
 	assert_near(power_at(&f->md, 1.6, 0, NULL),
 		    S16 + 2 * (0.5 * RATIO + 0.5 * S16 / S20), 1e-9);
+	sl_model_free(&f->md);
+	test_free(f);
+}
+
+/*
+ * A term of kind energy: X also costs 10 nJ per event at a fixed voltage.
+ * Interval 1 (1e9 X in 1e9 cycles, 0.5 s at 2.0 GHz, 0.625 s at 1.6) has
+ * 20 W of it at f0 and 16 W at 1.6 GHz, not 20 x RATIO.  Anchored on a
+ * measured +4 W, the residual is split as the counter model's own power
+ * above static is: with X also as 1 nF of capacitance (2 x 1.11^2 W at
+ * f0), the share u = 20 / (20 + 2.4642) of it keeps its energy (x 0.5 /
+ * 0.625), the rest scales as f V^2.
+ */
+static void test_energy_term(void **state)
+{
+	(void)state;
+	fx *f = test_malloc(sizeof *f);
+	sl_power_term terms[] = {{"X", 1, 1.0, 0}, {"X", 1, 10.0, 1}};
+	double dyn0 = 2.0 * 1.11 * 1.11;
+	double e[] = {NAN, (S20 + dyn0 + 20 + 4) * 0.5, NAN, NAN};
+	mk(f, e);
+	sl_model_free(&f->md);
+	f->m.terms = terms;
+	f->m.n_terms = 2;
+	assert_int_equal(sl_model_init(&f->md, &f->p, &f->m, SL_TIME_LINEAR, 0), 0);
+	assert_near(power_at(&f->md, 2.0, 1, NULL), S20 + dyn0 + 20, 1e-9);
+	assert_near(power_at(&f->md, 1.6, 1, NULL), S16 + DYN16 + 16, 1e-9);
+	assert_near(power_at(&f->md, 1.6, 0, NULL), S16, 1e-9); /* no X */
+	sl_opoint op;
+	sl_pred pr;
+	assert_int_equal(sl_model_opoint(&f->md, 1.6, &op), 0);
+	sl_model_predict(&f->md, &op, 1, &pr);
+	assert_near(pr.fixed_w, 16, 1e-9);
+	assert_near(pr.ceff_nf, 1, 1e-12); /* the energy term is no capacitance */
+	/* the peak: 10 nJ x 4 events per cycle at 1.6 GHz */
+	assert_near(sl_model_peak_w(&f->md, &op), S16 + 1 * 4 * DYN16 + 10 * 4 * 1.6, 1e-9);
+
+	assert_int_equal(sl_model_anchor(&f->md), 1);
+	double u = 20 / (20 + dyn0);
+	assert_near(f->md.anchor->inst_fixed[1], u, 1e-12);
+	assert_near(power_at(&f->md, 2.0, 1, NULL), S20 + dyn0 + 24, 1e-9);
+	assert_near(power_at(&f->md, 1.6, 1, NULL),
+		    S16 + DYN16 + 16 + 4 * ((1 - u) * RATIO + u * 0.5 / 0.625), 1e-9);
+	sl_model_free(&f->md);
+
+	/* energy alone: the whole residual keeps its energy */
+	f->m.terms = &terms[1];
+	f->m.n_terms = 1;
+	f->iv[1].energy_j = (S20 + 20 + 4) * 0.5;
+	assert_int_equal(sl_model_init(&f->md, &f->p, &f->m, SL_TIME_LINEAR, 0), 0);
+	assert_int_equal(sl_model_anchor(&f->md), 1);
+	assert_near(f->md.anchor->inst_fixed[1], 1, 1e-12);
+	assert_near(power_at(&f->md, 1.6, 1, NULL), S16 + 16 + 4 * 0.8, 1e-9);
+	/* an instance without measured energy borrows the program's share too */
+	assert_near(f->md.anchor->inst_fixed[0], 1, 1e-12); /* the program's */
 	sl_model_free(&f->md);
 	test_free(f);
 }
@@ -210,6 +265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_residuals),
 		cmocka_unit_test(test_phase_borrow),
+		cmocka_unit_test(test_energy_term),
 		cmocka_unit_test(test_clamp),
 		cmocka_unit_test(test_nothing),
 		cmocka_unit_test(test_mode_parse),

@@ -122,6 +122,16 @@ static void world_free(world *x)
 	sl_sim_machine_free(&x->m);
 }
 
+/* world_free, and the temporary machine and workload files removed. */
+static void world_drop(world *x, char *mpath, char *wpath)
+{
+	world_free(x);
+	unlink(mpath);
+	unlink(wpath);
+	free(mpath);
+	free(wpath);
+}
+
 static void close_to(double got, double want, double rel)
 {
 	if (fabs(got - want) > rel * fabs(want))
@@ -372,11 +382,53 @@ static void test_harder_physics(void **state)
 	close_to(iv.t, SL_MAX(t_lat, t_bw), 1e-8);
 	assert_true(lat > 60 * 1.2); /* the queue matters here */
 	sl_sim_interval_free(&iv);
-	world_free(&x);
-	unlink(m);
-	unlink(w);
-	free(m);
-	free(w);
+	world_drop(&x, m, w);
+}
+
+/* Power that does not scale with f*V^2, by hand (interval 0 of phase A, no
+ * noise): the uncore's static power on its own clock, LLC and DRAM energy
+ * per access at a fixed voltage, and a core gated while stalled. */
+static void test_fixed_voltage_power(void **state)
+{
+	(void)state;
+	char mtext[sizeof test_machine + 256];
+	snprintf(mtext, sizeof mtext,
+		 "%s  uncore_ratio: 1\n  uncore_max_ghz: 2\n  uncore_static_w: 6\n"
+		 "  llc_access_nj: 2\n  dram_line_nj: 20\n  writeback_share: 0.25\n"
+		 "  stall_gate_share: 0.5\n", test_machine);
+	char *m = write_tmp(mtext), *w = write_tmp(test_workload);
+	world x;
+	world_load(&x, m, w, 0);
+	sl_sim_interval iv = {0};
+	const double f[2] = {2.5, 1.6}, V[2] = {1.2, 0.95};
+	for (int k = 0; k < 2; k++) {
+		sl_sim_interval_run(&x.s, x.c, 0, f[k], V[k], &iv);
+		double N = (double)iv.q[SL_Q_INSTRUCTIONS];
+		double cond = round(N * 0.1), mp = round(cond * 0.05);
+		double hits = round(N * 10 / 1000), miss = round(N * 5 / 1000);
+		double uops = round(N * 1.2), fp = round(N * 0.2), l2 = round(N * 40 / 1000);
+		double core = N * 0.5, branch = mp * 20;
+		/* the uncore at min(2, f): an LLC hit's 8 ns stretch below 2 GHz */
+		double u = SL_MIN(2.0, f[k]);
+		double hit = hits * 0.5 * (10 + 8 * (2 / u) * f[k]);
+		double clusters = miss / 2, hidden = fmin(30, core / clusters);
+		double mem = clusters * fmax(0, 60 * f[k] - hidden);
+		double cycles = core + branch + hit + mem, t = cycles / (f[k] * 1e9);
+		close_to(iv.t, t, 1e-12);
+		double ceff = 5 + 4 * 2 * (1 - exp(-(uops / cycles) / 2)) + 30 * l2 / cycles +
+			      60 * miss / cycles + 2 * fp / cycles + 20 * mp / cycles;
+		double stat = 10 + 10 * (V[k] / 1.2) * exp(2 * (V[k] - 1.2));
+		double unc = 6 * u / 2;
+		double nj = 2 * (hits + miss) + 20 * miss * 1.25;
+		double P = stat + unc + ceff * f[k] * V[k] * V[k] * (1 - 0.5 * mem / cycles) +
+			   nj * 1e-9 / t;
+		close_to(iv.e / iv.t, P, 1e-12);
+		close_to(sl_sim_uncore_w(&x.m, f[k]), unc, 1e-15);
+		close_to(sl_sim_idle_w(&x.m, f[k], V[k]), stat + unc + 1 * f[k] * V[k] * V[k],
+			 1e-12);
+	}
+	sl_sim_interval_free(&iv);
+	world_drop(&x, m, w);
 }
 
 static void test_mixing_and_shared_code(void **state)
@@ -531,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_memory_bound_slowdown),
 		cmocka_unit_test(test_mixing_and_shared_code),
 		cmocka_unit_test(test_harder_physics),
+		cmocka_unit_test(test_fixed_voltage_power),
 		cmocka_unit_test(test_meter),
 		cmocka_unit_test(test_rejections),
 	};
