@@ -11,6 +11,10 @@
 #           at fmax and fmin: memory_latency_ns;
 #   llc, core  at every P-state: what an LLC hit costs, (t_llc - t_core) / hits;
 #   copy    at fmax and fmin: bandwidth_gbps if it is bandwidth-bound;
+#   fill    (stores only) at fmax: if the copy is not bandwidth-bound, the
+#           most traffic the copy or the fill reached is bandwidth_gbps (the
+#           mlp model takes it as a floor on time, which must not be above
+#           what a program can do: the vPMU's stores never wait);
 #   loaded  the chase with K lines read per step, K = LOADED (at fmax):
 #           the loaded-latency curve after the chase's own point (its
 #           points kept while the traffic grows).
@@ -72,7 +76,12 @@ mp_latency "$c1" "$c2" "$x1" "$fmax" "$fmin" | tee "$tmp/lat"
 echo "memory:"
 read -r t1 c1 x1 l21 p1 q1 < <(one "$fmax" 100 400 copy)
 read -r t2 c2 x2 l22 p2 q2 < <(one "$fmin" 100 400 copy)
-! mp_bound "$t1" "$t2" || mp_bandwidth "$t1" "$x1" "$p1"
+read -r tf cf xf l2f pf qf < <(one "$fmax" 100 400 fill)
+if mp_bound "$t1" "$t2"; then
+	mp_bandwidth "$t1" "$x1" "$p1"
+else # the most any probe reached: the model's floor must not be above it
+	{ mp_bandwidth "$t1" "$x1" "$p1"; mp_bandwidth "$tf" "$xf" "$pf"; } | sort -t: -k2 -g | tail -1
+fi
 
 if [ "$ch_q" -ge 0 ]; then
 	echo "  loaded:"

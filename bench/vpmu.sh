@@ -124,7 +124,8 @@ for p in "${TRAIN[@]}" "${TEST[@]}"; do
 	cg=$(bare valgrind --tool=cachegrind -q --cachegrind-out-file=/dev/null \
 		--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 "$progs/vb-$p")
 	"$sleuth" phases "$tmp/$p@$FMAX.prof" > "$tmp/phases.txt"
-	nph=$(head -1 "$tmp/phases.txt" | sed 's/.* \([0-9]*\) phases.*/\1/')
+	# (the header wraps at 100 columns: its first two lines joined)
+	nph=$(head -2 "$tmp/phases.txt" | tr -s ' \n' '  ' | sed 's/.* \([0-9]*\) phases.*/\1/')
 	fns=(${STAGE_FNS[$p]})
 	led=0
 	for fn in "${fns[@]}"; do
@@ -150,7 +151,7 @@ for p in "${TRAIN[@]}" "${TEST[@]}"; do
 	done
 done
 echo "== time summary: whole-program mean |error|, instance error (mean over programs, worst), in %"
-awk '{ k = $15 " " $3; n[k]++; t[k] += $4 < 0 ? -$4 : $4; a[k] += $5
+awk '{ k = $NF " " $3; n[k]++; t[k] += $4 < 0 ? -$4 : $4; a[k] += $5
        if (!(k in w) || $6 > w[k]) { w[k] = $6; wp[k] = $1 } }
      END { for (k in n) printf "%-12s time %.2f  instance avg %.2f  worst %.2f (%s)\n",
 			       k, t[k] / n[k], a[k] / n[k], w[k], wp[k] }' "$tmp/rows.txt" | sort

@@ -17,6 +17,9 @@
  *                                  loop
  *   vp-memprobe copy STEPS_K       copies 64-byte lines between two 32 MiB
  *                                  arrays (traffic far beyond DRAM's)
+ *   vp-memprobe fill STEPS_K       stores a word into each line of a 32 MiB
+ *                                  array (stores never wait: the most
+ *                                  traffic a program can make)
  *   vp-memprobe loaded K STEPS_K   the 32 MiB walk with K more lines read
  *                                  per step (one word each, in order: the
  *                                  streamer fetches them): the latency
@@ -107,7 +110,7 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	int loaded = !strcmp(mode, "loaded");
 	if (argc != 3 + loaded) {
-		fprintf(stderr, "usage: vp-memprobe chase|llc|core|copy STEPS_K | loaded K STEPS_K\n");
+		fprintf(stderr, "usage: vp-memprobe chase|llc|core|copy|fill STEPS_K | loaded K STEPS_K\n");
 		return 2;
 	}
 	unsigned k = loaded ? (unsigned)atoi(argv[2]) : 0;
@@ -115,7 +118,8 @@ int main(int argc, char **argv)
 	size_t big = (32u << 20) / sizeof(struct node);
 	struct node *p = NULL;
 	uint64_t sum = 0;
-	if (!strcmp(mode, "copy") || loaded) {
+	int fill = !strcmp(mode, "fill");
+	if (!strcmp(mode, "copy") || fill || loaded) {
 		size_t lines = (32u << 20) / 64, at = 0;
 		uint64_t *a = calloc(lines * 8, 8), *b = calloc(lines * 8, 8);
 		if (!a || !b)
@@ -129,7 +133,10 @@ int main(int argc, char **argv)
 				p = p->next;
 				sum += read_lines(a, lines, &at, k);
 			}
-		} else
+		} else if (fill)
+			for (size_t i = 0; i < steps && i < lines; i++)
+				b[i * 8] = i;
+		else
 			copy_lines(b, a, lines, &at, (unsigned)(steps < lines ? steps : lines));
 		sum += b[steps % lines];
 		free(a);
@@ -149,8 +156,8 @@ int main(int argc, char **argv)
 		p = walk(v, 2 * big); /* warm: two whole passes */
 		p = walk(p, steps);
 	} else {
-		fprintf(stderr, "vp-memprobe: unknown mode '%s'; use chase, llc, core, copy "
-			"or loaded\n", mode);
+		fprintf(stderr, "vp-memprobe: unknown mode '%s'; use chase, llc, core, copy, "
+			"fill or loaded\n", mode);
 		return 2;
 	}
 	printf("%llu\n", (unsigned long long)(sum + (uintptr_t)p % 2));
