@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 	unsigned k = loaded ? (unsigned)atoi(argv[2]) : 0;
 	uint64_t steps = strtoull(argv[2 + loaded], NULL, 10) * 1000;
 	size_t big = (32u << 20) / sizeof(struct node);
-	struct node *p = NULL;
+	struct node *v = NULL, *p = NULL;
 	uint64_t sum = 0;
 	int fill = !strcmp(mode, "fill");
 	if (!strcmp(mode, "copy") || fill || loaded) {
@@ -127,8 +127,8 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < lines * 8; i++) /* data the compiler cannot know */
 			a[i] = i ^ (uintptr_t)argv;
 		if (loaded) {
-			p = cycle(big);
-			p = walk(p, big); /* warm: one whole pass */
+			v = cycle(big);
+			p = walk(v, big); /* warm: one whole pass */
 			for (uint64_t i = 0; i < steps; i++) {
 				p = p->next;
 				sum += read_lines(a, lines, &at, k);
@@ -152,7 +152,7 @@ int main(int argc, char **argv)
 		sum += stride_sum(a, lines, steps);
 		free(a);
 	} else if (!strcmp(mode, "chase")) {
-		struct node *v = cycle(big);
+		v = cycle(big);
 		p = walk(v, 2 * big); /* warm: two whole passes */
 		p = walk(p, steps);
 	} else {
@@ -161,5 +161,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("%llu\n", (unsigned long long)(sum + (uintptr_t)p % 2));
+	free(v);
 	return 0;
 }
