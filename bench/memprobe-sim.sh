@@ -35,6 +35,7 @@ set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 SLEUTH SIM_MACHINE.yaml" >&2; exit 2; }
 sleuth=$1 sim=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/bench/memprobe-lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sleuth-memprobe.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 ghz=($(grep -Eo '\{ *ghz: *[0-9.]+' "$sim" | grep -Eo '[0-9.]+$' | sort -gr))
@@ -71,25 +72,21 @@ read -r t2 c2 x2 l22 p2 q2 < <(run "$chase" "$fmin")
 ch_t=$t1 ch_x=$x1 ch_q=$q1
 [ "$x1" = "$x2" ] && [ "$x1" -gt 0 ] ||
 	{ echo "memprobe-sim: the chase's LLC misses differ between P-states or are zero" >&2; exit 1; }
-awk -v c1="$c1" -v c2="$c2" -v x="$x1" -v f1="$fmax" -v f2="$fmin" \
-	'BEGIN { printf "memory_latency_ns: %.1f\n", (c1 - c2) / (x * (f1 - f2)) }' | tee "$tmp/lat"
+mp_latency "$c1" "$c2" "$x1" "$fmax" "$fmin" | tee "$tmp/lat"
 
 echo "memory:"
 stream=$src/data/workloads/probe/stream.yaml
 read -r t1 c1 x1 l21 p1 q1 < <(run "$stream" "$fmax")
 read -r t2 c2 x2 l22 p2 q2 < <(run "$stream" "$fmin")
-awk -v t1="$t1" -v t2="$t2" -v x="$x1" -v p="$p1" 'BEGIN {
-	if (t2 / t1 - 1 < 0.05) printf "  bandwidth_gbps: %.3f\n", (x + (p > 0 ? p : 0)) * 64 / t1 / 1e9
-}'
+! mp_bound "$t1" "$t2" || mp_bandwidth "$t1" "$x1" "$p1"
 
-if [ "$q1" -ge 0 ] && awk -v t1="$t1" -v t2="$t2" 'BEGIN { exit !(t2 / t1 - 1 < 0.05) }'; then
+if [ "$q1" -ge 0 ] && mp_bound "$t1" "$t2"; then
 	echo "  loaded:"
 	# the lightest load: the chase itself
-	awk -v t="$ch_t" -v x="$ch_x" -v q="$ch_q" -v f="$fmax" \
-		'BEGIN { printf "    - {gbps: %.3f, ns: %.2f}\n", x * 64 / t / 1e9, q / (x * f) }'
+	mp_loaded "$ch_t" "$ch_x" -1 "$ch_q" "$fmax"
 	"$sleuth" simulate -q "$src/data/workloads/probe/loaded.yaml" -m "$sim" -f "$fmax" \
 		-o "$tmp/loaded.yaml"
-	awk -v f="$fmax" '
+	awk '
 	/^events:/ { ev = 1; next }
 	ev && /^- / { k++; if ($2 == "LLC_MISSES") cx = k; if ($2 == "L2_RQSTS:PREFETCH_MISS") cp = k
 		      if ($2 == "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_READ_DATA") cq = k; next }
@@ -102,9 +99,8 @@ if [ "$q1" -ge 0 ] && awk -v t1="$t1" -v t2="$t2" 'BEGIN { exit !(t2 / t1 - 1 < 
 		s = $0; sub(/.* n: \[/, "", s); sub(/\].*/, "", s); split(s, v, ", ")
 		x[lb] += v[cx]; p[lb] += v[cp]; q[lb] += v[cq]
 	}
-	END { for (i = 1; i <= n; i++) { l = order[i]
-		printf "    - {gbps: %.3f, ns: %.2f}\n", (x[l] + p[l]) * 64 / t[l] / 1e9, q[l] / (x[l] * f) } }' \
-		"$tmp/loaded.yaml"
+	END { for (i = 1; i <= n; i++) { l = order[i]; print t[l], x[l], p[l], q[l] } }' \
+		"$tmp/loaded.yaml" | while read -r t x p q; do mp_loaded "$t" "$x" "$p" "$q" "$fmax"; done
 fi
 
 lat2=$(sed -n 's/^memory_latency_ns: //p' "$tmp/lat")
@@ -113,9 +109,5 @@ for f in "${ghz[@]}"; do
 	read -r t c x l2 p q < <(run "$chase" "$f")
 	read -r tl cl xl l2l pl ql < <(run "$src/data/workloads/probe/llc.yaml" "$f")
 	read -r tc cc xc l2c pc qc < <(run "$src/data/workloads/probe/core.yaml" "$f")
-	awk -v q="$q" -v x="$x" -v f="$f" -v l2="$lat2" -v tl="$tl" -v tc="$tc" \
-		-v h="$((l2l - xl))" 'BEGIN {
-		printf "    - {ghz: %s, ns: %.2f, llc_ns: %.3f}\n", f,
-		       (q >= 0 ? q / (x * f) : l2), (tl - tc) * 1e9 / h
-	}'
+	mp_latency_point "$f" "$q" "$x" "$lat2" "$tl" "$tc" "$((l2l - xl))"
 done

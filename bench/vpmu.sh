@@ -20,6 +20,10 @@
 #      vPMU over the same extra work run bare).
 #
 #   bench/vpmu.sh [BUILDDIR]
+# MODELS="stall mlp" predicts time with each of the time models (default
+# stall), one row per model, and a summary per model and frequency; with
+# mlp the vPMU's memory system is first measured by bench/memprobe-vpmu.sh
+# (its memory: block goes into the model; about 1 more minute).
 # WRITE_MODEL=1 also installs the calibrated model as
 # data/machines/vpmu-nehalem-i7-920.yaml.  About 10 minutes on one core.
 set -euo pipefail
@@ -37,6 +41,7 @@ TRAIN=(matmul stream sort interp)
 TEST=(chase hash zlib stencil crc)
 PSTATES=(2.66 2.53 2.40 2.26 2.13 2.00 1.86 1.73 1.60)
 FMAX=2.66 MID=2.13 FMIN=1.60
+MODELS=(${MODELS:-stall})
 declare -A STAGE_FNS=(
 	[matmul]="mm_fill mm_ikj mm_strided" [stream]="st_copy st_scale st_triad"
 	[chase]="ch_build ch_chase ch_walk" [sort]="so_generate so_quick so_merge"
@@ -86,6 +91,10 @@ lat=$(awk -v a="$(total "$tmp/chase1@$FMAX.prof")" -v b="$(total "$tmp/chase3@$F
 echo "memory_latency_ns: $lat"
 sed "s/^memory_latency_ns: .*/memory_latency_ns: $lat   # bench\/vpmu.sh: pointer chase/" \
 	"$skeleton" > "$tmp/skeleton.yaml"
+if [[ " ${MODELS[*]} " == *" mlp "* ]]; then
+	echo "== memory system for the mlp model (bench/memprobe-vpmu.sh)"
+	"$src/bench/memprobe-vpmu.sh" "$build" | sed -n '/^memory:/,$p' | tee -a "$tmp/skeleton.yaml"
+fi
 
 # 2. training runs at every P-state; calibrate
 echo "== calibration on ${TRAIN[*]} at ${#PSTATES[@]} P-states"
@@ -105,8 +114,8 @@ fi
 
 # 3 and 4: every program at fmax, mid, fmin
 echo "== prediction from $FMAX GHz (errors in %: time, instance mean, instance worst, power, energy)"
-printf "%-8s %-5s %5s %8s %8s %8s %8s %8s %8s %8s %7s %6s %9s %10s\n" program split GHz time inst-avg \
-	inst-max power energy power0 energy0 phases stages slowdown cachegrind
+printf "%-8s %-5s %5s %8s %8s %8s %8s %8s %8s %8s %7s %6s %9s %10s %6s\n" program split GHz time inst-avg \
+	inst-max power energy power0 energy0 phases stages slowdown cachegrind model
 for p in "${TRAIN[@]}" "${TEST[@]}"; do
 	split=test
 	[[ " ${TRAIN[*]} " == *" $p "* ]] && split=train
@@ -115,7 +124,8 @@ for p in "${TRAIN[@]}" "${TEST[@]}"; do
 	cg=$(bare valgrind --tool=cachegrind -q --cachegrind-out-file=/dev/null \
 		--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 "$progs/vb-$p")
 	"$sleuth" phases "$tmp/$p@$FMAX.prof" > "$tmp/phases.txt"
-	nph=$(head -1 "$tmp/phases.txt" | sed 's/.* \([0-9]*\) phases.*/\1/')
+	# (the header wraps at 100 columns: its first two lines joined)
+	nph=$(head -2 "$tmp/phases.txt" | tr -s ' \n' '  ' | sed 's/.* \([0-9]*\) phases.*/\1/')
 	fns=(${STAGE_FNS[$p]})
 	led=0
 	for fn in "${fns[@]}"; do
@@ -124,19 +134,27 @@ for p in "${TRAIN[@]}" "${TEST[@]}"; do
 	done
 	for f in $MID $FMIN; do
 		[ -e "$tmp/$p@$f.prof" ] || vrun "$model" "$f" "$tmp/$p@$f.prof" "$progs/vb-$p" >/dev/null
-		"$sleuth" predict "$tmp/$p@$FMAX.prof" --machine "$model" --freq "$f" --per interval \
-			--format csv 2>/dev/null > "$tmp/pred.csv"
-		read -r te ia iw pe ee < <("$compare" "$tmp/$p@$FMAX.prof" "$tmp/pred.csv" "$tmp/$p@$f.prof")
-		# power from the counters alone (not anchored on the profile's meter)
-		"$sleuth" predict "$tmp/$p@$FMAX.prof" --machine "$model" --freq "$f" --per interval \
-			--format csv --anchor off > "$tmp/pred0.csv"
-		read -r _ _ _ pe0 ee0 < <("$compare" "$tmp/$p@$FMAX.prof" "$tmp/pred0.csv" "$tmp/$p@$f.prof")
-		printf "%-8s %-5s %5s %8s %8s %8s %8s %8s %8s %8s %7s %6s %9s %10s\n" "$p" "$split" "$f" "$te" \
-			"$ia" "$iw" "$pe" "$ee" "$pe0" "$ee0" "$nph" "$led/${#fns[@]}" \
-			"$(awk -v w="$wall" -v n="$native" 'BEGIN { printf "%.0fx", w / n }')" \
-			"$(awk -v w="$cg" -v n="$native" 'BEGIN { printf "%.0fx", w / n }')"
+		for tm in "${MODELS[@]}"; do
+			"$sleuth" predict "$tmp/$p@$FMAX.prof" --machine "$model" --freq "$f" --per interval \
+				--model "$tm" --format csv 2>/dev/null > "$tmp/pred.csv"
+			read -r te ia iw pe ee < <("$compare" "$tmp/$p@$FMAX.prof" "$tmp/pred.csv" "$tmp/$p@$f.prof")
+			# power from the counters alone (not anchored on the profile's meter)
+			"$sleuth" predict "$tmp/$p@$FMAX.prof" --machine "$model" --freq "$f" --per interval \
+				--model "$tm" --format csv --anchor off > "$tmp/pred0.csv"
+			read -r _ _ _ pe0 ee0 < <("$compare" "$tmp/$p@$FMAX.prof" "$tmp/pred0.csv" "$tmp/$p@$f.prof")
+			printf "%-8s %-5s %5s %8s %8s %8s %8s %8s %8s %8s %7s %6s %9s %10s %6s\n" "$p" "$split" "$f" "$te" \
+				"$ia" "$iw" "$pe" "$ee" "$pe0" "$ee0" "$nph" "$led/${#fns[@]}" \
+				"$(awk -v w="$wall" -v n="$native" 'BEGIN { printf "%.0fx", w / n }')" \
+				"$(awk -v w="$cg" -v n="$native" 'BEGIN { printf "%.0fx", w / n }')" "$tm" |
+				tee -a "$tmp/rows.txt"
+		done
 	done
 done
+echo "== time summary: whole-program mean |error|, instance error (mean over programs, worst), in %"
+awk '{ k = $NF " " $3; n[k]++; t[k] += $4 < 0 ? -$4 : $4; a[k] += $5
+       if (!(k in w) || $6 > w[k]) { w[k] = $6; wp[k] = $1 } }
+     END { for (k in n) printf "%-12s time %.2f  instance avg %.2f  worst %.2f (%s)\n",
+			       k, t[k] / n[k], a[k] / n[k], w[k], wp[k] }' "$tmp/rows.txt" | sort
 
 echo "== marginal slowdown (vPMU at $FMAX GHz; extra work of the larger input)"
 for spec in "$build/tests/progs/stages 1 4" "$progs/vb-chase 1 4"; do

@@ -14,6 +14,8 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 
+#define SL_VMAX(a, b) ((a) > (b) ? (a) : (b))
+
 static UInt log2u(UInt v)
 {
 	UInt n = 0;
@@ -95,6 +97,11 @@ void vpmu_core_init(vpmu_core *k, const vpmu_cfg *c)
 	k->pht_mask = (1ull << c->gshare_bits) - 1;
 	k->pht = VG_(malloc)("vpmu.pht", (SizeT)k->pht_mask + 1);
 	VG_(memset)(k->pht, 1, (SizeT)k->pht_mask + 1); /* weakly not taken */
+	/* an epoch spans rob instructions, each with at most two lines of
+	 * load: room for all its DRAM loads (more are merged, never lost) */
+	k->ep_cap = 2 * k->c.rob + 2;
+	k->ep_ms = VG_(malloc)("vpmu.epoch", k->ep_cap * sizeof *k->ep_ms);
+	k->ep_me = VG_(malloc)("vpmu.epoch", k->ep_cap * sizeof *k->ep_me);
 }
 
 double vpmu_interval_cycles(const vpmu_core *k)
@@ -188,12 +195,41 @@ static void prefetch_train(vpmu_core *k, ULong line)
 	}
 }
 
+/* The cycles of the epoch with at least one demand load out to DRAM (an
+ * LLC miss, as the L3-miss offcore events of later Intel cores count
+ * them): the union of their [issue, done] spans, as an offcore counter
+ * with a threshold of 1 sees them (an address dependency or a full set of fill
+ * buffers can issue a load before an earlier one: sorted first). */
+static double dram_outstanding(vpmu_core *k)
+{
+	double *s = k->ep_ms, *e = k->ep_me, sum = 0, cur_s = 0, cur_e = -1;
+	for (UInt i = 1; i < k->ep_nm; i++)
+		for (UInt j = i; j > 0 && s[j - 1] > s[j]; j--) {
+			double ts = s[j], te = e[j];
+			s[j] = s[j - 1];
+			e[j] = e[j - 1];
+			s[j - 1] = ts;
+			e[j - 1] = te;
+		}
+	for (UInt i = 0; i < k->ep_nm; i++) {
+		if (s[i] > cur_e) {
+			sum += cur_e > cur_s ? cur_e - cur_s : 0;
+			cur_s = s[i];
+			cur_e = e[i];
+		} else if (e[i] > cur_e)
+			cur_e = e[i];
+	}
+	return sum + (cur_e > cur_s ? cur_e - cur_s : 0);
+}
+
 /* Close the epoch of overlapping misses: the core ran on for rob/width
  * cycles while the ROB filled behind the first miss; the rest is stall. */
 static void epoch_close(vpmu_core *k)
 {
 	if (!k->ep_open)
 		return;
+	k->off_cycles += dram_outstanding(k);
+	k->ep_nm = 0;
 	double s = k->ep_end - (double)k->c.rob / k->c.width;
 	if (s > 0) {
 		k->stall_cycles += s;
@@ -216,6 +252,7 @@ static double epoch_add(vpmu_core *k, ULong idx, ULong line, double lat, Bool dr
 		k->ep_end = 0;
 		k->ep_dram = False;
 		k->ep_n = 0;
+		k->ep_nm = 0;
 		dep = 0;
 	}
 	double issue = (double)(idx - k->ep_start) / k->c.width;
@@ -234,6 +271,16 @@ static double epoch_add(vpmu_core *k, ULong idx, ULong line, double lat, Bool dr
 	if (done > k->ep_end)
 		k->ep_end = done;
 	k->ep_dram |= dram;
+	if (dram) {
+		k->off_occ += lat;
+		if (k->ep_nm == k->ep_cap) { /* full: widen the last span */
+			k->ep_me[k->ep_nm - 1] = SL_VMAX(k->ep_me[k->ep_nm - 1], done);
+		} else {
+			k->ep_ms[k->ep_nm] = issue;
+			k->ep_me[k->ep_nm] = done;
+			k->ep_nm++;
+		}
+	}
 	return done;
 }
 
@@ -354,6 +401,8 @@ void vpmu_interval_take(vpmu_core *k, struct vpmu_interval *iv)
 	k->ev[VPMU_EV_STALL_CYCLES] = (ULong)(k->core_units / 16.0 + k->stall_cycles + 0.5);
 	k->ev[VPMU_EV_STALLS_LLC_MISS] = (ULong)(k->llc_stall + 0.5);
 	k->ev[VPMU_EV_ROB_FULL] = (ULong)(k->rob_full + 0.5);
+	k->ev[VPMU_EV_OFFCORE_CYCLES] = (ULong)(k->off_cycles + 0.5);
+	k->ev[VPMU_EV_OFFCORE_OCC] = (ULong)(k->off_occ + 0.5);
 	for (UInt e = 0; e < VPMU_N_EVENTS; e++)
 		iv->ev[e] = k->ev[e];
 	for (UInt a = 0; a < VPMU_N_ACT; a++)
@@ -361,6 +410,7 @@ void vpmu_interval_take(vpmu_core *k, struct vpmu_interval *iv)
 	VG_(memset)(k->ev, 0, sizeof k->ev);
 	VG_(memset)(k->act, 0, sizeof k->act);
 	k->stall_cycles = k->llc_stall = k->rob_full = k->core_units = 0;
+	k->off_cycles = k->off_occ = 0;
 	k->queue_ns_sum = 0;
 	k->queue_n = 0;
 	k->cycles_before += cyc;

@@ -67,6 +67,8 @@ typedef struct {
 	double ep_done[VPMU_MAX_MSHR]; /* completion times, a ring */
 	ULong ep_line[VPMU_MAX_MSHR];  /* the lines in flight */
 	UInt ep_n;
+	double *ep_ms, *ep_me;  /* its DRAM demand loads: issue, done */
+	UInt ep_nm, ep_cap;
 	ULong last_val;         /* value the last 64-bit load returned */
 	double last_ready;      /* when it was ready, in the epoch (0: at once) */
 
@@ -78,6 +80,7 @@ typedef struct {
 	ULong act[VPMU_N_ACT];
 	double stall_cycles;    /* memory epochs, mispredicts */
 	double llc_stall, rob_full;
+	double off_cycles, off_occ; /* DRAM demand loads out: >= 1, summed */
 	double queue_ns_sum;
 	ULong queue_n;
 	double core_units;      /* dependency stalls in 1/16 cycles */

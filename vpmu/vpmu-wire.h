@@ -14,7 +14,7 @@
 #define SLEUTH_VPMU_WIRE_H
 
 #define VPMU_MAGIC 0x554d5056u /* "VPMU" */
-#define VPMU_VERSION 1u
+#define VPMU_VERSION 2u /* 2: the offcore events */
 
 enum { VPMU_REC_INTERVAL = 1, VPMU_REC_MAPS = 2, VPMU_REC_END = 3 };
 
@@ -38,6 +38,9 @@ enum {
 	VPMU_EV_STALLS_LLC_MISS,/* stall cycles while a DRAM access was pending */
 	VPMU_EV_ROB_FULL,       /* cycles the ROB was full behind a miss */
 	VPMU_EV_FP_OPS,
+	/* appended in version 2 (older profiles name only the events above) */
+	VPMU_EV_OFFCORE_CYCLES, /* cycles with >= 1 demand load out to DRAM */
+	VPMU_EV_OFFCORE_OCC,    /* demand loads out to DRAM, summed over cycles */
 	VPMU_N_EVENTS
 };
 
@@ -46,7 +49,8 @@ enum {
 	  "BR_MISPREDICTED", "MEM_LOADS_RETIRED", "MEM_STORES_RETIRED",    \
 	  "L1D_HIT", "L1D_MISS", "L2_HIT", "L2_MISS", "LLC_HIT", "LLC_MISS", \
 	  "L2_PREFETCH_FILLS", "STALL_CYCLES", "STALLS_LLC_MISS",          \
-	  "ROB_FULL_CYCLES", "FP_OPS" }
+	  "ROB_FULL_CYCLES", "FP_OPS", "OFFCORE_L3_MISS_CYCLES",           \
+	  "OFFCORE_L3_MISS_OCCUPANCY" }
 
 /* Activity no counter exposes, for the energy meter. */
 enum {

@@ -1,0 +1,45 @@
+# The arithmetic of the memory probes, shared by bench/memprobe-sim.sh (the
+# simulator) and bench/memprobe-vpmu.sh (the virtual PMU): each measures
+# its machine its own way and hands its sums here, so that both write the
+# memory: block of a sleuth-machine/1 from the same formulas
+# (docs/models.md, "mlp").  Sourced, not run.  Counts are sums over a run
+# (or a difference of two runs); an event the PMU did not count is -1.
+
+# mp_latency C1 C2 X F1 F2: the stall model's latency from a pointer chase
+# at two clocks, cycles(f) = A + X * L * f  =>  L = (C1 - C2) / (X (F1 - F2))
+mp_latency() {
+	awk -v c1="$1" -v c2="$2" -v x="$3" -v f1="$4" -v f2="$5" \
+		'BEGIN { printf "memory_latency_ns: %.1f\n", (c1 - c2) / (x * (f1 - f2)) }'
+}
+
+# mp_bound T1 T2: whether a copy loop timed T1 at fmax and T2 at fmin is
+# bandwidth-bound (its time moved by under 5% while the clock fell)
+mp_bound() {
+	awk -v t1="$1" -v t2="$2" 'BEGIN { exit !(t2 / t1 - 1 < 0.05) }'
+}
+
+# mp_bandwidth T X P: the bandwidth line of a bandwidth-bound copy loop,
+# its misses and prefetches (P -1: not counted) moved in T seconds
+mp_bandwidth() {
+	awk -v t="$1" -v x="$2" -v p="$3" \
+		'BEGIN { printf "  bandwidth_gbps: %.3f\n", (x + (p > 0 ? p : 0)) * 64 / t / 1e9 }'
+}
+
+# mp_loaded T X P Q F: one point of the loaded-latency curve: the traffic
+# (misses + prefetches) and the latency the demand misses saw (occupancy
+# per miss) at F GHz
+mp_loaded() {
+	awk -v t="$1" -v x="$2" -v p="$3" -v q="$4" -v f="$5" \
+		'BEGIN { printf "    - {gbps: %.3f, ns: %.2f}\n", (x + (p > 0 ? p : 0)) * 64 / t / 1e9, q / (x * f) }'
+}
+
+# mp_latency_point F Q X L2 TL TC H: the latency line of P-state F: the
+# chase's DRAM latency (occupancy per miss, Q/(X F); without occupancy,
+# L2 = memory_latency_ns) and what an LLC hit costs (the LLC-resident loop
+# TL less the L2-resident one TC, per LLC hit H)
+mp_latency_point() {
+	awk -v f="$1" -v q="$2" -v x="$3" -v l2="$4" -v tl="$5" -v tc="$6" -v h="$7" 'BEGIN {
+		printf "    - {ghz: %s, ns: %.2f, llc_ns: %.3f}\n", f,
+		       (q >= 0 ? q / (x * f) : l2), (tl - tc) * 1e9 / h
+	}'
+}
