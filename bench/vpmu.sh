@@ -55,12 +55,13 @@ declare -A STAGE_FNS=(
 CLEAN_ENV=(env -i PATH=/usr/bin:/bin)
 
 # vrun MACHINE GHZ OUT PROGRAM ARGS...: one vPMU run; prints its wall time
+# (PIN: run --pin, default time)
 vrun() {
 	local m=$1 f=$2 out=$3; shift 3
 	local t0 t1
 	t0=$(date +%s.%N)
 	"${CLEAN_ENV[@]}" nice "$sleuth" run -q --backend vpmu --freq "$f" --interval "$INTERVAL" \
-		--sample-period "$PERIOD" --machine "$m" -o "$out" -- "$@" >/dev/null
+		--sample-period "$PERIOD" --pin "${PIN:-time}" --machine "$m" -o "$out" -- "$@" >/dev/null
 	t1=$(date +%s.%N)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
 }
@@ -96,12 +97,16 @@ if [[ " ${MODELS[*]} " == *" mlp "* ]]; then
 	"$src/bench/memprobe-vpmu.sh" "$build" | sed -n '/^memory:/,$p' | tee -a "$tmp/skeleton.yaml"
 fi
 
-# 2. training runs at every P-state; calibrate
+# 2. training runs at every P-state; calibrate.  The training runs pin only
+# the stall model's event (memory_stall_cycles), so three counters rotate
+# over the power events: with the mlp model's three time events pinned
+# (--pin time on a machine that names offcore_cycles) one counter would be
+# left for six power events, and the fit would rest on interpolated counts.
 echo "== calibration on ${TRAIN[*]} at ${#PSTATES[@]} P-states"
 inputs=()
 for p in "${TRAIN[@]}"; do
 	for f in "${PSTATES[@]}"; do
-		vrun "$tmp/skeleton.yaml" "$f" "$tmp/$p@$f.prof" "$progs/vb-$p" >/dev/null
+		PIN=memory_stall_cycles vrun "$tmp/skeleton.yaml" "$f" "$tmp/$p@$f.prof" "$progs/vb-$p" >/dev/null
 		inputs+=("$tmp/$p@$f.prof")
 	done
 done
