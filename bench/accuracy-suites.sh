@@ -14,7 +14,8 @@
 #
 # REFINE=F2:FRAC refines every prediction with a short run at F2 GHz of the
 # first FRAC of the intervals (predict --refine; bench/accuracy-workload.sh);
-# PREFIX=FRAC alone gives the unrefined figures after that prefix.
+# PREFIX=FRAC alone gives the unrefined figures after that prefix;
+# REFINE_RULE=ratio|param the refinement's rule (predict --refine-rule).
 #
 #   bench/accuracy-suites.sh [BUILDDIR]
 # One line per suite, seed, model and frequency: mean over workloads of the

@@ -16,7 +16,7 @@
 # --refine with a short run at F2 GHz of the first FRAC of the intervals,
 # rounded, at least one: simulated with --intervals, replayed with the same
 # machine, counters, pins and seed; docs/models.md, "Refinement by a second
-# run"); PREFIX=FRAC without REFINE: the prefix that REFINE=F2:FRAC would
+# run"), REFINE_RULE=ratio|param its rule (predict --refine-rule); PREFIX=FRAC without REFINE: the prefix that REFINE=F2:FRAC would
 # measure, for the *_out figures of the unrefined model.
 # Prints one line per counters, frequency and model:
 #   workload counters ghz model instances avg_err worst_err run_err energy_err
@@ -70,7 +70,7 @@ for k in $counters; do
 	if [ -n "${REFINE:-}" ]; then
 		"$sleuth" run -q --replay "$dir/$w-ref.yaml" --machine "$machine" \
 			--counters "$k" --pin "${PIN:-time}" --seed "${SEED:-1}" -o "$dir/$w-$k-ref.prof"
-		refine=(--refine "$dir/$w-$k-ref.prof")
+		refine=(--refine "$dir/$w-$k-ref.prof" ${REFINE_RULE:+--refine-rule "$REFINE_RULE"})
 	fi
 	for model in $models; do
 		"$sleuth" predict "$dir/$w-$k.prof" "${freqs[@]}" --model "$model" "${refine[@]}" \

@@ -284,10 +284,13 @@ static double count_or0(const sl_model *md, size_t i, int k)
  * and the interval can never be shorter than its traffic over the most
  * bandwidth a probe achieved.  t1 solves t = cycles1(B(t)) / f1 (the
  * queueing depends on the traffic per second, which depends on t).
+ * `pol` is the share of M taken as dependency and resource stalls rather
+ * than stalls on the miss (M' = M (1 - pol); 0 unless refined, see
+ * sl_model_cycles_par).
  * Returns the cycles at f1; *st and *scale as for the stall model.
  */
-static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, double *st,
-			 double *scale)
+static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, double pol,
+			 double *st, double *scale)
 {
 	const sl_machine *m = md->mach;
 	double f0 = md->f0_ghz;
@@ -309,7 +312,7 @@ static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, doub
 	if (md->k_mst >= 0 &&
 	    sl_interp_src(&md->view, i, (size_t)md->k_mst) ==
 		    sl_interp_src(&md->view, i, (size_t)md->k_ocyc))
-		mst = SL_MIN(count_or0(md, i, md->k_mst), o);
+		mst = SL_MIN(count_or0(md, i, md->k_mst), o) * (1 - pol);
 	double hidden = isnan(mst) ? 0 : o - mst;
 	double w = isnan(mst) ? c - o - fh : c - mst - fh;
 	/* the offcore cycles at f1 without queueing */
@@ -338,24 +341,38 @@ static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, doub
 	return c1;
 }
 
-/* Predicted cycles of interval i at f1, with the off-chip stall cycles
- * `st` at f0 and the factor `scale` (f1/f0) they scale by. */
-static double target_cycles(const sl_model *md, size_t i, double f1, double *st,
-			    double *scale)
+/* Predicted cycles of interval i at f1 before refinement, with the
+ * parameter `par` (sl_model_cycles_par), the off-chip stall cycles `st` at
+ * f0 and the factor `scale` (f1/f0) they scale by. */
+static double model_cycles(const sl_model *md, size_t i, double f1, double par, double *st,
+			   double *scale)
 {
 	double c = (double)md->prof->iv[i].cycles;
-	double c1;
 	*st = 0;
 	*scale = 1;
 	if (md->time == SL_TIME_MLP)
-		c1 = mlp_cycles(md, i, c, f1, st, scale);
-	else {
-		if (md->time == SL_TIME_STALL) {
-			*st = offchip_stalls(md, i, c);
-			*scale = f1 / md->f0_ghz;
-		}
-		c1 = (c - *st) + *st * *scale;
+		return mlp_cycles(md, i, c, f1, isnan(par) ? 0 : par, st, scale);
+	if (md->time == SL_TIME_STALL) {
+		*st = offchip_stalls(md, i, c);
+		if (!isnan(par))
+			*st = SL_MIN(*st * par, c);
+		*scale = f1 / md->f0_ghz;
 	}
+	return (c - *st) + *st * *scale;
+}
+
+double sl_model_cycles_par(const sl_model *md, size_t i, double f1_ghz, double par)
+{
+	double st, scale;
+	return model_cycles(md, i, f1_ghz, par, &st, &scale);
+}
+
+/* The same, refined when the model is (models/refine.c). */
+static double target_cycles(const sl_model *md, size_t i, double f1, double *st,
+			    double *scale)
+{
+	double par = md->refine ? sl_refine_param(md, i) : NAN;
+	double c1 = model_cycles(md, i, f1, par, st, scale);
 	return md->refine ? sl_refine_cycles(md, i, f1, c1) : c1;
 }
 

@@ -19,6 +19,14 @@ void sl_stats_add(sl_predict_stats *st, const sl_agg *a);
 /* The refinement's (models/refine.c): the cycles c1 the model predicts for
  * interval i at f1, corrected; and freeing it. */
 double sl_refine_cycles(const sl_model *md, size_t i, double f1_ghz, double c1);
+/* The time model's parameter the refinement solved for interval i (NAN:
+ * none, the model's own), and the model's cycles at f1 before refinement
+ * with a parameter `par`: the mlp model's pollution share of its miss
+ * stalls (0..1, M' = M (1 - par)), the stall model's factor on its
+ * off-chip stall estimate (st' = min(par st, c)); NAN: the model's own
+ * (0, 1), the linear model has none (models/model.c). */
+double sl_refine_param(const sl_model *md, size_t i);
+double sl_model_cycles_par(const sl_model *md, size_t i, double f1_ghz, double par);
 void sl_refine_free(struct sl_refine *r);
 /* The human table (SL_FMT_TABLE), always per phase. */
 int sl_predict_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n_ops,

@@ -20,6 +20,17 @@
  * intervals are then exact; between and beyond, the correction follows a
  * line in f (docs/models.md, "Refinement by a second run").  Only profiles
  * are read, never the simulator.
+ *
+ * The parameter rule (--refine-rule param) carries instead what the model
+ * had to guess: per measured instance, the mlp model's share of its miss
+ * stalls that are dependency stalls (or the stall model's factor on its
+ * off-chip stall estimate) that makes the model reproduce the cycles at
+ * f2, pooled over the like-behaved instances as the ratio is; the model
+ * then recomputes each instance from its own counts with it, so a clip
+ * follows the instance's own offcore and miss-stall counts.  Where the
+ * parameter has no solution (the model barely moves with it) the ratio
+ * stands.  It is not the default: on the tuning split it did not beat the
+ * ratio (docs/models.md).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -47,18 +58,31 @@
  * last this many. */
 #define REFINE_LIKE_MAX 64
 #define REFINE_LIKE_DIST 0.35
+/* The parameter rule: the parameter's range (the mlp model's pollution
+ * share of M, the stall model's factor on its off-chip stall estimate), and
+ * the least change of the predicted cycles at f2 across that range, as a
+ * share of the measured cycles, for the parameter to have a solution. */
+#define REFINE_POL_MAX 1.0
+#define REFINE_STALL_MAX 10.0
+#define REFINE_PAR_SENS 1e-3
+/* The default rule */
+#define REFINE_RULE_DEFAULT SL_REFINE_RATIO
 
 /* The cycles at f2 of the measured intervals of one interval or instance,
- * or of the instances like one: measured, and as the model predicts them.
- * meas = 0: nothing measured. */
+ * or of the instances like one: measured, and as the model predicts them;
+ * and the parameters solved on them, sum of parameter x weight and the
+ * weight (0: none solved).  meas = 0: nothing measured. */
 typedef struct rsum {
 	double meas, pred;
+	double par_s, par_w;
 } rsum;
 
 static void rsum_add(rsum *a, const rsum *b)
 {
 	a->meas += b->meas;
 	a->pred += b->pred;
+	a->par_s += b->par_s;
+	a->par_w += b->par_w;
 }
 
 struct sl_refine {
@@ -69,6 +93,8 @@ struct sl_refine {
 	rsum *like;         /* n_instances: for an instance none of whose
 			       intervals was measured, the measured instances
 			       of its phase that behave like it */
+	double *par;        /* n_instances: the parameter it takes, NAN: a
+			       ratio or nothing */
 };
 
 void sl_refine_free(struct sl_refine *r)
@@ -78,7 +104,33 @@ void sl_refine_free(struct sl_refine *r)
 	free(r->iv);
 	free(r->inst);
 	free(r->like);
+	free(r->par);
 	free(r);
+}
+
+int sl_refine_rule_parse(const char *s, sl_refine_rule *r)
+{
+	if (!strcmp(s, "ratio"))
+		*r = SL_REFINE_RATIO;
+	else if (!strcmp(s, "param"))
+		*r = SL_REFINE_PARAM;
+	else {
+		sl_error_set("unknown refinement rule '%s'; use 'ratio' or 'param'", s);
+		return -1;
+	}
+	return 0;
+}
+
+const char *sl_refine_rule_name(sl_refine_rule r)
+{
+	if (r == SL_REFINE_DEFAULT)
+		r = REFINE_RULE_DEFAULT;
+	return r == SL_REFINE_PARAM ? "param" : "ratio";
+}
+
+double sl_refine_param(const sl_model *md, size_t i)
+{
+	return md->refine->par[md->view.inst_of[i]];
 }
 
 /* The carry: 0 at f0, 1 at f2, linear in f between, bounded outside. */
@@ -93,6 +145,9 @@ double sl_refine_cycles(const sl_model *md, size_t i, double f1_ghz, double c1)
 	const struct sl_refine *r = md->refine;
 	const sl_interp *v = &md->view;
 	const rsum *x = NULL;
+	/* the parameter's model (c1) stands */
+	if (!isnan(r->par[v->inst_of[i]]))
+		return c1;
 	if (i < r->n_aligned && r->iv[i].meas > 0)
 		x = &r->iv[i];
 	if (!x && r->inst[v->inst_of[i]].meas > 0)
@@ -181,6 +236,89 @@ static void like_measured(const sl_model *md, struct sl_refine *r)
 	free(first);
 	free(list);
 	free(fill);
+}
+
+/*
+ * The parameter rule: the time model's uncertain parameter (the mlp
+ * model's pollution share of M, the stall model's factor on its off-chip
+ * stall estimate) that makes the model reproduce the cycles measured at
+ * f2 over the measured intervals [a, b), through the model's own code
+ * (sl_model_cycles_par).  The predicted cycles are monotone in it
+ * (docs/models.md), so bisect; a measurement beyond the range takes its
+ * bound.  NAN when the model has no parameter or its prediction barely
+ * moves across the range (the mlp model where the ROB never clips at
+ * f2); *w the change across the range, the solution's weight.
+ */
+static double solve_param(const sl_model *md, const struct sl_refine *r, size_t a, size_t b,
+			  double *w)
+{
+	double lo = 0, hi = md->time == SL_TIME_MLP ? REFINE_POL_MAX : REFINE_STALL_MAX;
+	double meas = 0, plo = 0, phi = 0;
+	if (md->time == SL_TIME_LINEAR)
+		return NAN;
+	for (size_t i = a; i < b; i++)
+		if (r->iv[i].meas > 0) {
+			meas += r->iv[i].meas;
+			plo += sl_model_cycles_par(md, i, r->f2_ghz, lo);
+			phi += sl_model_cycles_par(md, i, r->f2_ghz, hi);
+		}
+	*w = fabs(phi - plo);
+	if (!(meas > 0) || !(*w > REFINE_PAR_SENS * meas))
+		return NAN;
+	double dir = phi > plo ? 1 : -1;
+	if (dir * (meas - plo) <= 0)
+		return lo;
+	if (dir * (meas - phi) >= 0)
+		return hi;
+	for (int it = 0; it < 50; it++) {
+		double mid = 0.5 * (lo + hi), pm = 0;
+		for (size_t i = a; i < b; i++)
+			if (r->iv[i].meas > 0)
+				pm += sl_model_cycles_par(md, i, r->f2_ghz, mid);
+		if (dir * (pm - meas) < 0)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* Solve the parameter of every measured instance (its measured intervals
+ * are a run of the prefix). */
+static void solve_instances(const sl_model *md, struct sl_refine *r)
+{
+	const sl_interp *v = &md->view;
+	for (size_t a = 0, b; a < r->n_aligned; a = b) {
+		size_t j = v->inst_of[a];
+		for (b = a + 1; b < r->n_aligned && v->inst_of[b] == j; b++)
+			;
+		double w, x = solve_param(md, r, a, b, &w);
+		if (!isnan(x)) {
+			r->inst[j].par_s = x * w;
+			r->inst[j].par_w = w;
+		}
+	}
+}
+
+/* Which level corrects each instance, and its parameter (r->par). */
+static void assign_levels(const sl_model *md, struct sl_refine *r, sl_refine_info *info)
+{
+	const sl_interp *v = &md->view;
+	r->par = sl_xcalloc(v->n_instances, sizeof *r->par);
+	for (size_t j = 0; j < v->n_instances; j++) {
+		const rsum *x = r->inst[j].meas > 0 ? &r->inst[j] : &r->like[j];
+		int own = r->inst[j].meas > 0;
+		sl_refine_level l;
+		r->par[j] = NAN;
+		if (x->par_w > 0) {
+			r->par[j] = x->par_s / x->par_w;
+			l = own ? SL_REFINE_PARAM_OWN : SL_REFINE_PARAM_LIKE;
+		} else if (x->meas > 0)
+			l = own ? SL_REFINE_RATIO_OWN : SL_REFINE_RATIO_LIKE;
+		else
+			l = SL_REFINE_NONE;
+		info->by_level[l]++;
+	}
 }
 
 /* The two runs' program names, when both carry one: the trace's label for
@@ -276,7 +414,7 @@ int sl_model_refine(sl_model *md, const sl_profile *p2, const char *path,
 	r->iv = sl_xcalloc(n, sizeof *r->iv);
 	r->inst = sl_xcalloc(v->n_instances, sizeof *r->inst);
 	for (size_t i = 0; i < n; i++) {
-		rsum x = {(double)p2->iv[i].cycles, sl_model_cycles(md, i, f2)};
+		rsum x = {(double)p2->iv[i].cycles, sl_model_cycles(md, i, f2), 0, 0};
 		if (!(x.meas > 0 && x.pred > 0))
 			continue;
 		r->iv[i] = x;
@@ -299,7 +437,11 @@ int sl_model_refine(sl_model *md, const sl_profile *p2, const char *path,
 		*s = SL_MAX(*s, 1 + m);
 	}
 	free(seen);
+	info->rule = md->refine_rule ? md->refine_rule : REFINE_RULE_DEFAULT;
+	if (info->rule == SL_REFINE_PARAM)
+		solve_instances(md, r);
 	like_measured(md, r);
+	assign_levels(md, r, info);
 	md->refine = r;
 	return 0;
 }

@@ -26,7 +26,7 @@ static const char usage[] =
 	"                      [--machine FILE] [--model stall|mlp|linear]\n"
 	"                      [--per phase|instance|interval] [--format table|csv|json]\n"
 	"                      [--extrapolate] [--time-only] [--temp C] [--anchor auto|off]\n"
-	"                      [--refine PROFILE] [-o FILE]\n"
+	"                      [--refine PROFILE [--refine-rule ratio|param]] [-o FILE]\n"
 	"       sleuth predict [PROFILE] --schedule FILE [--machine FILE] [--model M]\n"
 	"                      [--anchor auto|off]\n"
 	"\n"
@@ -57,6 +57,13 @@ static const char usage[] =
 	"                   the cycles it measured, per interval, else instance,\n"
 	"                   else from the like-behaved instances of its phase\n"
 	"                   (docs/models.md, \"Refinement by a second run\")\n"
+	"  --refine-rule R  what the short run corrects: ratio (default): the\n"
+	"                   cycles, by their measured / predicted ratio; param:\n"
+	"                   the time model's uncertain parameter (mlp: the share\n"
+	"                   of miss stalls that are dependency stalls; stall: a\n"
+	"                   factor on the off-chip stalls), solved per instance\n"
+	"                   and applied to each instance's own counts; the ratio\n"
+	"                   where it has no solution\n"
 	"  --time-only      predict time only (automatic, with a warning, for a\n"
 	"                   machine without a fitted power model)\n"
 	"  -o FILE          write to FILE (atomically) instead of stdout\n"
@@ -76,7 +83,7 @@ typedef struct opts {
 	const char *out;
 	const char *schedule;
 	sl_model_opts m;  /* --freq, --machine, --model, --extrapolate, --anchor,
-			   * --refine */
+			   * --refine, --refine-rule */
 	int all, time_only;
 	sl_per per;
 	sl_fmt fmt;
@@ -99,6 +106,7 @@ static int parse(int argc, char **argv, opts *o)
 		SL_LONGOPT_EXTRAPOLATE,
 		SL_LONGOPT_ANCHOR,
 		SL_LONGOPT_REFINE,
+		SL_LONGOPT_REFINE_RULE,
 		{"time-only", no_argument, NULL, O_TIMEONLY},
 		{"schedule", required_argument, NULL, O_SCHEDULE},
 		{"temp", required_argument, NULL, O_TEMP},

@@ -29,7 +29,7 @@ static const char *const formats[] = {"table", "yaml", "json", "geopm"};
 
 typedef struct args {
 	const char *profile, *predictions, *out;
-	sl_model_opts m;  /* --machine, --model, --anchor, --refine */
+	sl_model_opts m;  /* --machine, --model, --anchor, --refine, --refine-rule */
 	int format;       /* -1: the default (table, or yaml with -o) */
 	int objective;    /* -1: not given */
 	double transition_us, min_instance_ms; /* as given */
@@ -55,6 +55,7 @@ static const struct option longopts[] = {
 	SL_LONGOPT_MODEL,
 	SL_LONGOPT_ANCHOR,
 	SL_LONGOPT_REFINE,
+	SL_LONGOPT_REFINE_RULE,
 	{"format", required_argument, NULL, O_FORMAT},
 	{"output", required_argument, NULL, 'o'},
 	{NULL, 0, NULL, 0},
@@ -326,7 +327,7 @@ const struct sl_cmd sl_cmd_schedule = {
 	"                       [--power-cap W] [--transition-us T] [--min-instance-ms M]\n"
 	"                       [--confidence 99.9%|off]\n"
 	"                       [--machine FILE] [--model stall|mlp|linear] [--anchor auto|off]\n"
-	"                       [--refine PROFILE]\n"
+	"                       [--refine PROFILE [--refine-rule ratio|param]]\n"
 	"                       [--predictions CSV]\n"
 	"                       [-o FILE] [--format table|yaml|json|geopm]\n\n"
 	"Choose the P-state of every phase so that the run's energy, EDP or ED2P is\n"
@@ -354,6 +355,8 @@ const struct sl_cmd sl_cmd_schedule = {
 	"                       measured energy when it has some (sleuth predict)\n"
 	"  --refine PROFILE     a short run of the same program at another frequency:\n"
 	"                       corrects the time model (sleuth predict --refine)\n"
+	"  --refine-rule R      what it corrects: ratio (default) or param (sleuth\n"
+	"                       predict --refine-rule)\n"
 	"  --predictions CSV    schedule from `sleuth predict --per instance --all\n"
 	"                       --format csv` instead of a profile ('-': stdin)\n"
 	"  -o, --output FILE    write there (default format then yaml; the table still\n"

@@ -37,6 +37,10 @@ int sl_model_opts_take(const char *cmd, sl_model_opts *o, int c, const char *arg
 	case SL_OPT_REFINE:
 		o->refine = arg;
 		return SL_EXIT_OK;
+	case SL_OPT_REFINE_RULE:
+		if (sl_refine_rule_parse(arg, &o->refine_rule) < 0)
+			return sl_usage_error(cmd, "--refine-rule: %s", sl_error());
+		return SL_EXIT_OK;
 	default:
 		return -1;
 	}
@@ -53,10 +57,16 @@ int sl_model_opts_refine(const sl_model_opts *o, sl_model *md)
 	sl_refine_info ri;
 	if (!o->refine)
 		return 0;
+	md->refine_rule = o->refine_rule;
 	if (sl_model_refine_file(md, o->refine, &ri) < 0)
 		return -1;
 	sl_info("refined by %s at %.2f GHz: %zu of %zu intervals, %zu of %zu instances, "
 		"%zu of %zu phases measured", o->refine, ri.f2_ghz, ri.intervals,
 		ri.n_intervals, ri.instances, ri.n_instances, ri.phases, ri.n_phases);
+	sl_info("refine rule %s: instances by level: parameter own %zu, like %zu; "
+		"ratio own %zu, like %zu; none %zu", sl_refine_rule_name(ri.rule),
+		ri.by_level[SL_REFINE_PARAM_OWN], ri.by_level[SL_REFINE_PARAM_LIKE],
+		ri.by_level[SL_REFINE_RATIO_OWN], ri.by_level[SL_REFINE_RATIO_LIKE],
+		ri.by_level[SL_REFINE_NONE]);
 	return 0;
 }

@@ -177,6 +177,16 @@ enum {
  * positive-coefficient event to this rate and every negative one to 0. */
 #define SL_PEAK_RATE_PER_CYCLE 4.0
 
+/* What a refinement by a short second run carries to the instances
+ * (docs/models.md, "Refinement by a second run"): the default rule
+ * (SL_REFINE_DEFAULT, 0), a ratio of cycles, or the time model's uncertain
+ * parameter solved from the short run (the ratio where it has none). */
+typedef enum sl_refine_rule {
+	SL_REFINE_DEFAULT = 0,
+	SL_REFINE_RATIO,
+	SL_REFINE_PARAM,
+} sl_refine_rule;
+
 typedef struct sl_model {
 	const sl_profile *prof;   /* not owned */
 	const sl_machine *mach;   /* not owned */
@@ -205,6 +215,7 @@ typedef struct sl_model {
 	struct sl_refine *refine; /* owned; NULL unless sl_model_refine() */
 	int *term_energy;         /* per term: 1 if kind: energy (nJ per event) */
 	double energy_peak;       /* nJ per cycle of the energy terms at the peak */
+	sl_refine_rule refine_rule; /* what sl_model_refine() carries; set before it */
 } sl_model;
 
 /*
@@ -297,6 +308,18 @@ void sl_anchor_apply(const sl_model *md, const sl_opoint *op, size_t i, sl_pred 
 void sl_anchor_free(sl_anchor *a);
 /* ---- refinement by a short second run at another frequency ------------- */
 
+/* What corrects an instance: the parameter solved on its own measured
+ * intervals or on the measured instances of its phase like it, a ratio of
+ * cycles of its own or of those, nothing. */
+typedef enum sl_refine_level {
+	SL_REFINE_PARAM_OWN = 0,
+	SL_REFINE_PARAM_LIKE,
+	SL_REFINE_RATIO_OWN,
+	SL_REFINE_RATIO_LIKE,
+	SL_REFINE_NONE,
+	SL_REFINE_LEVELS
+} sl_refine_level;
+
 /* What a refinement covers, for the caller to report. */
 typedef struct sl_refine_info {
 	double f2_ghz;        /* the short run's frequency */
@@ -306,7 +329,15 @@ typedef struct sl_refine_info {
 	size_t n_instances;
 	size_t phases;        /* phases with an interval measured at f2 */
 	size_t n_phases;      /* phases with intervals */
+	sl_refine_rule rule;  /* the rule applied (never SL_REFINE_DEFAULT) */
+	/* instances by what corrects them (sl_refine_level) */
+	size_t by_level[SL_REFINE_LEVELS];
 } sl_refine_info;
+
+/* "ratio" or "param" (-1, one line in sl_error(), for anything else);
+ * the rule's name. */
+int sl_refine_rule_parse(const char *s, sl_refine_rule *r);
+const char *sl_refine_rule_name(sl_refine_rule r);
 
 /*
  * Refine the time model with `p2`, a profile of the same program recorded
@@ -317,7 +348,11 @@ typedef struct sl_refine_info {
  * measured instances of its phase that behave like it (the interpolation's
  * behaviour, within a distance of 0.35), and g the line through g(f0) = 0
  * and g(f2) = 1, kept within [-1, 2] (docs/models.md, "Refinement by a
- * second run").  -1 with one line
+ * second run").  With md->refine_rule SL_REFINE_PARAM the model's uncertain
+ * parameter (sl_refine_rule) is solved per measured instance instead,
+ * pooled over the like-behaved ones, and each instance recomputed from its
+ * own counts with it; the ratio where it has no solution.  info->by_level
+ * counts the instances by what corrected them.  -1 with one line
  * in sl_error() (naming `path`) when p2 is not the same program at another
  * frequency: another frequency, no more intervals than the profile, the
  * same instructions per interval (1%), the same program name and retired

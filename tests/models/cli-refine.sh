@@ -6,7 +6,8 @@
 # and refined by a run of its first 10% at 1.60 GHz.  The unrefined mlp
 # model's worst true instance at 1.60 GHz must stay above the bound the
 # refined one must stay under, also over the instances after the prefix
-# (none of whose intervals was measured at 1.60).  Then the refusals of a
+# (none of whose intervals was measured at 1.60), by the default ratio rule
+# and by the parameter rule (--refine-rule param).  Then the refusals of a
 # profile that is not the same program at another frequency: one line,
 # exit 1, no output file; and schedule and report take the option too.
 . "$SRCDIR/tests/lib.sh"
@@ -28,6 +29,19 @@ below "unrefined worst true instance (must be above 6%)" "6" "$(get base 11)"
 below "refined worst true instance %" "$(get ref 11)" 4.5
 below "refined worst true instance after the prefix %" "$(get ref 14)" 4.5
 [ "$(get ref 12)" = 23 ] && ok || fail "prefix $(get ref 12), wanted 23"
+
+# the parameter rule (--refine-rule param): the pollution share of the
+# miss stalls solved on the prefix's instances and carried to the like
+# ones, every instance by it here; measured (2026-11-26): 2.27 / 2.27
+REFINE=1.60:0.1 REFINE_RULE=param MODELS=mlp PIN=time "$SRCDIR/bench/accuracy-workload.sh" \
+	"$SLEUTH" "$wl" "$T" 0 4 1.60 >"$T/par.txt" 2>"$T/par.err" ||
+	fail "parameter rule pipeline: $(cat "$T/par.err")"
+grep -q "refine rule param: instances by level: parameter own 3, like 27; ratio own 0, like 0; none 0" \
+	"$T/par.err" && ok || fail "predict did not say which level corrected what: $(cat "$T/par.err")"
+grep -q "refine rule ratio: instances by level: parameter own 0, like 0; ratio own 3, like 27" \
+	"$T/ref.err" && ok || fail "the ratio rule is no longer the default: $(cat "$T/ref.err")"
+below "parameter rule's worst true instance %" "$(get par 11)" 4.5
+below "parameter rule's worst true instance after the prefix %" "$(get par 14)" 4.5
 
 # the refusals: the profile at its own frequency, another program, a
 # missing file, a run longer than the profile
@@ -54,6 +68,8 @@ for cmd in predict schedule report; do
 	refused "has 231 intervals, the profile 230: not a shorter run" "$T/long.prof"
 	expect_exit 2 "refine.*needs a value" -- "$SLEUTH" $cmd "$prof" "${args[@]}" --refine
 done
+expect_exit 2 "refine-rule: unknown refinement rule 'pollution'; use 'ratio' or 'param'" -- \
+	"$SLEUTH" predict "$prof" --freq 1.60 --model mlp --refine "$short" --refine-rule pollution
 expect_exit 2 "refine corrects how a profile is predicted" -- \
 	"$SLEUTH" schedule --min-energy --predictions "$T/x.csv" --refine "$short"
 
