@@ -21,11 +21,15 @@
 #
 #   bench/vpmu.sh [BUILDDIR]
 # MODELS="stall mlp" predicts time with each of the time models (default
-# stall), one row per model, and a summary per model and frequency; with
-# mlp the vPMU's memory system is first measured by bench/memprobe-vpmu.sh
-# (its memory: block goes into the model; about 1 more minute).
-# WRITE_MODEL=1 also installs the calibrated model as
-# data/machines/vpmu-nehalem-i7-920.yaml.  About 10 minutes on one core.
+# stall), one row per model, and a summary per model and frequency.  One
+# fit, two machines: the default (vpmu-nehalem-i7-920, the stall model's
+# events) and the mlp model's (vpmu-nehalem-i7-920-mlp: the same fit, the
+# offcore roles of its skeleton and the memory: block bench/memprobe-vpmu.sh
+# measures; about 1 more minute).  Each model's rows predict from a profile
+# recorded with its machine (run --pin time: the pins that machine gives);
+# the truth runs at mid and fmin are shared.  WRITE_MODEL=1 also installs
+# both as data/machines/vpmu-nehalem-i7-920{,-mlp}.yaml.  About 10 minutes
+# on one core.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "${1:-$src/build}")
@@ -33,6 +37,7 @@ sleuth=$build/sleuth
 progs=$build/bench/vpmu
 compare=$build/bench/vpmu-compare
 skeleton=$src/data/machines/vpmu-nehalem-i7-920.skeleton.yaml
+mlp_skeleton=$src/data/machines/vpmu-nehalem-i7-920-mlp.skeleton.yaml
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sleuth-vpmu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 INTERVAL=${INTERVAL:-2M}
@@ -92,16 +97,18 @@ lat=$(awk -v a="$(total "$tmp/chase1@$FMAX.prof")" -v b="$(total "$tmp/chase3@$F
 echo "memory_latency_ns: $lat"
 sed "s/^memory_latency_ns: .*/memory_latency_ns: $lat   # bench\/vpmu.sh: pointer chase/" \
 	"$skeleton" > "$tmp/skeleton.yaml"
-if [[ " ${MODELS[*]} " == *" mlp "* ]]; then
+want_mlp=0
+[[ " ${MODELS[*]} " == *" mlp "* || "${WRITE_MODEL:-0}" = 1 ]] && want_mlp=1
+if [ $want_mlp = 1 ]; then
 	echo "== memory system for the mlp model (bench/memprobe-vpmu.sh)"
-	"$src/bench/memprobe-vpmu.sh" "$build" | sed -n '/^memory:/,$p' | tee -a "$tmp/skeleton.yaml"
+	"$src/bench/memprobe-vpmu.sh" "$build" | sed -n '/^memory:/,$p' | tee "$tmp/memory.yaml"
 fi
 
-# 2. training runs at every P-state; calibrate.  The training runs pin only
-# the stall model's event (memory_stall_cycles), so three counters rotate
-# over the power events: with the mlp model's three time events pinned
-# (--pin time on a machine that names offcore_cycles) one counter would be
-# left for six power events, and the fit would rest on interpolated counts.
+# 2. training runs at every P-state on the default skeleton (no offcore
+# roles); calibrate.  The training runs pin only the stall model's event
+# (memory_stall_cycles), so three counters rotate over the power events:
+# with the mlp model's three time events pinned one counter would be left
+# for the power events, and the fit would rest on interpolated counts.
 echo "== calibration on ${TRAIN[*]} at ${#PSTATES[@]} P-states"
 inputs=()
 for p in "${TRAIN[@]}"; do
@@ -112,10 +119,33 @@ for p in "${TRAIN[@]}"; do
 done
 "$sleuth" calibrate -q --machine "$tmp/skeleton.yaml" -o "$tmp/model.yaml" "${inputs[@]}"
 model=$tmp/model.yaml
+# the mlp model's machine: the fit with the -mlp skeleton's name and events
+# (the offcore roles) and the measured memory: block
+mlp_model=$tmp/model-mlp.yaml
+if [ $want_mlp = 1 ]; then
+	{
+		echo "# vpmu-nehalem-i7-920-mlp: the fit below with the events of" \
+			"$(basename "$mlp_skeleton") and the memory: block of bench/memprobe-vpmu.sh"
+		awk -v skel="$mlp_skeleton" '
+			BEGIN { while ((getline l < skel) > 0) {
+					if (l ~ /^name:/) name = l
+					if (l ~ /^events:/) inev = 1
+					else if (inev && l !~ /^ /) inev = 0
+					if (inev) ev = ev l "\n" } }
+			/^name:/ { print name; next }
+			/^events:/ { printf "%s", ev; skip = 1; next }
+			skip && /^ / { next }
+			{ skip = 0; print }' "$model"
+		cat "$tmp/memory.yaml"
+	} > "$mlp_model"
+fi
 if [ "${WRITE_MODEL:-0}" = 1 ]; then
 	cp "$model" "$src/data/machines/vpmu-nehalem-i7-920.yaml"
-	echo "wrote data/machines/vpmu-nehalem-i7-920.yaml"
+	cp "$mlp_model" "$src/data/machines/vpmu-nehalem-i7-920-mlp.yaml"
+	echo "wrote data/machines/vpmu-nehalem-i7-920.yaml and vpmu-nehalem-i7-920-mlp.yaml"
 fi
+# machine_for MODEL: the machine a time model's profiles are recorded with
+machine_for() { if [ "$1" = mlp ]; then echo "$mlp_model"; else echo "$model"; fi; }
 
 # 3 and 4: every program at fmax, mid, fmin
 echo "== prediction from $FMAX GHz (errors in %: time, instance mean, instance worst, power, energy)"
@@ -140,13 +170,20 @@ for p in "${TRAIN[@]}" "${TEST[@]}"; do
 	for f in $MID $FMIN; do
 		[ -e "$tmp/$p@$f.prof" ] || vrun "$model" "$f" "$tmp/$p@$f.prof" "$progs/vb-$p" >/dev/null
 		for tm in "${MODELS[@]}"; do
-			"$sleuth" predict "$tmp/$p@$FMAX.prof" --machine "$model" --freq "$f" --per interval \
-				--model "$tm" --format csv 2>/dev/null > "$tmp/pred.csv"
-			read -r te ia iw pe ee < <("$compare" "$tmp/$p@$FMAX.prof" "$tmp/pred.csv" "$tmp/$p@$f.prof")
-			# power from the counters alone (not anchored on the profile's meter)
-			"$sleuth" predict "$tmp/$p@$FMAX.prof" --machine "$model" --freq "$f" --per interval \
-				--model "$tm" --format csv --anchor off > "$tmp/pred0.csv"
-			read -r _ _ _ pe0 ee0 < <("$compare" "$tmp/$p@$FMAX.prof" "$tmp/pred0.csv" "$tmp/$p@$f.prof")
+			# the profile at fmax recorded with this model's machine
+			mach=$(machine_for "$tm")
+			prof=$tmp/$p@$FMAX.prof
+			if [ "$mach" != "$model" ]; then
+				prof=$tmp/$p.$tm@$FMAX.prof
+				[ -e "$prof" ] || vrun "$mach" $FMAX "$prof" "$progs/vb-$p" >/dev/null
+			fi
+			for anchor in auto off; do
+				# power anchored on the profile's meter, and from the counters alone
+				"$sleuth" predict "$prof" --machine "$mach" --freq "$f" --per interval \
+					--model "$tm" --format csv --anchor $anchor 2>/dev/null > "$tmp/pred-$anchor.csv"
+			done
+			read -r te ia iw pe ee < <("$compare" "$prof" "$tmp/pred-auto.csv" "$tmp/$p@$f.prof")
+			read -r _ _ _ pe0 ee0 < <("$compare" "$prof" "$tmp/pred-off.csv" "$tmp/$p@$f.prof")
 			printf "%-8s %-5s %5s %8s %8s %8s %8s %8s %8s %8s %7s %6s %9s %10s %6s\n" "$p" "$split" "$f" "$te" \
 				"$ia" "$iw" "$pe" "$ee" "$pe0" "$ee0" "$nph" "$led/${#fns[@]}" \
 				"$(awk -v w="$wall" -v n="$native" 'BEGIN { printf "%.0fx", w / n }')" \

@@ -99,7 +99,8 @@ static int check_inputs(const sl_profile *p, const sl_machine *m, sl_time_model 
 	if (t == SL_TIME_MLP &&
 	    (!sl_machine_role(m, "offcore_cycles") || !sl_machine_role(m, "llc_misses"))) {
 		sl_error_set("machine %s names no offcore_cycles and llc_misses events "
-			     "for the mlp model; add them or use --model stall", m->name);
+			     "for the mlp model; record the profile with a machine that names "
+			     "them (data/machines/*-mlp.yaml) or use --model stall", m->name);
 		return -1;
 	}
 	if (!(flags & SL_MODEL_TIME_ONLY) && !sl_machine_complete(m)) {

@@ -2,9 +2,11 @@
 # The virtual PMU end to end on a real program (tests/progs/stages.c, three
 # stage functions): phases name the stages, two runs give the same profile,
 # predict at 1.6 GHz from the 2.66 GHz profile matches the vPMU's own
-# 1.6 GHz run within 3% on the whole program, the mlp time model on the
-# chasing stage within 2.5% where the stall model is not, the offcore
-# counters are consistent, exit status and crashes are passed on with the
+# 1.6 GHz run within 3% on the whole program, the default machine pins the
+# stall model's event only (the -mlp machine the mlp model's three), the
+# mlp time model (profiled with the -mlp machine) on the chasing stage
+# within 2.5% where the stall model is not, the offcore counters are
+# consistent, exit status and crashes are passed on with the
 # profile kept (Ctrl-C too), threads work, and a machine without valgrind
 # gets a one-line error naming the package.  Skipped (77) only
 # when valgrind (or its tool API) is not installed.
@@ -12,6 +14,7 @@
 STAGES="$BUILDDIR/tests/progs/stages"
 THREADS="$BUILDDIR/tests/progs/threads-plain"
 RUN=(run -q --backend vpmu --interval 5M --sample-period 2003)
+MLP_MACHINE=$SRCDIR/data/machines/vpmu-nehalem-i7-920-mlp.yaml
 
 # valgrind absent: one line naming the package, no profile
 expect_exit 1 "valgrind.*not installed.*package 'valgrind'" -- \
@@ -90,25 +93,47 @@ else
 	fail "predict 1.6 GHz: $pred s vs the vPMU's $truth s (error $err; fmax $base s)"
 fi
 
+# the pins of --pin time (the default): the default vPMU machine pins the
+# stall model's event only, so three counters rotate over the power events;
+# the -mlp machine pins the mlp model's three (vpmu-sums: -1 for an event
+# some interval did not count)
+VPMU_EVENTS=$("$SLEUTH" doctor 2>&1 | tr '\n' ' ' | tr -s ' ' | sed -n 's/.*vPMU events: \([A-Z0-9_ ]*\).*/\1/p')
+pinned() { # PROFILE: the vPMU events counted in every interval
+	"$BUILDDIR/bench/vpmu-sums" "$1" $VPMU_EVENTS |
+		awk -v ev="$VPMU_EVENTS" '{ n = split(ev, e, " ")
+			for (i = 1; i <= n; i++) if ($(i + 2) >= 0) { printf "%s%s", s, e[i]; s = " " } }'
+}
+expect_ok -- "$SLEUTH" "${RUN[@]}" --machine "$MLP_MACHINE" -o "$T/hi-mlp.prof" -- "$STAGES"
+got=$(pinned "$T/hi.prof")
+[ "$got" = STALLS_LLC_MISS ] && ok || fail "default vPMU machine pins '$got', wanted STALLS_LLC_MISS"
+got=$(pinned "$T/hi-mlp.prof")
+[ "$got" = "L2_MISS STALLS_LLC_MISS OFFCORE_L3_MISS_CYCLES" ] && ok ||
+	fail "-mlp vPMU machine pins '$got', wanted L2_MISS STALLS_LLC_MISS OFFCORE_L3_MISS_CYCLES"
+
+# the mlp model on the default machine's profile: one line naming the fix
+expect_exit 1 "names no offcore_cycles.*data/machines/\*-mlp.yaml.*--model stall" -- \
+	"$SLEUTH" predict "$T/hi.prof" --model mlp --freq 1.6 --time-only
+
 # the mlp time model on the vPMU's offcore counters (docs/models.md, "mlp";
-# the shipped machine's memory: block measured by bench/memprobe-vpmu.sh):
-# the pointer-chasing stage at 1.6 GHz, predicted from the fmax profile,
+# the -mlp machine's memory: block measured by bench/memprobe-vpmu.sh):
+# the pointer-chasing stage at 1.6 GHz, predicted from the fmax profile
+# (recorded with the -mlp machine; the stall model's with the default),
 # within 2.5% of the vPMU's own run, where the stall model misses by about
 # 4% (both checked: a vPMU on which stall were as good would make this
 # test meaningless)
-"$SLEUTH" phases "$T/hi.prof" | awk '$5 == "stage_chase" { print $1 }' > "$T/chase-ph"
-[ -s "$T/chase-ph" ] && ok || fail "no phase led by stage_chase"
 "$SLEUTH" predict "$T/lo.prof" --freq 1.6 --per interval --time-only --format csv > "$T/lo.csv"
-stage_err() { # MODEL: signed error of stage_chase's phases at 1.6 GHz
-	"$SLEUTH" predict "$T/hi.prof" --model "$1" --freq 1.6 --per interval --time-only \
+stage_err() { # MODEL PROFILE: signed error of stage_chase's phases at 1.6 GHz
+	"$SLEUTH" phases "$2" | awk '$5 == "stage_chase" { print $1 }' > "$T/chase-ph"
+	[ -s "$T/chase-ph" ] || { echo "no phase led by stage_chase in $2"; return; }
+	"$SLEUTH" predict "$2" --model "$1" --freq 1.6 --per interval --time-only \
 		--format csv > "$T/$1.csv"
 	awk -F, 'FILENAME ~ /chase-ph/ { ph[$1] = 1; next }
 		 FILENAME ~ /lo.csv/ { if (FNR > 1) truth[$2] = $6; next }
 		 FNR > 1 && ($3 in ph) { p += $6; t += truth[$2] }
 		 END { printf "%.4f\n", (t > 0 ? p / t - 1 : 99) }' "$T/chase-ph" "$T/lo.csv" "$T/$1.csv"
 }
-emlp=$(stage_err mlp)
-estall=$(stage_err stall)
+emlp=$(stage_err mlp "$T/hi-mlp.prof")
+estall=$(stage_err stall "$T/hi.prof")
 awk -v m="$emlp" -v s="$estall" 'BEGIN { exit !(m * m <= 0.025 ^ 2 && s * s > 0.025 ^ 2) }' && ok ||
 	fail "stage_chase at 1.6 GHz: mlp error $emlp, stall $estall (wanted mlp within 2.5%, stall not)"
 
