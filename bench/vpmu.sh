@@ -25,9 +25,9 @@
 # fit, two machines: the default (vpmu-nehalem-i7-920, the stall model's
 # events) and the mlp model's (vpmu-nehalem-i7-920-mlp: the same fit, the
 # offcore roles of its skeleton and the memory: block bench/memprobe-vpmu.sh
-# measures; its time_error: is measured on the training programs recorded
-# again with its pins, calibrate --time-error-only; about 3 more minutes).
-# Each model's rows predict from a profile
+# measures, about 1 more minute; its time_error: measured on the training
+# programs recorded again with its pins, calibrate --time-error-only, 36
+# more vPMU runs).  Each model's rows predict from a profile
 # recorded with its machine (run --pin time: the pins that machine gives);
 # the truth runs at mid and fmin are shared.  WRITE_MODEL=1 also installs
 # both as data/machines/vpmu-nehalem-i7-920{,-mlp}.yaml.  About 10 minutes
