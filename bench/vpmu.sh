@@ -25,7 +25,9 @@
 # fit, two machines: the default (vpmu-nehalem-i7-920, the stall model's
 # events) and the mlp model's (vpmu-nehalem-i7-920-mlp: the same fit, the
 # offcore roles of its skeleton and the memory: block bench/memprobe-vpmu.sh
-# measures; about 1 more minute).  Each model's rows predict from a profile
+# measures, about 1 more minute; its time_error: measured on the training
+# programs recorded again with its pins, calibrate --time-error-only, 36
+# more vPMU runs).  Each model's rows predict from a profile
 # recorded with its machine (run --pin time: the pins that machine gives);
 # the truth runs at mid and fmin are shared.  WRITE_MODEL=1 also installs
 # both as data/machines/vpmu-nehalem-i7-920{,-mlp}.yaml.  About 10 minutes
@@ -138,6 +140,23 @@ if [ $want_mlp = 1 ]; then
 			{ skip = 0; print }' "$model"
 		cat "$tmp/memory.yaml"
 	} > "$mlp_model"
+	# its time_error: (what schedule --confidence allows for) from the
+	# training programs recorded with its own pins (the mlp model's events,
+	# run --pin time) at every P-state: the mlp rows need the offcore
+	# counts, and each model's residuals are measured on profiles like the
+	# ones it predicts from.  Nothing is fitted: the power model is the
+	# fit above.
+	echo "== time_error of the mlp machine: ${TRAIN[*]} at ${#PSTATES[@]} P-states, its pins"
+	te_inputs=()
+	for p in "${TRAIN[@]}"; do
+		for f in "${PSTATES[@]}"; do
+			vrun "$mlp_model" "$f" "$tmp/$p.te-mlp@$f.prof" "$progs/vb-$p" >/dev/null
+			te_inputs+=("$tmp/$p.te-mlp@$f.prof")
+		done
+	done
+	"$sleuth" calibrate -q --time-error-only --machine "$mlp_model" -o "$tmp/model-mlp.te.yaml" \
+		"${te_inputs[@]}"
+	mv "$tmp/model-mlp.te.yaml" "$mlp_model"
 fi
 if [ "${WRITE_MODEL:-0}" = 1 ]; then
 	cp "$model" "$src/data/machines/vpmu-nehalem-i7-920.yaml"

@@ -43,6 +43,8 @@ typedef struct cal_opts {
 	int robust;
 	int temp_term;    /* TT_* */
 	double offset;
+	int time_error_only; /* --time-error-only: only the machine's time_error: */
+	const char *fit_opt; /* the last option about the power fit, for the error */
 	char **inputs;
 	size_t n_inputs;
 } cal_opts;
@@ -93,13 +95,19 @@ static int parse(int argc, char **argv, cal_opts *o)
 		{"intervals", required_argument, 0, 'N'},
 		{"seconds", required_argument, 0, 'T'},
 		{"temp-term", required_argument, 0, 'E'},
+		{"time-error-only", no_argument, 0, 'X'},
 		{0, 0, 0, 0}};
 	int c;
 	uint64_t k;
 	memset(o, 0, sizeof *o);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":m:o:q", lo, NULL)) != -1) {
+		if (c > 0 && strchr("isyJrLcSE", c)) /* about the power fit (or --sweep) */
+			for (const struct option *l = lo; l->name; l++)
+				if (l->val == c)
+					o->fit_opt = l->name;
 		switch (c) {
+		case 'X': o->time_error_only = 1; break;
 		case 'm': o->machine = optarg; break;
 		case 'o': o->out = optarg; break;
 		case 'i': o->idle = optarg; break;
@@ -158,8 +166,14 @@ static int parse(int argc, char **argv, cal_opts *o)
 	if (o->sweep && optind < argc)
 		return sl_usage_error(CMD, "--sweep makes its own training runs; drop the "
 				      "inputs ('%s')", argv[optind]);
+	if (o->time_error_only && o->fit_opt)
+		return sl_usage_error(CMD, "--time-error-only fits no power model; drop --%s",
+				      o->fit_opt);
 	if (o->sweep)
 		return 0;
+	if (optind >= argc && o->time_error_only)
+		return sl_usage_error(CMD, "no profiles; give each training workload's "
+				      "profiles at several frequencies");
 	if (optind >= argc)
 		return sl_usage_error(CMD, "no training inputs; give PROFILE:LOG.csv, "
 				      "PROFILE or TRACE arguments, or --sweep");
@@ -584,6 +598,20 @@ static void judge_temp(cal_state *st, sl_calib_opts *co)
 	}
 }
 
+/* The time models' residuals measured on tpairs runs (time_error:). */
+static void time_error_report(FILE *f, const sl_machine *m, size_t tpairs)
+{
+	if (tpairs)
+		fprintf(f, "time models, per-phase error predicting %zu slower runs from each "
+			"workload's fastest (time_error:)\n", tpairs);
+	for (size_t i = 0; i < m->n_time_error; i++) {
+		const sl_time_error *e = &m->time_error[i];
+		fprintf(f, "  %-7s %g -> %g GHz: rms %.2f%%, mean %+.2f%%, worst %.2f%% "
+			"(%zu phases)\n", e->model, e->from_ghz, e->ghz, 100 * e->rms,
+			100 * e->mean, 100 * e->worst, e->phases);
+	}
+}
+
 static int run(const cal_opts *o, cal_state *st)
 {
 	if (sl_machine_load(o->machine, &st->m) < 0)
@@ -662,19 +690,76 @@ static int run(const cal_opts *o, cal_state *st)
 	sl_calib_model(&out, &st->m, &st->d, &st->fit);
 	size_t tpairs = sl_calib_time_error(&out, st->runs, st->n_runs);
 	if (tpairs)
-		fprintf(st->rep, "\ntime models, per-phase error predicting %zu slower runs "
-			"from each workload's fastest (time_error:)\n", tpairs);
-	for (size_t i = 0; i < out.n_time_error; i++) {
-		const sl_time_error *e = &out.time_error[i];
-		fprintf(st->rep, "  %-7s %g -> %g GHz: rms %.2f%%, mean %+.2f%%, worst %.2f%% "
-			"(%zu phases)\n", e->model, e->from_ghz, e->ghz, 100 * e->rms,
-			100 * e->mean, 100 * e->worst, e->phases);
-	}
+		fprintf(st->rep, "\n");
+	time_error_report(st->rep, &out, tpairs);
 	char *comment = model_comment(o, st);
 	int rc = sl_machine_write(o->out, &out, comment);
 	free(comment);
 	sl_calib_time_error_free(&out);
 	sl_calib_model_free(&out);
+	if (rc == 0)
+		sl_info("wrote %s", o->out);
+	return rc;
+}
+
+/* The leading '#' lines of a machine file, without their "# ", or NULL. */
+static char *leading_comment(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *out = NULL, *line = NULL;
+	size_t cap = 0, len = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, f)) > 0 && line[0] == '#') {
+		const char *t = line + 1 + (line[1] == ' ');
+		size_t tl = strlen(t);
+		out = sl_xrealloc(out, len + tl + 2);
+		memcpy(out + len, t, tl + 1);
+		len += tl;
+		if (!len || out[len - 1] != '\n')
+			out[len++] = '\n';
+		out[len] = 0;
+	}
+	free(line);
+	fclose(f);
+	return out;
+}
+
+/*
+ * --time-error-only: the machine as given (its power model, events, memory:
+ * and comment kept), with the time_error: its time models make on these
+ * profiles, measured as after a fit (calib/time-error.c).  For a machine
+ * whose power was fitted on runs recorded with other pins: its own pins'
+ * profiles measure the time models it is used with.
+ */
+static int time_error_only(const cal_opts *o, cal_state *st)
+{
+	if (sl_machine_load(o->machine, &st->m) < 0)
+		return -1;
+	st->runs = sl_xcalloc(o->n_inputs, sizeof *st->runs);
+	for (size_t i = 0; i < o->n_inputs; i++) {
+		if (sl_calib_run_load(&st->runs[st->n_runs], o->inputs[i]) < 0)
+			return -1;
+		st->n_runs++;
+	}
+	sl_calib_time_error_free(&st->m); /* the machine's own, if any, are replaced */
+	size_t tpairs = sl_calib_time_error(&st->m, st->runs, st->n_runs);
+	if (!st->m.n_time_error) {
+		sl_error_set("no workload has profiles at two frequencies whose intervals "
+			     "match; give each one's profiles (sleuth run, same program and "
+			     "interval) at several P-states");
+		return -1;
+	}
+	time_error_report(strcmp(o->out, "-") ? stdout : stderr, &st->m, tpairs);
+	char *kept = leading_comment(o->machine);
+	char *comment = sl_xasprintf("%stime_error: sleuth calibrate %s --time-error-only "
+				     "on %zu profiles: %s ... (%zu slower runs predicted)",
+				     kept ? kept : "", SLEUTH_VERSION, o->n_inputs, o->inputs[0],
+				     tpairs);
+	int rc = sl_machine_write(o->out, &st->m, comment);
+	free(comment);
+	free(kept);
 	if (rc == 0)
 		sl_info("wrote %s", o->out);
 	return rc;
@@ -805,7 +890,11 @@ static int cmd_calibrate(int argc, char **argv)
 		return rc;
 	cal_state st;
 	memset(&st, 0, sizeof st);
-	rc = (o.sweep ? calibrate_sweep(&o, &st) : run(&o, &st)) < 0 ? sl_fail() : SL_EXIT_OK;
+	rc = (o.time_error_only ? time_error_only(&o, &st)
+	      : o.sweep		? calibrate_sweep(&o, &st)
+				: run(&o, &st)) < 0
+		     ? sl_fail()
+		     : SL_EXIT_OK;
 	sl_calib_fit_free(&st.fit);
 	sl_calib_data_free(&st.d);
 	for (size_t i = 0; i < st.n_runs; i++)
@@ -826,6 +915,7 @@ const struct sl_cmd sl_cmd_calibrate = {
 	.summary = "Fit a machine's power model to measured power",
 	.usage =
 	"usage: sleuth calibrate --machine SKELETON.yaml -o MODEL.yaml [options] INPUT...\n"
+	"       sleuth calibrate --time-error-only --machine MODEL.yaml -o OUT.yaml PROFILE...\n"
 	"       sleuth calibrate --sweep --machine SKELETON.yaml -o MODEL.yaml [--select K]\n"
 	"                        [--sysfs ROOT] [--keep DIR] [--seconds S]\n"
 	"                        [--sim SIMMACHINE [--intervals N]]\n"
@@ -862,6 +952,10 @@ const struct sl_cmd sl_cmd_calibrate = {
 	"                       every interval has one: auto (default; kept if it\n"
 	"                       lowers the leave-one-workload-out error), on, off\n"
 	"  -q, --quiet          no progress messages\n"
+	"  --time-error-only    fit nothing: write the machine given with --machine (a\n"
+	"                       complete model), its time_error: measured anew on the\n"
+	"                       PROFILE inputs (each workload at several P-states,\n"
+	"                       recorded with the pins its time models are used with)\n"
 	"  --sweep              run a training suite at every P-state of the skeleton,\n"
 	"                       setting the frequency through cpufreq (restored\n"
 	"                       afterwards, Ctrl-C included), reading RAPL and hwmon,\n"

@@ -38,4 +38,21 @@ awk -v s="$s" -v l="$l" 'BEGIN {exit !(s >= 0 && s < 0.1 && l > 2 * s)}' && ok |
 "$SLEUTH" calibrate -m "$M" -o "$T/n.yaml" "${pairs[0]}" "${pairs[3]}" >/dev/null 2>&1 ||
 	fail "calibrate, one frequency"
 grep -q '^time_error:' "$T/n.yaml" && fail "time_error: without pairs" || ok
+# --time-error-only: the machine given (here the one fitted without pairs)
+# is kept as it is, its time_error: measured on the profiles: the same rows
+# as the full calibrate's on the same runs, the power model untouched
+profs=("$T"/train-*.prof)
+"$SLEUTH" calibrate --time-error-only -m "$T/n.yaml" -o "$T/te.yaml" "${profs[@]}" >"$T/report" 2>&1 ||
+	fail "calibrate --time-error-only: $(cat "$T/report")"
+grep -q '^time models, per-phase error predicting 2 slower runs' "$T/report" && ok ||
+	fail "--time-error-only report: $(cat "$T/report")"
+[ "$(sed -n '/^time_error:/,/^[a-z]/p' "$T/te.yaml")" = "$(sed -n '/^time_error:/,/^[a-z]/p' "$T/m.yaml")" ] &&
+	ok || fail "--time-error-only rows differ from calibrate's: $(grep -A2 '^time_error:' "$T/te.yaml")"
+diff <(grep -v '^#' "$T/n.yaml") <(awk '/^time_error:/ { s = 1; next } s && /^[a-z]/ { s = 0 } !s && !/^#/' "$T/te.yaml") >/dev/null &&
+	ok || fail "--time-error-only changed more than time_error:"
+grep -q '^# fitted by sleuth calibrate' "$T/te.yaml" && grep -q '^# time_error: sleuth calibrate .* --time-error-only' "$T/te.yaml" &&
+	ok || fail "--time-error-only comment: $(grep '^#' "$T/te.yaml")"
+# it fits nothing, and needs pairs: one-line errors naming the fix
+expect_exit 2 "drop --select" -- "$SLEUTH" calibrate --time-error-only --select 3 -m "$T/n.yaml" -o "$T/x.yaml" "${profs[@]}"
+expect_exit 1 "at several P-states" -- "$SLEUTH" calibrate --time-error-only -m "$T/n.yaml" -o "$T/x.yaml" "${profs[0]}"
 finish

@@ -136,6 +136,15 @@ emlp=$(stage_err mlp "$T/hi-mlp.prof")
 estall=$(stage_err stall "$T/hi.prof")
 awk -v m="$emlp" -v s="$estall" 'BEGIN { exit !(m * m <= 0.025 ^ 2 && s * s > 0.025 ^ 2) }' && ok ||
 	fail "stage_chase at 1.6 GHz: mlp error $emlp, stall $estall (wanted mlp within 2.5%, stall not)"
+# the installed -mlp machine carries the mlp model's residuals (time_error:,
+# measured by bench/vpmu.sh on the training programs recorded with its pins,
+# calibrate --time-error-only), and schedule --model mlp plans with them
+# rather than with the profile's evidence alone
+grep -Eq '^- \{model: mlp, from_ghz: 2\.66, ghz: 1\.6, ' "$MLP_MACHINE" && ok ||
+	fail "$MLP_MACHINE records no mlp time_error row from 2.66 to 1.6 GHz"
+"$SLEUTH" schedule "$T/hi-mlp.prof" --model mlp --min-energy >"$T/sched-mlp" 2>&1 &&
+	grep -q "the mlp model's residuals on the training runs" "$T/sched-mlp" && ok ||
+	fail "schedule --model mlp on the -mlp machine: $(cat "$T/sched-mlp")"
 
 # the offcore counters, all four counted throughout: cycles with a DRAM
 # load out (O) within the cycles and at most the loads out summed over
