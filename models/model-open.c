@@ -6,6 +6,7 @@
  * (no machine model yet, a skeleton before calibration, a machine without
  * the stall model's events).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "sleuth/common.h"
@@ -60,6 +61,22 @@ static int open_models(sl_model_set *s, const char *profile, const char *machine
 	}
 	if (sl_model_init(&s->model, &s->prof, &s->mach, t, init) == 0)
 		return 0;
+	/* A power term never measured (a short run whose counters never
+	 * rotated to it) leaves the time model whole: time only.  The time
+	 * model's events are checked first, so if they are what is missing
+	 * this fails the same way and the linear model is next. */
+	if (!(init & SL_MODEL_TIME_ONLY) && (flags & SL_MODEL_DEGRADE_POWER)) {
+		char *why = sl_xstrdup(sl_error());
+		int rc = sl_model_init(&s->model, &s->prof, &s->mach, t,
+				       init | SL_MODEL_TIME_ONLY);
+		if (rc == 0) {
+			sl_warn("%s; predicting time only", why);
+			s->degraded = 1;
+		}
+		free(why);
+		if (rc == 0)
+			return 0;
+	}
 	if (t != SL_TIME_STALL || !(flags & SL_MODEL_DEGRADE_TIME))
 		return -1;
 	/* the stall model's events are missing: say so, fall back */

@@ -47,19 +47,33 @@ static int add_event(const char ***list, size_t *n, size_t *cap, const char *ev)
 }
 
 /* Refuse an event the model cannot do without when no interval of the
- * profile measured it (nothing to interpolate from). */
-static int need_measured(const sl_model *md, int k, const char *what)
+ * profile measured it (nothing to interpolate from).  Two causes, two
+ * fixes: the run was not programmed with the event at all, or it was but
+ * ended before the rotation reached it (a short program, few intervals). */
+static int need_measured(const sl_model *md, int k, const char *role)
 {
+	/* role: the machine's name for the event, which --pin takes; NULL for
+	 * a power-model term (pinned by no role) */
+	const char *what = role ? role : "a power-model term";
 	if (k < 0)
 		return 0;
 	const sl_interp *v = &md->view;
-	if (v->ev_cells[(size_t)k * SL_SRC_N + SL_SRC_NONE]) {
-		sl_error_set("the profile never measured %s (%s), which the model needs; "
-			     "profile with a machine model that lists it",
-			     v->events[k], what);
-		return -1;
-	}
-	return 0;
+	if (!v->ev_cells[(size_t)k * SL_SRC_N + SL_SRC_NONE])
+		return 0;
+	const sl_profile *p = md->prof;
+	for (size_t j = 0; j < p->n_events; j++)
+		if (!strcmp(p->events[j], v->events[k])) {
+			sl_error_set("the profile never measured %s (%s), which the model "
+				     "needs: its %zu interval%s ended before the counters "
+				     "rotated to it; record again with a shorter --interval%s%s",
+				     v->events[k], what, p->n_intervals,
+				     p->n_intervals == 1 ? "" : "s", role ? ", or with --pin " : "",
+				     role ? role : "");
+			return -1;
+		}
+	sl_error_set("the profile never measured %s (%s), which the model needs; "
+		     "profile with a machine model that lists it", v->events[k], what);
+	return -1;
 }
 
 int sl_model_check_profile(const sl_profile *p)
@@ -209,7 +223,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 				*opt[j] = -1;
 	}
 	for (size_t j = 0; md->power && j < md->n_terms; j++)
-		if (need_measured(md, md->k_term[j], "a power-model term") < 0)
+		if (need_measured(md, md->k_term[j], NULL) < 0)
 			goto fail;
 	return 0;
 fail:

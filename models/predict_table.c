@@ -188,8 +188,11 @@ static void footer(FILE *f, const sl_model *md, const sl_predict_stats *st)
 			(unsigned long long)st->predictions,
 			(unsigned long long)st->clamped_idle,
 			(unsigned long long)st->clamped_peak);
-	else
+	else if (!sl_machine_complete(md->mach))
 		fprintf(f, "time only: the machine has no fitted power model.\n");
+	else
+		fprintf(f, "time only: --time-only, or a power-model event the profile "
+			   "never measured.\n");
 }
 
 /* `e`, or the errno of a write that failed since (EIO when stdio kept

@@ -131,6 +131,25 @@ grep -q "embeds no machine model: predicting time only, with the linear model" "
 cmp -s "$T/b1.csv" "$T/b2.csv" && ok || fail "bare fallback differs from the linear model"
 expect_exit 1 "embeds no machine model; pass --machine" -- "$SLEUTH" predict bare.prof --freq 2 \
 	--model stall
+# a run too short for the counters to rotate to every event: a power term
+# never measured degrades to time only with the stall model (said, the fix
+# named), the same numbers as --time-only; a time-model event never measured
+# names a shorter --interval and the --pin that would have held it
+"$SLEUTH" simulate -q "$SRCDIR/data/workloads/mcf-like.yaml" --intervals 1 -o "$T/one.yaml"
+"$SLEUTH" run -q --replay "$T/one.yaml" -o "$T/one.prof"
+"$SLEUTH" predict "$T/one.prof" --freq 1.6 --per interval -o "$T/one1.csv" 2>"$T/err" && ok ||
+	fail "short run: $(cat "$T/err")"
+grep -q "never measured .*its 1 interval ended before the counters rotated to it; record again with a shorter --interval; predicting time only" "$T/err" &&
+	ok || fail "short run's fallback not said: $(cat "$T/err")"
+"$SLEUTH" predict "$T/one.prof" --freq 1.6 --per interval --time-only -o "$T/one2.csv"
+cmp -s "$T/one1.csv" "$T/one2.csv" && ok || fail "short run's fallback differs from --time-only"
+"$SLEUTH" simulate -q "$SRCDIR/data/workloads/mcf-like.yaml" --intervals 1 \
+	-m "$SRCDIR/data/sim/nehalem-i7-920-offcore.yaml" -o "$T/one-o.yaml"
+"$SLEUTH" run -q --replay "$T/one-o.yaml" -o "$T/one-o.prof" \
+	--machine "$SRCDIR/data/machines/sim-nehalem-i7-920-mlp.yaml"
+expect_exit 1 "never measured LLC_MISSES \(llc_misses\).*its 1 interval ended before the counters rotated to it.*shorter --interval, or with --pin llc_misses" -- \
+	"$SLEUTH" predict "$T/one-o.prof" --freq 1.6 --model mlp -o "$T/x.out"
+expect_absent "$T/x.out"
 # a machine without the stall model's events: linear, said; refused if asked
 grep -v -E '^  (stall_cycles|llc_misses):' "$NHM" >"$T/nostall.yaml"
 "$SLEUTH" predict app.prof --machine "$T/nostall.yaml" --freq 2 >/dev/null 2>"$T/err" && ok ||
