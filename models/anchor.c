@@ -141,7 +141,6 @@ int sl_model_anchor(sl_model *md)
 		a->intervals_measured = measured;
 		a->resid_w = rsum_w(&all);
 		a->model_w = model_j / all.time_s;
-		a->f0_ghz = op0.ghz;
 		a->inst_w = sl_xcalloc(v->n_instances + 1, sizeof *a->inst_w);
 		a->inst_fixed = sl_xcalloc(v->n_instances + 1, sizeof *a->inst_fixed);
 		for (size_t j = 0; j < v->n_instances; j++) {
@@ -173,7 +172,7 @@ void sl_anchor_apply(const sl_model *md, const sl_opoint *op, size_t i, sl_pred 
 	 * interval's time at f1 rather than at f0 */
 	if (u > 0 && out->time_s > 0)
 		dyn = (1 - u) * dyn + u * (double)md->prof->iv[i].cycles /
-					      (a->f0_ghz * 1e9) / out->time_s;
+					      (md->f0_ghz * 1e9) / out->time_s;
 	double stat = a->static0 > 0 && op->static_w > 0 ? op->static_w / a->static0
 							  : op->volts / a->v0;
 	double p = out->power_w + r * ((1 - a->static_share) * dyn + a->static_share * stat);

@@ -292,7 +292,6 @@ typedef struct sl_anchor {
 	double *inst_fixed;          /* per instance: the share of the residual
 				      * carried as energy per event, as the counter
 				      * model's own fixed-voltage share at f0 */
-	double f0_ghz;               /* the profiled frequency */
 } sl_anchor;
 
 /*
