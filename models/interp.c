@@ -101,9 +101,7 @@ static double pick(const acc *inst, const acc *phase, const acc *similar, const 
 	return NAN;
 }
 
-/* An interval's behaviour (sl_behave_features over the pinned events);
- * 0 when it has no cycles. */
-static int interval_features(const sl_interp *v, size_t i, double *x)
+int sl_interp_features(const sl_interp *v, size_t i, double *x)
 {
 	const sl_profile *p = v->prof;
 	return sl_behave_features(p->iv[i].cycles, p->iv[i].instructions,
@@ -130,7 +128,7 @@ static void phase_features(sl_interp *v, double *x)
 	double *f = v->feat = sl_xcalloc(np * nf, sizeof *f);
 	uint64_t *n = sl_xcalloc(np, sizeof *n);
 	for (size_t i = 0; i < p->n_intervals; i++) {
-		if (!interval_features(v, i, x))
+		if (!sl_interp_features(v, i, x))
 			continue;
 		for (size_t j = 0; j < nf; j++)
 			f[p->iv[i].phase * nf + j] += x[j];
@@ -219,7 +217,7 @@ static void near_init(near_scratch *ns, const sl_interp *v, double *x)
 	/* an interval's behaviour is known whole (its CPI and the pinned
 	 * events, counted in every interval) or not at all: NAN in feature 0 */
 	for (size_t i = 0; i < p->n_intervals; i++) {
-		int ok = interval_features(v, i, x);
+		int ok = sl_interp_features(v, i, x);
 		for (size_t j = 0; j < nf; j++)
 			ns->ifeat[i * nf + j] = ok ? (float)x[j] : NAN;
 	}

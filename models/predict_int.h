@@ -10,6 +10,9 @@
 
 #include "sleuth/predict.h"
 
+/* Interval i's behaviour, its n_feat features (sl_behave_features over the
+ * view's pinned events) into x; 0 when it has none (no cycles). */
+int sl_interp_features(const sl_interp *v, size_t i, double *x);
 /* Squared Euclidean distance of two behaviour feature vectors of n. */
 double sl_feat_dist2(const double *a, const double *b, size_t n);
 /* Phase ids in order of first appearance; *n of them; malloc'd. */

@@ -39,7 +39,6 @@
 #include "sleuth/common.h"
 #include "sleuth/model.h"
 #include "predict_int.h"
-#include "sleuth/phases.h"
 
 /* Aligned intervals must retire the same instructions within this share
  * (the perf backend stops an interval a few instructions late). */
@@ -163,10 +162,8 @@ double sl_refine_cycles(const sl_model *md, size_t i, double f1_ghz, double c1)
 /* Add interval i's behaviour features to the row `f` (n_feat + a count). */
 static void feat_add(const sl_interp *v, size_t i, double *f, double *x)
 {
-	const sl_profile *p = v->prof;
 	size_t nf = v->n_feat;
-	if (!sl_behave_features(p->iv[i].cycles, p->iv[i].instructions,
-				p->counts + i * p->n_events, v->pinned, nf - 1, x))
+	if (!sl_interp_features(v, i, x))
 		return;
 	for (size_t j = 0; j < nf; j++)
 		if (isnan(x[j]))
