@@ -18,8 +18,12 @@
  * threshold) the younger is merged into the older; at the end of the run
  * (sl_behave_finish) a transient group -- met only in runs of about one
  * interval, the intervals of a transition -- is merged into the nearest
- * lasting group of its code phase; sl_behave_final() maps any phase id to
- * the one it ended in.  docs/phases.md has the measurements.
+ * lasting group of its code phase, and a successor -- a group that took
+ * over from an older one of its code phase, never alternating with it,
+ * starting within the threshold of what the older one did: a drift that
+ * went on while other code ran and left the older centroid behind -- into
+ * the group it succeeded; sl_behave_final() maps any phase id to the one
+ * it ended in.  docs/phases.md has the measurements.
  */
 #include "sleuth/phases.h"
 
@@ -202,7 +206,9 @@ static int transient(const sl_behave *b, const group *g)
 }
 
 /* Distance from x to the range [lo, hi] of a group's intervals (Chebyshev,
- * over the features both know). */
+ * over the features both know).  A group made only of first intervals
+ * after a change of code (mixed ones) has no range: 0, as it showed no
+ * behaviour of its own that a successor could be told apart from. */
 static double range_dist(const sl_behave *b, const group *g, const double *x)
 {
 	double d = 0;
