@@ -18,8 +18,12 @@
  * threshold) the younger is merged into the older; at the end of the run
  * (sl_behave_finish) a transient group -- met only in runs of about one
  * interval, the intervals of a transition -- is merged into the nearest
- * lasting group of its code phase; sl_behave_final() maps any phase id to
- * the one it ended in.  docs/phases.md has the measurements.
+ * lasting group of its code phase, and a successor -- a group that took
+ * over from an older one of its code phase, never alternating with it,
+ * starting within the threshold of what the older one did: a drift that
+ * went on while other code ran and left the older centroid behind -- into
+ * the group it succeeded; sl_behave_final() maps any phase id to the one
+ * it ended in.  docs/phases.md has the measurements.
  */
 #include "sleuth/phases.h"
 
@@ -36,6 +40,10 @@ typedef struct group {
 	double n;        /* intervals joined */
 	double runs;     /* runs of consecutive intervals it was given */
 	double *mu;      /* centroid (recent mean), nf features */
+	double *lo, *hi; /* the range of its intervals' features, first
+			    intervals after a code change left out */
+	double *x0;      /* the interval that founded it */
+	size_t first, last; /* sequence numbers of its first and last interval */
 	int alive;       /* 0 once merged into another */
 } group;
 
@@ -102,6 +110,12 @@ static void merge(sl_behave *b, group *into, group *from)
 {
 	for (size_t k = 0; k < b->nf; k++)
 		into->mu[k] = (into->mu[k] * into->n + from->mu[k] * from->n) / (into->n + from->n);
+	for (size_t k = 0; k < b->nf; k++) {
+		into->lo[k] = SL_MIN(into->lo[k], from->lo[k]);
+		into->hi[k] = SL_MAX(into->hi[k], from->hi[k]);
+	}
+	into->first = SL_MIN(into->first, from->first);
+	into->last = SL_MAX(into->last, from->last);
 	into->n += from->n;
 	into->runs += from->runs;
 	from->alive = 0;
@@ -145,10 +159,17 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 		SL_GROW(b->g, b->n_g, b->cap_g);
 		b->parent = sl_xreallocarray(b->parent, b->cap_g, sizeof *b->parent);
 		best = &b->g[b->n_g];
+		/* one block: mu, lo, hi, x0 */
+		double *m = sl_xcalloc(4 * b->nf + 1, sizeof *m);
 		*best = (group){.code = code, .id = (uint32_t)b->n_g, .alive = 1,
-				.mu = sl_xcalloc(b->nf + 1, sizeof *best->mu)};
-		for (size_t k = 0; k < b->nf; k++)
+				.mu = m, .lo = m + b->nf, .hi = m + 2 * b->nf,
+				.x0 = m + 3 * b->nf, .first = b->n_seen};
+		for (size_t k = 0; k < b->nf; k++) {
 			best->mu[k] = isfinite(x[k]) ? x[k] : 0;
+			best->x0[k] = x[k];
+			best->lo[k] = HUGE_VAL;
+			best->hi[k] = -HUGE_VAL;
+		}
 		b->parent[b->n_g] = (uint32_t)b->n_g;
 		b->n_g++;
 	}
@@ -156,10 +177,16 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 	if (!b->n_seen || best->id != b->last_id || first)
 		best->runs++;
 	b->last_id = best->id;
-	b->n_seen++;
-	for (size_t k = 0; k < b->nf; k++)
-		if (isfinite(x[k]))
-			best->mu[k] += (x[k] - best->mu[k]) / SL_MIN(best->n, SL_BEHAVE_WINDOW);
+	best->last = b->n_seen++;
+	for (size_t k = 0; k < b->nf; k++) {
+		if (!isfinite(x[k]))
+			continue;
+		best->mu[k] += (x[k] - best->mu[k]) / SL_MIN(best->n, SL_BEHAVE_WINDOW);
+		if (!first) {
+			best->lo[k] = SL_MIN(best->lo[k], x[k]);
+			best->hi[k] = SL_MAX(best->hi[k], x[k]);
+		}
+	}
 	uint32_t id = best->id;
 	merge_close(b, code);
 	return sl_behave_final(b, id);
@@ -176,6 +203,31 @@ static int transient(const sl_behave *b, const group *g)
 		if (b->g[i].alive && b->g[i].code == g->code)
 			return g->n < SL_BEHAVE_MIN_RUN * g->runs;
 	return 0; /* the oldest group of its code phase */
+}
+
+/* Distance from x to the range [lo, hi] of a group's intervals (Chebyshev,
+ * over the features both know).  A group made only of first intervals
+ * after a change of code (mixed ones) has no range: 0, as it showed no
+ * behaviour of its own that a successor could be told apart from. */
+static double range_dist(const sl_behave *b, const group *g, const double *x)
+{
+	double d = 0;
+	for (size_t k = 0; k < b->nf; k++)
+		if (isfinite(x[k]) && g->lo[k] <= g->hi[k])
+			d = SL_MAX(d, SL_MAX(g->lo[k] - x[k], x[k] - g->hi[k]));
+	return d;
+}
+
+/* A successor of group a: a younger group of its code phase founded after
+ * a's last interval (the two never alternate) by an interval within the
+ * threshold of the behaviour a had shown.  That is one behaviour that moved
+ * on -- drift that went on while other code ran, so that the group's
+ * centroid, left behind, no longer reached it -- not a second behaviour,
+ * which a program comes back to between visits of the first or which
+ * starts out beyond what the first ever did. */
+static int successor(const sl_behave *b, const group *a, const group *g)
+{
+	return g->code == a->code && g->first > a->last && range_dist(b, a, g->x0) <= b->thr;
 }
 
 void sl_behave_finish(sl_behave *b)
@@ -197,4 +249,8 @@ void sl_behave_finish(sl_behave *b)
 		if (to)
 			merge(b, to, g);
 	}
+	for (size_t i = 0; i < b->n_g; i++)
+		for (size_t j = i + 1; j < b->n_g && b->g[i].alive; j++)
+			if (b->g[j].alive && successor(b, &b->g[i], &b->g[j]))
+				merge(b, &b->g[i], &b->g[j]);
 }

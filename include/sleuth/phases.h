@@ -126,7 +126,11 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
 /* At the end of the run: merge each transient group (younger than its
  * code phase's first, met in runs shorter than SL_BEHAVE_MIN_RUN intervals
  * on average: the intervals of a transition) into the nearest lasting
- * group of its code phase.  sl_behave_final() then maps its id there. */
+ * group of its code phase; then each successor -- a group founded after
+ * an older group of its code phase was last joined, by an interval within
+ * the threshold of the older group's range of features: one behaviour
+ * that drifted while other code ran -- into that older group.
+ * sl_behave_final() then maps their ids there. */
 void sl_behave_finish(sl_behave *b);
 #define SL_BEHAVE_MIN_RUN 2.0
 

@@ -2,7 +2,10 @@
  * intervals form two groups of behaviour is split in two, noise within the
  * threshold is not, the first interval after a change of code founds no
  * group, groups that converge are merged, a drifting behaviour is
- * followed, and missing features are ignored. */
+ * followed, a group that a drift left behind is merged into its successor
+ * at the end of the run (not a second behaviour that alternates with the
+ * first, nor one that starts beyond anything the first did), and missing
+ * features are ignored. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -125,6 +128,68 @@ static void test_drift_is_followed(void **state)
 	sl_behave_free(b);
 }
 
+/* Code phase 0 in runs of 8 intervals between runs of code 1.  Its runs
+ * 0-2 behave as `early(k)` (k: the interval within the run), the later ones
+ * as `late(k)`.  Returns the phase of its first interval, and in *second
+ * the phase of the first interval of run 3 after the code change. */
+static uint32_t two_eras(sl_behave *b, double (*early)(int), double (*late)(int), int alternate,
+			 uint32_t *second)
+{
+	double x[2];
+	uint32_t first = 0;
+	for (int run = 0; run < 8; run++) {
+		feat(x, 4.0, 4.0, run);
+		sl_behave_assign(b, 1, x);
+		int old = alternate ? run % 2 == 0 : run < 3;
+		for (int k = 0; k < 8; k++) {
+			double v = old ? early(k) : late(k);
+			feat(x, v, 0.5 * v, 8 * run + k);
+			uint32_t id = sl_behave_assign(b, 0, x);
+			if (!run && !k)
+				first = id;
+			if (run == 3 && k == 1)
+				*second = id;
+		}
+	}
+	return first;
+}
+
+/* 0 and 0.5 in turn: a centroid near 0.25, a range reaching 0.55 */
+static double wobble(int k) { return k % 2 ? 0.5 : 0.0; }
+/* where the drift took it while code 1 ran: beyond the threshold (0.85)
+ * from the centroid left behind (0.35 after the first interval of run 3
+ * joined it), within it of the range the group had (up to 0.55) */
+static double moved(int k) { return 1.3 + 0.02 * k; }
+/* a behaviour that starts beyond anything the first did */
+static double stepped(int k) { return 2.5 + 0.02 * k; }
+
+static void test_finish_merges_successor(void **state)
+{
+	(void)state;
+	uint32_t a, c;
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	a = two_eras(b, wobble, moved, 0, &c);
+	assert_int_not_equal(sl_behave_final(b, c), sl_behave_final(b, a)); /* split online */
+	sl_behave_finish(b);
+	assert_int_equal(sl_behave_final(b, c), sl_behave_final(b, a));
+	sl_behave_free(b);
+
+	/* the same two behaviours, alternating run by run: two phases */
+	b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	a = two_eras(b, wobble, moved, 1, &c);
+	sl_behave_finish(b);
+	assert_int_not_equal(sl_behave_final(b, c), sl_behave_final(b, a));
+	sl_behave_free(b);
+
+	/* a step beyond the first behaviour's range plus the threshold, never
+	 * back: two phases too */
+	b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	a = two_eras(b, wobble, stepped, 0, &c);
+	sl_behave_finish(b);
+	assert_int_not_equal(sl_behave_final(b, c), sl_behave_final(b, a));
+	sl_behave_free(b);
+}
+
 static void test_merge_and_missing(void **state)
 {
 	(void)state;
@@ -160,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_merge_and_missing),
 		cmocka_unit_test(test_finish_merges_transients),
 		cmocka_unit_test(test_drift_is_followed),
+		cmocka_unit_test(test_finish_merges_successor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
