@@ -1,6 +1,6 @@
 /*
  * A dithered profile: one run that measured every Nth interval at a second
- * frequency f2 (`sleuth simulate --dither`, `sleuth run --dither`).  The
+ * frequency f2 (`sleuth simulate --dither`, replayed by `sleuth run`).  The
  * models predict from f0, the run's frequency, so they see the profile at
  * f0 only: a dithered interval's cycles, time and energy at f0, and its
  * events that count cycles (the stall, offcore and miss-stall cycles of
@@ -14,6 +14,14 @@
  * intervals measured at f2 is then what a second run would have measured
  * (models/refine.c takes it from here, docs/models.md "Dithering"), spread
  * over the whole run instead of its first tenth.
+ *
+ * The fill has levels (docs/models.md, "Dithering"): an interval between
+ * two f0 intervals of its instance takes their mean rates (fill_between);
+ * any other is "alone": its cycle-counting events from the view, scaled
+ * by its own LLC misses (scale_by_misses), and its cycles at f0 the time
+ * model inverted on what it measured at f2 (invert) -- as is one whose
+ * clock-free behaviour is unlike its instance's (mark_alone).  An alone
+ * interval's ratio corrects itself only.
  *
  * The model's profile is a copy owned here (the intervals and counts; the
  * rest is the caller's), so that the caller's profile stays as read.
@@ -198,6 +206,36 @@ static void mark_alone(const sl_model *md, struct sl_dither *d)
 	free(cnt);
 }
 
+/*
+ * An alone interval's cycle-counting events, filled by the view at its
+ * instance's (or phase's) rate per instruction, follow its own misses
+ * instead: scaled by its LLC misses per instruction (counted: they do
+ * not depend on the clock) over the rate the fill came with.  A phase's
+ * first interval often misses half as often as the rest, and stalls on
+ * misses half as long.
+ */
+static void scale_by_misses(const sl_model *md, struct sl_dither *d, size_t i)
+{
+	const sl_interp *v = &md->view;
+	sl_profile *p = &d->f0;
+	if (md->k_llc < 0 || sl_interp_src(v, i, (size_t)md->k_llc) != SL_SRC_MEASURED)
+		return;
+	double ins = (double)p->iv[i].instructions;
+	double own = sl_interp_count(v, i, (size_t)md->k_llc) / ins;
+	double fill = v->imean[(size_t)v->inst_of[i] * v->n_events + (size_t)md->k_llc];
+	if (!(own >= 0 && fill > 0 && ins > 0))
+		return;
+	uint64_t *row = p->counts + i * p->n_events;
+	for (size_t k = 0; k < v->n_events; k++) {
+		int col = v->col[k];
+		if (col < 0 || !d->cyc_col[col] || row[col] != SL_MISSING)
+			continue;
+		double x = sl_interp_count(v, i, k);
+		if (isfinite(x))
+			row[col] = (uint64_t)llround(x * own / fill);
+	}
+}
+
 /* The cycles at f0 of dithered interval i with which the time model
  * predicts what it measured at f2: the model inverted (its cycles at f2
  * grow with those at f0), by bisection. */
@@ -315,8 +353,10 @@ int sl_dither_end(sl_model *md)
 	mark_alone(md, d);
 	for (size_t i = 0; i < d->f0.n_intervals; i++) {
 		d->alone[i] = d->alone[i] || (d->cyc2[i] && !between[i]);
-		if (d->alone[i])
+		if (d->alone[i]) {
+			scale_by_misses(md, d, i);
 			d->f0.iv[i].cycles = (uint64_t)llround(invert(md, d, i));
+		}
 		if (d->cyc2[i])
 			d->f0.iv[i].time_s = (double)d->f0.iv[i].cycles / (md->f0_ghz * 1e9);
 	}
