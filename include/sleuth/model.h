@@ -326,7 +326,8 @@ typedef enum sl_refine_level {
 /* What a refinement covers, for the caller to report. */
 typedef struct sl_refine_info {
 	double f2_ghz;        /* the short run's frequency */
-	size_t intervals;     /* intervals of the profile measured at f2 (a prefix) */
+	size_t intervals;     /* intervals of the profile measured at f2 (a
+			       * prefix, or a dithered profile's own) */
 	size_t n_intervals;   /* of the profile */
 	size_t instances;     /* instances with an interval measured at f2 */
 	size_t n_instances;
