@@ -98,6 +98,14 @@ for cmd in schedule report; do
 	rm -f "$T/out"
 done
 
+# calibration takes runs at one P-state: a dithered trace or profile is
+# refused (it would fit the dithered intervals at the run's f and V)
+for input in "$tr" "$prof"; do
+	expect_exit 1 "interval 15 ran at 1.60 GHz, the run at 2.66 GHz .*calibrate from runs at one fixed P-state" -- \
+		"$SLEUTH" calibrate --machine "$MACHINE" -o "$T/cal.yaml" "$input"
+	expect_absent "$T/cal.yaml"
+done
+
 # bad --dither: one line, exit 2, nothing written
 O="$T/bad.yaml"
 expect_exit 2 "--dither: 'x' is not N:FREQ; write e.g. 16:1.60GHz" -- \
