@@ -42,7 +42,8 @@
  * instructions)) is farther than this (Euclidean) from the mean of its
  * instance's intervals at f0 is unlike them (a phase's first interval,
  * handing over from the phase before), and so is one whose instance has
- * no interval at f0.  Chosen on the tuning split. */
+ * no interval at f0.  The refinement's like-behaviour distance
+ * (models/refine.c), not tuned again. */
 #define DITHER_LIKE_DIST 0.35
 /* The bisection that inverts the time model: steps. */
 #define DITHER_INVERT_STEPS 60

@@ -81,8 +81,7 @@
 typedef struct rsum {
 	double meas, pred;
 	double par_s, par_w;
-	/* the intervals' own ratios: count, sum, sum of squares */
-	double rn, rs, rs2;
+	double rn;          /* the measured intervals counted */
 } rsum;
 
 static void rsum_add(rsum *a, const rsum *b)
@@ -92,10 +91,7 @@ static void rsum_add(rsum *a, const rsum *b)
 	a->par_s += b->par_s;
 	a->par_w += b->par_w;
 	a->rn += b->rn;
-	a->rs += b->rs;
-	a->rs2 += b->rs2;
 }
-
 
 struct sl_refine {
 	double f2_ghz;
@@ -110,7 +106,7 @@ struct sl_refine {
 	int pool;           /* every instance takes its like-behaved measured
 			       instances' (its own among them), none its own
 			       alone, the departure shrunk by its noise */
-	double noise;       /* pool: the noise of its intervals' ratios */
+	double noise;       /* pool: the fill's relative noise, one interval's */
 };
 
 void sl_refine_free(struct sl_refine *r)
@@ -455,11 +451,9 @@ static void refine_build(sl_model *md, double f2, const uint64_t *meas, const ui
 	for (size_t i = 0; i < n; i++) {
 		if (!meas[i])
 			continue;
-		rsum x = {(double)meas[i], sl_model_cycles(md, i, f2), 0, 0, 1, 0, 0};
+		rsum x = {(double)meas[i], sl_model_cycles(md, i, f2), 0, 0, 1};
 		if (!(x.meas > 0 && x.pred > 0))
 			continue;
-		x.rs = x.meas / x.pred;
-		x.rs2 = x.rs * x.rs;
 		r->iv[i] = x;
 		info->intervals++;
 		/* an interval unlike its instance corrects itself alone */
@@ -505,8 +499,8 @@ int sl_model_refine(sl_model *md, const sl_profile *p2, const char *path,
 		return -1;
 	if (md->dither) {
 		sl_error_set("the profile is dithered: it refines itself with its own "
-			     "intervals at another frequency; leave out --refine %s, or give "
-			     "--refine off and an undithered profile", path);
+			     "intervals at another frequency, not with %s; leave out --refine "
+			     "(--refine off: not refined at all)", path);
 		return -1;
 	}
 	if (check_alignment(md, p2, path, &n) < 0)
