@@ -16,6 +16,11 @@
 # first FRAC of the intervals (predict --refine; bench/accuracy-workload.sh);
 # PREFIX=FRAC alone gives the unrefined figures after that prefix;
 # REFINE_RULE=ratio|param the refinement's rule (predict --refine-rule).
+# DITHER=N:FREQ profiles runs dithered every Nth interval to FREQ GHz
+# instead, refined by their own dithered intervals (DITHER_REFINE=off: not;
+# TRANSITION_US: the switches' time); the split table then ends with the
+# dithered runs' extra time over the runs at fmax, mean and worst %
+# (docs/benchmarks.md, "Dithering inside the one run").
 #
 #   bench/accuracy-suites.sh [BUILDDIR]
 # One line per suite, seed, model and frequency: mean over workloads of the
@@ -67,15 +72,19 @@ awk -v refine="$after" '{ k = $1 " " $2 " " $6 " " $5; s[k] += $8; n[k]++
 # workload runs of a split, worst over them.
 echo
 echo "suite split model ghz | true: avg% worst_inst% (worst workload)" \
-	"${after:+| after the prefix: avg% worst_inst% (worst workload)}"
-awk -v refine="$after" '{
+	"${after:+| after the prefix: avg% worst_inst% (worst workload)}" \
+	"${DITHER:+| dither cost: mean% worst%}"
+awk -v refine="$after" -v dither="${DITHER:-}" '{
        split_ = ($3 == "graph-bfs" || $3 == "video-encode") ? ($2 == 1 ? "held-out-wl-seed1" : "held-out-wl-seeds23") \
                 : ($2 == 1 ? "tuning" : "held-out-seeds23")
        k = $1 " " split_ " " $6 " " $5; n[k]++
        ts[k] += $12; if ($13 > tw[k]) { tw[k] = $13; tn[k] = $3 " s" $2 }
-       os[k] += $15; if ($16 > ow[k]) { ow[k] = $16; on[k] = $3 " s" $2 } }
+       os[k] += $15; if ($16 > ow[k]) { ow[k] = $16; on[k] = $3 " s" $2 }
+       dc[k] += $18; if ($18 > dw[k]) dw[k] = $18 }
      END { for (k in n) {
                printf "%s | %.2f %.2f (%s)", k, ts[k] / n[k], tw[k], tn[k]
                if (refine != "")
                    printf " | %.2f %.2f (%s)", os[k] / n[k], ow[k], on[k]
+               if (dither != "")
+                   printf " | %.2f %.2f", dc[k] / n[k], dw[k]
                printf "\n" } }' "$tmp/all.txt" | sort

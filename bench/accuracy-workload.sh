@@ -17,11 +17,14 @@
 # rounded, at least one: simulated with --intervals, replayed with the same
 # machine, counters, pins and seed; docs/models.md, "Refinement by a second
 # run"), REFINE_RULE=ratio|param its rule (predict --refine-rule); PREFIX=FRAC without REFINE: the prefix that REFINE=F2:FRAC would
-# measure, for the *_out figures of the unrefined model.
+# measure, for the *_out figures of the unrefined model.  DITHER=N:FREQ
+# profiles a run dithered every Nth interval to FREQ GHz instead (simulate
+# --dither, same seed; docs/models.md, "Dithering"; predict refines from it
+# unless DITHER_REFINE=off), TRANSITION_US its frequency switches' time.
 # Prints one line per counters, frequency and model:
 #   workload counters ghz model instances avg_err worst_err run_err energy_err
 #            true_avg_err true_worst_err prefix true_avg_out true_worst_out
-#            intervals
+#            intervals dither_cost
 # errors in %: avg_err is the paper's metric (relative error of each phase
 # instance's time, averaged weighted by its intervals), worst_err the worst
 # instance, run_err the whole run's time, energy_err the whole run's energy
@@ -29,7 +32,8 @@
 # true phase instances (runs of one label) instead of the detected ones;
 # prefix the intervals the refining run measured (0 without REFINE) and
 # true_*_out the true-instance errors over the instances that start after
-# them (none of whose intervals was measured at F2).
+# them (none of whose intervals was measured at F2); dither_cost the
+# dithered run's extra time over the run at fmax, % (0 without DITHER).
 set -euo pipefail
 [ $# -ge 6 ] || { echo "usage: $0 SLEUTH WORKLOAD.yaml WORKDIR INTERVALS COUNTERS FREQ..." >&2; exit 2; }
 sleuth=$1 wl=$2 dir=$3 nint=$4 counters=$5
@@ -45,6 +49,15 @@ len=(-m "$sim" --seed "${SEED:-1}")
 # The truth: per-interval time and exact energy, one "t,e" line per
 # interval, from a --truth trace at each target frequency.
 "$sleuth" simulate "$wl" "${len[@]}" -o "$dir/$w-max.yaml" -q
+cost=0
+if [ -n "${DITHER:-}" ]; then
+	mv "$dir/$w-max.yaml" "$dir/$w-plain.yaml"
+	"$sleuth" simulate "$wl" "${len[@]}" --dither "$DITHER" \
+		${TRANSITION_US:+--transition-us "$TRANSITION_US"} -o "$dir/$w-max.yaml" -q
+	cost=$(awk '/^- \{t: / { t = $3; sub(",", "", t); s[FILENAME] += t; f[++n] = FILENAME }
+		END { printf "%.3f", 100 * (s[ARGV[2]] / s[ARGV[1]] - 1) }' \
+		"$dir/$w-plain.yaml" "$dir/$w-max.yaml")
+fi
 for f in "$@"; do
 	"$sleuth" simulate "$wl" "${len[@]}" -f "$f" --truth -o "$dir/$w-$f.yaml" -q
 	sed -n 's/^- {t: \([^,]*\),.* e: \([^,}]*\), label: \([^,}]*\).*/\1,\2,\3/p' \
@@ -71,6 +84,9 @@ for k in $counters; do
 		"$sleuth" run -q --replay "$dir/$w-ref.yaml" --machine "$machine" \
 			--counters "$k" --pin "${PIN:-time}" --seed "${SEED:-1}" -o "$dir/$w-$k-ref.prof"
 		refine=(--refine "$dir/$w-$k-ref.prof" ${REFINE_RULE:+--refine-rule "$REFINE_RULE"})
+	elif [ -n "${DITHER:-}" ]; then
+		refine=(${REFINE_RULE:+--refine-rule "$REFINE_RULE"})
+		if [ "${DITHER_REFINE:-on}" = off ]; then refine=(--refine off); fi
 	fi
 	for model in $models; do
 		"$sleuth" predict "$dir/$w-$k.prof" "${freqs[@]}" --model "$model" "${refine[@]}" \
@@ -118,9 +134,9 @@ for k in $counters; do
 					if (wsum != n) { print "instances cover " wsum " of " n " intervals" > "/dev/stderr"; exit 1 }
 					rt = (pt > ttot ? pt - ttot : ttot - pt) / ttot
 					re = (pe > etot ? pe - etot : etot - pe) / etot
-					printf "%s %s %s %s %d %.3f %.3f %.3f %.3f %s\n", w, (k == 0 ? "unlimited" : k), f,
-					       model, m, 100 * sum / wsum, 100 * worst, 100 * rt, 100 * re, te
-				}' te="$true_err" "$dir/$w-$f.te" "$dir/$w-$k-$model.csv"
+					printf "%s %s %s %s %d %.3f %.3f %.3f %.3f %s %s\n", w, (k == 0 ? "unlimited" : k), f,
+					       model, m, 100 * sum / wsum, 100 * worst, 100 * rt, 100 * re, te, cost
+				}' te="$true_err" cost="$cost" "$dir/$w-$f.te" "$dir/$w-$k-$model.csv"
 		done
 	done
 done

@@ -46,6 +46,13 @@ int sl_calib_run_from_profile(sl_calib_run *r, const char *path, const sl_profil
 			     "fixed P-state so that calibration knows f and V", path);
 		return -1;
 	}
+	for (size_t i = 0; i < p->n_intervals; i++)
+		if (sl_profile_dithered(p, i)) {
+			sl_error_set("%s: interval %zu ran at %.2f GHz, the run at %.2f GHz (a "
+				     "dithered run); calibrate from runs at one fixed P-state",
+				     path, i, p->ghz[i], p->freq_ghz);
+			return -1;
+		}
 	char *tmp;
 	sl_calib_run_init(r, path, label_or(p->workload, path, &tmp), p->freq_ghz,
 			  p->n_events, (const char *const *)p->events);
@@ -91,7 +98,16 @@ int sl_calib_run_from_trace(sl_calib_run *r, const char *path)
 	sl_trace_interval iv;
 	double t = 0;
 	int rc;
+	size_t i = 0;
 	while ((rc = sl_trace_next(tr, &iv)) == 1) {
+		if (iv.ghz > 0 && fabs(iv.ghz - h->frequency_ghz) >= SL_SAME_GHZ) {
+			sl_error_set("%s: interval %zu ran at %.2f GHz, the run at %.2f GHz (a "
+				     "dithered or scheduled run); calibrate from runs at one "
+				     "fixed P-state", path, i, iv.ghz, h->frequency_ghz);
+			rc = -1;
+			break;
+		}
+		i++;
 		for (size_t k = 0; k < ne; k++)
 			row[k] = iv.n[src[k]];
 		sl_calib_run_add(r, t, iv.t, iv.has_e ? iv.e : NAN, iv.n[cyc], row, 0);

@@ -46,6 +46,7 @@ typedef struct loop {
 	size_t n_hist;
 	size_t iv_cap;
 	int any_energy;
+	uint32_t last_code;   /* the code phase of the last interval with samples */
 } loop;
 
 /*
@@ -83,8 +84,19 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 	uint32_t code = sl_cluster_assign(L->cl, L->vec);
 	if (!L->bh)
 		return code;
+	/* A dithered interval ran at another clock: its CPI and cycle counts
+	 * are not the run's behaviour.  Running the code of the interval
+	 * before it, it keeps that one's phase; else it joins its code
+	 * phase's groups on no behaviour at all. */
+	int other = o->ghz > 0 && fabs(o->ghz - L->b->freq_ghz) >= SL_SAME_GHZ;
+	if (other && L->p->n_intervals && code == L->last_code)
+		return L->p->iv[L->p->n_intervals - 1].phase;
+	L->last_code = code;
 	/* what the interval does (docs/phases.md) */
-	sl_behave_features(o->cycles, o->instructions, o->counts, L->pinned, L->n_pinned, L->feat);
+	sl_behave_features(o->cycles, o->instructions, o->counts, L->pinned, L->n_pinned,
+			   L->feat);
+	for (size_t k = 0; other && k <= L->n_pinned; k++)
+		L->feat[k] = NAN;
 	return sl_behave_assign(L->bh, code, L->feat);
 }
 
@@ -123,6 +135,8 @@ static void record(loop *L, const sl_obs *o, uint32_t phase)
 					     sizeof *p->counts);
 		if (p->temp_c)
 			p->temp_c = sl_xreallocarray(p->temp_c, L->iv_cap, sizeof *p->temp_c);
+		if (p->ghz)
+			p->ghz = sl_xreallocarray(p->ghz, L->iv_cap, sizeof *p->ghz);
 	}
 	p->iv[i] = (sl_prof_interval){
 		.phase = phase,
@@ -139,6 +153,16 @@ static void record(loop *L, const sl_obs *o, uint32_t phase)
 	}
 	if (p->temp_c)
 		p->temp_c[i] = o->has_temp ? o->temp_c : NAN;
+	/* the first interval at another frequency (a dithered run): the ones
+	 * before ran at the run's */
+	double f0 = L->b->freq_ghz;
+	if (o->ghz > 0 && !p->ghz && fabs(o->ghz - f0) >= SL_SAME_GHZ) {
+		p->ghz = sl_xmalloc(L->iv_cap * sizeof *p->ghz);
+		for (size_t j = 0; j < i; j++)
+			p->ghz[j] = f0;
+	}
+	if (p->ghz)
+		p->ghz[i] = o->ghz > 0 ? o->ghz : f0;
 	for (size_t k = 0; k < p->n_events; k++)
 		p->counts[i * p->n_events + k] = o->counts ? o->counts[k] : SL_MISSING;
 	if (isfinite(o->energy_j))

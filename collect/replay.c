@@ -162,6 +162,7 @@ static int replay_next(sl_backend *b, sl_obs *o)
 	o->energy_j = iv.has_e ? iv.e : NAN;
 	o->has_temp = iv.has_temp;
 	o->temp_c = iv.temp;
+	o->ghz = iv.ghz;
 	if (sample_branches(x, &iv, o) < 0)
 		return -1;
 	keep_label(x, iv.label);

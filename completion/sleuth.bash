@@ -32,6 +32,8 @@ _sleuth()
 		*:--backend) COMPREPLY=($(compgen -W "auto perf timer" -- "$cur")) ;;
 		*:--model) COMPREPLY=($(compgen -W "stall mlp linear" -- "$cur")) ;;
 		*:--anchor) COMPREPLY=($(compgen -W "auto off" -- "$cur")) ;;
+		*:--dither) COMPREPLY=($(compgen -W "8:1.60GHz 16:1.60GHz 32:1.60GHz" -- "$cur")) ;;
+		*:--refine) COMPREPLY=($(compgen -f -W off -- "$cur")) ;;
 		*:--confidence) COMPREPLY=($(compgen -W "95% 99% 90% off" -- "$cur")) ;;
 		*:--scope) COMPREPLY=($(compgen -W "global phase" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -f -- "$cur")) ;;

@@ -46,7 +46,9 @@ enum {
 	SEC_PHASES = 6,
 	SEC_MACHINE = 7,
 	SEC_TEMPS = 8,  /* optional: written when the intervals carry temperatures */
-	SEC_LAST = SEC_TEMPS,
+	SEC_GHZ = 9,    /* optional: written when an interval ran at another
+			   frequency (version 2) */
+	SEC_LAST = SEC_GHZ,
 };
 
 static const char *const sec_names[] = {
@@ -54,7 +56,11 @@ static const char *const sec_names[] = {
 	[SEC_NOTES] = "notes",   [SEC_INTERVALS] = "interval",
 	[SEC_COUNTS] = "counts", [SEC_PHASES] = "phase",
 	[SEC_MACHINE] = "machine", [SEC_TEMPS] = "temperature",
+	[SEC_GHZ] = "frequency",
 };
+
+/* A per-interval core frequency is in (0, MAX_IV_GHZ]. */
+#define MAX_IV_GHZ 100.0
 
 enum { MT_STR = 1, MT_U64 = 2, MT_F64 = 3 };
 
@@ -100,6 +106,7 @@ void sl_profile_free(sl_profile *p)
 	free(p->iv);
 	free(p->counts);
 	free(p->temp_c);
+	free(p->ghz);
 	for (size_t i = 0; i < p->n_phases; i++) {
 		free_locs(p->phases[i].funcs, p->phases[i].n_funcs);
 		free_locs(p->phases[i].lines, p->phases[i].n_lines);
@@ -118,6 +125,20 @@ void sl_profile_add_note(sl_profile *p, const char *fmt, ...)
 	va_end(ap);
 	p->notes = sl_xreallocarray(p->notes, p->n_notes + 1, sizeof *p->notes);
 	p->notes[p->n_notes++] = s;
+}
+
+int sl_profile_dithered(const sl_profile *p, size_t i)
+{
+	return p->ghz && fabs(p->ghz[i] - p->freq_ghz) >= SL_SAME_GHZ;
+}
+
+/* Whether any interval is dithered: the file is then version 2. */
+static int any_dithered(const sl_profile *p)
+{
+	for (size_t i = 0; p->ghz && i < p->n_intervals; i++)
+		if (sl_profile_dithered(p, i))
+			return 1;
+	return 0;
 }
 
 int sl_profile_event_index(const sl_profile *p, const char *name)
@@ -353,13 +374,13 @@ static void enc_phases(buf *b, const sl_profile *p)
 	}
 }
 
-/* Per-interval die temperatures: the count, then one f64 each (NaN: not
- * measured). */
-static void enc_temps(buf *b, const sl_profile *p)
+/* A per-interval section (die temperatures, frequencies): the count,
+ * then one f64 each. */
+static void enc_per_interval(buf *b, const sl_profile *p, const double *x)
 {
 	put_u64(b, p->n_intervals);
 	for (size_t i = 0; i < p->n_intervals; i++)
-		put_f64(b, p->temp_c[i]);
+		put_f64(b, x[i]);
 }
 
 /* What the writer refuses: a profile the reader would reject.  Checked
@@ -389,6 +410,11 @@ static int check_writable(const sl_profile *p)
 				     "temperature of %g C", i, p->temp_c[i]);
 			return -1;
 		}
+		if (p->ghz && !(p->ghz[i] > 0 && p->ghz[i] <= MAX_IV_GHZ)) {
+			sl_error_set("cannot write the profile: interval %zu ran at %g GHz",
+				     i, p->ghz[i]);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -410,15 +436,21 @@ static void stream_section(buf *b, int type, const sl_profile *p, FILE *f)
 
 int sl_profile_write(const char *path, const sl_profile *p)
 {
-	static const int order[] = {SEC_META,   SEC_EVENTS,  SEC_NOTES, SEC_INTERVALS,
-				    SEC_COUNTS, SEC_PHASES,  SEC_MACHINE, SEC_TEMPS};
-	/* the temperature section only when there are temperatures */
-	const size_t NS = SL_ARRAY_LEN(order) - (p->temp_c ? 0 : 1);
+	int order[] = {SEC_META,   SEC_EVENTS, SEC_NOTES,   SEC_INTERVALS,
+		       SEC_COUNTS, SEC_PHASES, SEC_MACHINE, SEC_TEMPS, SEC_GHZ};
+	/* the temperature section only when there are temperatures, the
+	 * frequency section only when an interval ran at another frequency */
+	int dithered = any_dithered(p);
+	size_t NS = 7;
 	buf sec[SL_ARRAY_LEN(order)];
 	int rc = -1;
 
 	if (check_writable(p) < 0)
 		return -1;
+	if (p->temp_c)
+		order[NS++] = SEC_TEMPS;
+	if (dithered)
+		order[NS++] = SEC_GHZ;
 	memset(sec, 0, sizeof sec);
 	enc_meta(&sec[0], p);
 	enc_strings(&sec[1], p->events, p->n_events);
@@ -428,14 +460,14 @@ int sl_profile_write(const char *path, const sl_profile *p)
 	stream_section(&sec[4], SEC_COUNTS, p, NULL);
 	enc_phases(&sec[5], p);
 	put_str(&sec[6], p->machine_text);
-	if (p->temp_c)
-		enc_temps(&sec[7], p);
+	for (size_t i = 7; i < NS; i++)
+		enc_per_interval(&sec[i], p, order[i] == SEC_TEMPS ? p->temp_c : p->ghz);
 
 	buf head = {0};
 	uint64_t off = HEADER_SIZE + NS * TOC_ENTRY;
 	memcpy(reserve(&head, 8), MAGIC, 8);
-	put_u32(&head, SL_PROFILE_VERSION);
-	put_u32(&head, NS);
+	put_u32(&head, dithered ? SL_PROFILE_VERSION : SL_PROFILE_VERSION_PLAIN);
+	put_u32(&head, (uint32_t)NS);
 	uint64_t total = off;
 	for (size_t i = 0; i < NS; i++)
 		total += sec[i].stream ? sec[i].total : sec[i].n;
@@ -870,22 +902,38 @@ static int dec_machine(cur *c, sl_profile *p)
 	return c->err ? -1 : 0;
 }
 
-static int dec_temps(cur *c, sl_profile *p)
+/* A per-interval section of `what` (plural), one f64 per interval, each
+ * passing ok(). */
+static int dec_per_interval(cur *c, const sl_profile *p, double **out, const char *what,
+			    int (*ok)(double))
 {
 	uint64_t n = get_u64(c);
 	if (!c->err && n != p->n_intervals)
-		return corrupt(c, "%llu temperatures for %zu intervals",
-			       (unsigned long long)n, p->n_intervals);
+		return corrupt(c, "%llu %s for %zu intervals", (unsigned long long)n, what,
+			       p->n_intervals);
 	if (c->n - c->pos != p->n_intervals * 8)
-		return corrupt(c, "the temperatures do not fill the section");
-	p->temp_c = sl_xmalloc((p->n_intervals ? p->n_intervals : 1) * sizeof *p->temp_c);
+		return corrupt(c, "the %s do not fill the section", what);
+	*out = sl_xmalloc((p->n_intervals ? p->n_intervals : 1) * sizeof **out);
 	for (size_t i = 0; i < p->n_intervals; i++) {
-		double t = get_f64(c);
-		if (!isnan(t) && !(t > -273.15 && t <= 500))
-			return corrupt(c, "interval %zu: %g is not a die temperature", i, t);
-		p->temp_c[i] = t;
+		double x = get_f64(c);
+		if (!ok(x))
+			return corrupt(c, "interval %zu: %g is not one of the %s", i, x, what);
+		(*out)[i] = x;
 	}
 	return c->err ? -1 : 0;
+}
+
+static int temp_ok(double t) { return isnan(t) || (t > -273.15 && t <= 500); }
+static int ghz_ok(double f) { return f > 0 && f <= MAX_IV_GHZ; }
+
+static int dec_temps(cur *c, sl_profile *p)
+{
+	return dec_per_interval(c, p, &p->temp_c, "die temperatures", temp_ok);
+}
+
+static int dec_ghz(cur *c, sl_profile *p)
+{
+	return dec_per_interval(c, p, &p->ghz, "core frequencies in GHz", ghz_ok);
 }
 
 /* Cross-section rules: what no single section can check alone. */
@@ -914,7 +962,7 @@ static const char *sec_name(uint32_t type)
 /* The header and table of contents: magic, version, sizes, and where the
  * file is cut short if it is. */
 static int read_toc(const char *path, const unsigned char *d, size_t size, toc *t,
-		    uint32_t *ns)
+		    uint32_t *ns, uint32_t *version)
 {
 	if (size < 8 || memcmp(d, MAGIC, 8)) {
 		if (size < 8 && !memcmp(d, MAGIC, size))
@@ -933,10 +981,10 @@ static int read_toc(const char *path, const unsigned char *d, size_t size, toc *
 	ver = le32toh(ver);
 	n = le32toh(n);
 	total = le64toh(total);
-	if (ver != SL_PROFILE_VERSION) {
+	if (ver != SL_PROFILE_VERSION && ver != SL_PROFILE_VERSION_PLAIN) {
 		sl_error_set("%s: profile version %u is not supported (this sleuth "
-			     "reads version %u); re-record it with this sleuth", path,
-			     ver, SL_PROFILE_VERSION);
+			     "reads versions %u and %u); re-record it with this sleuth", path,
+			     ver, SL_PROFILE_VERSION_PLAIN, SL_PROFILE_VERSION);
 		return -1;
 	}
 	if (n == 0 || n > MAX_SECTIONS) {
@@ -998,6 +1046,7 @@ static int read_toc(const char *path, const unsigned char *d, size_t size, toc *
 		return -1;
 	}
 	*ns = n;
+	*version = ver;
 	return 0;
 trunc_head:
 	sl_error_set("%s: truncated at byte %zu (header); re-record it", path, size);
@@ -1027,11 +1076,12 @@ static int decode(const char *path, const unsigned char *d, size_t size, int map
 		[SEC_NOTES] = NULL,            [SEC_INTERVALS] = dec_intervals,
 		[SEC_COUNTS] = dec_counts,     [SEC_PHASES] = dec_phases,
 		[SEC_MACHINE] = dec_machine,   [SEC_TEMPS] = dec_temps,
+		[SEC_GHZ] = dec_ghz,
 	};
 	toc t[MAX_SECTIONS];
-	uint32_t ns;
+	uint32_t ns, ver;
 	int seen[SEC_LAST + 1] = {0};
-	if (read_toc(path, d, size, t, &ns) < 0)
+	if (read_toc(path, d, size, t, &ns, &ver) < 0)
 		return -1;
 	for (uint32_t i = 0; i < ns; i++) {
 		if (t[i].type < 1 || t[i].type > SEC_LAST)
@@ -1050,6 +1100,13 @@ static int decode(const char *path, const unsigned char *d, size_t size, int map
 			return corrupt(&c, "counts precede the interval or event section");
 		if (t[i].type == SEC_TEMPS && !seen[SEC_INTERVALS])
 			return corrupt(&c, "temperatures precede the interval section");
+		if (t[i].type == SEC_GHZ && !seen[SEC_INTERVALS])
+			return corrupt(&c, "frequencies precede the interval section");
+		/* a version-1 reader skips the section: its intervals would be
+		 * taken as run at freq_ghz */
+		if (t[i].type == SEC_GHZ && ver < SL_PROFILE_VERSION)
+			return corrupt(&c, "per-interval frequencies in a version-%u profile",
+				       ver);
 		int rc = t[i].type == SEC_NOTES
 				 ? dec_strings(&c, &p->notes, &p->n_notes, "note")
 				 : decoders[t[i].type](&c, p);
@@ -1059,7 +1116,7 @@ static int decode(const char *path, const unsigned char *d, size_t size, int map
 			return corrupt(&c, "%zu bytes left over", c.n - c.pos);
 	}
 	for (int s = 1; s <= SEC_LAST; s++)
-		if (!seen[s] && s != SEC_TEMPS) {
+		if (!seen[s] && s != SEC_TEMPS && s != SEC_GHZ) {
 			sl_error_set("%s: corrupt profile: no %s section; re-record it",
 				     path, sec_names[s]);
 			return -1;

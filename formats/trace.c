@@ -607,6 +607,13 @@ static int read_interval(sl_trace_reader *r, const sl_ynode *m, slot *s)
 			return -1;
 		iv->label = slot_label(s, str);
 	}
+	if ((v = sl_ymap_get(m, "ghz"))) {
+		if (sl_yget_double(yp, v, "ghz", &iv->ghz) < 0)
+			return -1;
+		if (!(iv->ghz > 0 && iv->ghz < 1000))
+			return sl_yerr(yp, v->line, "ghz", "a core frequency in GHz must be "
+				       "> 0, found %s", v->str);
+	}
 	return 0;
 }
 
@@ -784,8 +791,8 @@ static int fast_line(sl_trace_reader *r, char *p, size_t len, slot *s)
 	}
 	if (LIT(p, ", label: ") && !fast_label(&p, s))
 		return 0;
-	double ghz;
-	if (LIT(p, ", ghz: ") && !fast_double(&p, &ghz))
+	if (LIT(p, ", ghz: ") && (!fast_double(&p, &iv->ghz) ||
+				  !(iv->ghz > 0 && iv->ghz < 1000)))
 		return 0;
 	return LIT(p, "}") && (p == end || (*p == '\n' && p + 1 == end));
 }

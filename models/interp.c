@@ -117,11 +117,22 @@ static void phase_features(sl_interp *v, double *x)
 	const sl_profile *p = v->prof;
 	size_t np = v->n_phase_ids, n_pinned = 0;
 	v->pinned = sl_xcalloc(p->n_events ? p->n_events : 1, sizeof *v->pinned);
+	/* an interval without cycles has no behaviour (a dithered one,
+	 * models/dither.c): it does not decide what is pinned; and a column
+	 * that is the cycles themselves (a dithered profile's cycles at f0)
+	 * repeats the CPI */
 	for (size_t j = 0; j < p->n_events; j++) {
-		size_t i = 0;
-		while (i < p->n_intervals && sl_prof_count(p, i, j) != SL_MISSING)
-			i++;
-		if (i == p->n_intervals)
+		size_t i = 0, same = 0, with = 0;
+		for (; i < p->n_intervals; i++) {
+			uint64_t c = sl_prof_count(p, i, j);
+			if (!p->iv[i].cycles)
+				continue;
+			if (c == SL_MISSING)
+				break;
+			same += c == p->iv[i].cycles;
+			with++;
+		}
+		if (i == p->n_intervals && !(with && same == with))
 			v->pinned[n_pinned++] = j;
 	}
 	size_t nf = v->n_feat = 1 + n_pinned;

@@ -35,8 +35,7 @@ int sl_time_model_parse(const char *s, sl_time_model *t)
 /* bytes a miss or a prefetch moves */
 #define SL_LINE_BYTES 64.0
 
-/* Append `ev` to the list unless present; its index. */
-static int add_event(const char ***list, size_t *n, size_t *cap, const char *ev)
+int sl_model_add_event(const char ***list, size_t *n, size_t *cap, const char *ev)
 {
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp((*list)[i], ev))
@@ -133,6 +132,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	md->temp_c = NAN;
 	md->k_stall = md->k_llc = md->k_memstall = -1;
 	md->k_ocyc = md->k_occ = md->k_pf = md->k_llcref = md->k_mst = -1;
+	md->k_c0 = -1;
 	if (check_inputs(p, m, t, flags) < 0)
 		return -1;
 	md->prof = p;
@@ -149,23 +149,23 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	size_t n = 0, cap = 0;
 	const char *memstall = sl_machine_role(m, "memory_stall_cycles");
 	if (t == SL_TIME_STALL && memstall)
-		md->k_memstall = add_event(&evs, &n, &cap, memstall);
+		md->k_memstall = sl_model_add_event(&evs, &n, &cap, memstall);
 	else if (t == SL_TIME_STALL) {
-		md->k_stall = add_event(&evs, &n, &cap, sl_machine_role(m, "stall_cycles"));
-		md->k_llc = add_event(&evs, &n, &cap, sl_machine_role(m, "llc_misses"));
+		md->k_stall = sl_model_add_event(&evs, &n, &cap, sl_machine_role(m, "stall_cycles"));
+		md->k_llc = sl_model_add_event(&evs, &n, &cap, sl_machine_role(m, "llc_misses"));
 	} else if (t == SL_TIME_MLP) {
 		const char *ev;
-		md->k_ocyc = add_event(&evs, &n, &cap, sl_machine_role(m, "offcore_cycles"));
-		md->k_llc = add_event(&evs, &n, &cap, sl_machine_role(m, "llc_misses"));
+		md->k_ocyc = sl_model_add_event(&evs, &n, &cap, sl_machine_role(m, "offcore_cycles"));
+		md->k_llc = sl_model_add_event(&evs, &n, &cap, sl_machine_role(m, "llc_misses"));
 		if ((ev = sl_machine_role(m, "offcore_occupancy")))
-			md->k_occ = add_event(&evs, &n, &cap, ev);
+			md->k_occ = sl_model_add_event(&evs, &n, &cap, ev);
 		if ((ev = sl_machine_role(m, "prefetches")))
-			md->k_pf = add_event(&evs, &n, &cap, ev);
+			md->k_pf = sl_model_add_event(&evs, &n, &cap, ev);
 		if ((ev = sl_machine_role(m, "llc_references")) &&
 		    sl_machine_llc_hit(m, sl_machine_fmax(m)) > 0)
-			md->k_llcref = add_event(&evs, &n, &cap, ev);
+			md->k_llcref = sl_model_add_event(&evs, &n, &cap, ev);
 		if ((ev = sl_machine_role(m, "miss_stall_cycles")))
-			md->k_mst = add_event(&evs, &n, &cap, ev);
+			md->k_mst = sl_model_add_event(&evs, &n, &cap, ev);
 		/* the most traffic any probe achieved */
 		md->bw_gbps = m->mem_bandwidth_gbps;
 		if (m->n_mem_loaded)
@@ -184,7 +184,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		md->ceff_peak = m->constant;
 		for (size_t j = 0; j < m->n_terms; j++) {
 			const char *ev = m->terms[j].event;
-			md->k_term[j] = add_event(&evs, &n, &cap, ev);
+			md->k_term[j] = sl_model_add_event(&evs, &n, &cap, ev);
 			md->coeff[j] = m->terms[j].coeff;
 			/* Cycle counts that overlap memory stalls scale with them
 			 * (docs/models.md, "Event rates at the target"). */
@@ -198,9 +198,11 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 					m->terms[j].coeff * SL_PEAK_RATE_PER_CYCLE;
 		}
 	}
-	int rc = sl_interp_build(&md->view, p, evs, n);
+	int rc = sl_dither_begin(md, p, &evs, &n, &cap);
+	if (rc == 0)
+		rc = sl_interp_build(&md->view, md->prof, evs, n);
 	free(evs);
-	if (rc < 0)
+	if (rc < 0 || sl_dither_end(md) < 0)
 		goto fail;
 	if (t == SL_TIME_STALL) {
 		if (md->k_memstall >= 0)
@@ -235,6 +237,7 @@ void sl_model_free(sl_model *md)
 {
 	sl_interp_free(&md->view);
 	sl_refine_free(md->refine);
+	sl_dither_free(md->dither);
 	free(md->k_term);
 	free(md->coeff);
 	free(md->term_energy);

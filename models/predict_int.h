@@ -31,6 +31,24 @@ double sl_refine_cycles(const sl_model *md, size_t i, double f1_ghz, double c1);
 double sl_refine_param(const sl_model *md, size_t i);
 double sl_model_cycles_par(const sl_model *md, size_t i, double f1_ghz, double par);
 void sl_refine_free(struct sl_refine *r);
+/* Append `ev` to a list of event names unless present; its index. */
+int sl_model_add_event(const char ***list, size_t *n, size_t *cap, const char *ev);
+/* A dithered profile (models/dither.c): before the view is built, make
+ * md->prof the profile at f0 alone and add its cycles column to the
+ * view's events (`evs`); after, fill the dithered intervals' cycles and
+ * times at f0 from the view.  Both 0 for a profile that is not
+ * dithered; -1 with sl_error(). */
+int sl_dither_begin(sl_model *md, const sl_profile *p, const char ***evs, size_t *n,
+		    size_t *cap);
+int sl_dither_end(sl_model *md);
+void sl_dither_free(struct sl_dither *d);
+/* The cycles the dithered intervals measured at *f2_ghz (0: an interval
+ * at f0), n_intervals of them; *n_dithered how many; (*alone)[i] 1 for a
+ * dithered interval unlike its instance, whose ratio is its own alone;
+ * *noise the relative error of the fill of their cycles at f0 (its
+ * standard deviation; NAN: unknown); NULL: not dithered. */
+const uint64_t *sl_dither_measured(const sl_model *md, double *f2_ghz, size_t *n_dithered,
+				   const uint8_t **alone, double *noise);
 /* The human table (SL_FMT_TABLE), always per phase. */
 int sl_predict_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n_ops,
 		     const sl_predict_info *info, sl_predict_stats *stats);

@@ -15,7 +15,10 @@
  * measured, else per phase instance, else from the measured instances of
  * its phase (the main profile's) that behave like it, else not at all --
  * a phase's data drifts, and a ratio measured where it clipped corrects
- * its later instances that do not the wrong way.  At f0 the model is exact
+ * its later instances that do not the wrong way.  A dithered profile
+ * (models/dither.c) measured every Nth interval of the one run at f2:
+ * those intervals feed the same ratios (sl_model_refine_dither), spread
+ * over the whole run instead of its prefix.  At f0 the model is exact
  * already (it predicts the cycles counted) and at f2 the measured
  * intervals are then exact; between and beyond, the correction follows a
  * line in f (docs/models.md, "Refinement by a second run").  Only profiles
@@ -64,6 +67,10 @@
 #define REFINE_POL_MAX 1.0
 #define REFINE_STALL_MAX 10.0
 #define REFINE_PAR_SENS 1e-3
+/* A dithered profile's pooled ratio departs from 1 only by what is more
+ * than this many standard errors of its intervals' fills.  Chosen on the
+ * tuning split (1 and 2 tried, docs/benchmarks.md). */
+#define DITHER_Z 2.0
 /* The default rule */
 #define REFINE_RULE_DEFAULT SL_REFINE_RATIO
 
@@ -74,6 +81,7 @@
 typedef struct rsum {
 	double meas, pred;
 	double par_s, par_w;
+	double rn;          /* the measured intervals counted */
 } rsum;
 
 static void rsum_add(rsum *a, const rsum *b)
@@ -82,6 +90,7 @@ static void rsum_add(rsum *a, const rsum *b)
 	a->pred += b->pred;
 	a->par_s += b->par_s;
 	a->par_w += b->par_w;
+	a->rn += b->rn;
 }
 
 struct sl_refine {
@@ -94,6 +103,10 @@ struct sl_refine {
 			       of its phase that behave like it */
 	double *par;        /* n_instances: the parameter it takes, NAN: a
 			       ratio or nothing */
+	int pool;           /* every instance takes its like-behaved measured
+			       instances' (its own among them), none its own
+			       alone, the departure shrunk by its noise */
+	double noise;       /* pool: the fill's relative noise, one interval's */
 };
 
 void sl_refine_free(struct sl_refine *r)
@@ -139,6 +152,23 @@ static double carry(double f0, double f2, double f1)
 	return g < REFINE_G_MIN ? REFINE_G_MIN : g > REFINE_G_MAX ? REFINE_G_MAX : g;
 }
 
+/* The ratio's departure from 1 that a pool of intervals carries: in full
+ * from one run's prefix, where each ratio is the model's own error; for a
+ * dithered profile, whose intervals' cycles at f0 are filled from their
+ * neighbours', shrunk by how much of it the noise of those fills could
+ * explain (its standard error over the pool: the whole departure when it
+ * is many standard errors, none when it is within DITHER_Z of them). */
+static double departure(const struct sl_refine *r, const rsum *x)
+{
+	double d = x->meas / x->pred - 1;
+	if (!r->pool || d == 0)
+		return d;
+	if (isnan(r->noise))
+		return 0;
+	double z = DITHER_Z * r->noise / sqrt(x->rn);
+	return d * SL_MAX(0.0, 1 - z * z / (d * d));
+}
+
 double sl_refine_cycles(const sl_model *md, size_t i, double f1_ghz, double c1)
 {
 	const struct sl_refine *r = md->refine;
@@ -149,13 +179,14 @@ double sl_refine_cycles(const sl_model *md, size_t i, double f1_ghz, double c1)
 		return c1;
 	if (i < r->n_aligned && r->iv[i].meas > 0)
 		x = &r->iv[i];
-	if (!x && r->inst[v->inst_of[i]].meas > 0)
+	if (!x && !r->pool && r->inst[v->inst_of[i]].meas > 0)
 		x = &r->inst[v->inst_of[i]];
 	if (!x && r->like[v->inst_of[i]].meas > 0)
 		x = &r->like[v->inst_of[i]];
 	if (!x)
 		return c1;
-	double k = 1 + (x->meas / x->pred - 1) * carry(md->f0_ghz, r->f2_ghz, f1_ghz);
+	double dep = x == &r->iv[i] ? x->meas / x->pred - 1 : departure(r, x);
+	double k = 1 + dep * carry(md->f0_ghz, r->f2_ghz, f1_ghz);
 	return c1 * SL_MAX(k, 0.0);
 }
 
@@ -199,6 +230,12 @@ static void like_measured(const sl_model *md, struct sl_refine *r)
 		for (size_t k = 0; row[nf] > 0 && k < nf; k++)
 			row[k] /= row[nf];
 	}
+	/* a measured instance whose measured intervals have no behaviour at
+	 * f0 of their own (dithered ones: their cycles at f0 are filled) is
+	 * judged by its instance's */
+	for (size_t j = 0; j < ni; j++)
+		if (r->inst[j].meas > 0 && !(fm[j * w + nf] > 0))
+			memcpy(fm + j * w, fa + j * w, w * sizeof *fm);
 	/* the measured instances of each phase, the last REFINE_LIKE_MAX */
 	size_t *first = sl_xcalloc(np + 1, sizeof *first), *list = sl_xcalloc(ni + 1, sizeof *list);
 	for (size_t j = 0; j < ni; j++)
@@ -214,7 +251,7 @@ static void like_measured(const sl_model *md, struct sl_refine *r)
 	r->like = sl_xcalloc(ni, sizeof *r->like);
 	for (size_t j = 0; j < ni; j++) {
 		uint32_t ph = v->inst[j].phase;
-		if (r->inst[j].meas > 0 || !(fa[j * w + nf] > 0))
+		if ((!r->pool && r->inst[j].meas > 0) || !(fa[j * w + nf] > 0))
 			continue;
 		size_t a = first[ph], b = first[ph + 1];
 		if (b - a > REFINE_LIKE_MAX)
@@ -303,8 +340,8 @@ static void assign_levels(const sl_model *md, struct sl_refine *r, sl_refine_inf
 	const sl_interp *v = &md->view;
 	r->par = sl_xcalloc(v->n_instances, sizeof *r->par);
 	for (size_t j = 0; j < v->n_instances; j++) {
-		const rsum *x = r->inst[j].meas > 0 ? &r->inst[j] : &r->like[j];
-		int own = r->inst[j].meas > 0;
+		int own = !r->pool && r->inst[j].meas > 0;
+		const rsum *x = own ? &r->inst[j] : &r->like[j];
 		sl_refine_level l;
 		r->par[j] = NAN;
 		if (x->par_w > 0) {
@@ -392,34 +429,38 @@ static int check_alignment(const sl_model *md, const sl_profile *p2, const char 
 	return 0;
 }
 
-int sl_model_refine(sl_model *md, const sl_profile *p2, const char *path,
-		    sl_refine_info *info)
+/*
+ * The refinement from the cycles measured at f2 in intervals 0..n-1
+ * (meas[i], 0: not measured): those of a short second run's prefix, or
+ * a dithered profile's own intervals at f2.  Everything after this point
+ * is the same for both.
+ */
+static void refine_build(sl_model *md, double f2, const uint64_t *meas, const uint8_t *alone,
+			 double noise, size_t n, sl_refine_info *info)
 {
-	size_t n;
-	if (md->refine) {
-		sl_error_set("the model is refined already; give --refine once");
-		return -1;
-	}
-	if (check_alignment(md, p2, path, &n) < 0)
-		return -1;
 	const sl_interp *v = &md->view;
 	const sl_profile *p = md->prof;
-	double f2 = p2->freq_ghz;
 	struct sl_refine *r = sl_xcalloc(1, sizeof *r);
 	r->f2_ghz = f2;
 	r->n_aligned = n;
+	r->pool = alone != NULL;
+	r->noise = noise;
 	r->iv = sl_xcalloc(n, sizeof *r->iv);
 	r->inst = sl_xcalloc(v->n_instances, sizeof *r->inst);
+	memset(info, 0, sizeof *info);
 	for (size_t i = 0; i < n; i++) {
-		rsum x = {(double)p2->iv[i].cycles, sl_model_cycles(md, i, f2), 0, 0};
+		if (!meas[i])
+			continue;
+		rsum x = {(double)meas[i], sl_model_cycles(md, i, f2), 0, 0, 1};
 		if (!(x.meas > 0 && x.pred > 0))
 			continue;
 		r->iv[i] = x;
-		rsum_add(&r->inst[v->inst_of[i]], &x);
+		info->intervals++;
+		/* an interval unlike its instance corrects itself alone */
+		if (!alone || !alone[i])
+			rsum_add(&r->inst[v->inst_of[i]], &x);
 	}
-	memset(info, 0, sizeof *info);
 	info->f2_ghz = f2;
-	info->intervals = n;
 	info->n_intervals = p->n_intervals;
 	info->n_instances = v->n_instances;
 	/* phases with intervals (ids can have gaps: seen 1), and with a
@@ -440,7 +481,51 @@ int sl_model_refine(sl_model *md, const sl_profile *p2, const char *path,
 	like_measured(md, r);
 	assign_levels(md, r, info);
 	md->refine = r;
+}
+
+static int refine_once(const sl_model *md)
+{
+	if (!md->refine)
+		return 0;
+	sl_error_set("the model is refined already; give --refine once");
+	return -1;
+}
+
+int sl_model_refine(sl_model *md, const sl_profile *p2, const char *path,
+		    sl_refine_info *info)
+{
+	size_t n;
+	if (refine_once(md) < 0)
+		return -1;
+	if (md->dither) {
+		sl_error_set("the profile is dithered: it refines itself with its own "
+			     "intervals at another frequency, not with %s; leave out --refine "
+			     "(--refine off: not refined at all)", path);
+		return -1;
+	}
+	if (check_alignment(md, p2, path, &n) < 0)
+		return -1;
+	uint64_t *meas = sl_xcalloc(n + 1, sizeof *meas);
+	for (size_t i = 0; i < n; i++)
+		meas[i] = p2->iv[i].cycles;
+	refine_build(md, p2->freq_ghz, meas, NULL, 0, n, info);
+	free(meas);
 	return 0;
+}
+
+int sl_model_refine_dither(sl_model *md, sl_refine_info *info)
+{
+	double f2;
+	size_t nd;
+	const uint8_t *alone;
+	double noise;
+	const uint64_t *meas = sl_dither_measured(md, &f2, &nd, &alone, &noise);
+	if (!meas)
+		return 0;
+	if (refine_once(md) < 0)
+		return -1;
+	refine_build(md, f2, meas, alone, noise, md->prof->n_intervals, info);
+	return 1;
 }
 
 int sl_model_refine_file(sl_model *md, const char *path, sl_refine_info *info)

@@ -39,7 +39,6 @@ static void build_phases(sl_report *r, const sl_profile *p)
 		sl_rep_phase *ph = &r->phases[at[p->iv[i].phase]];
 		ph->intervals++;
 		ph->instructions += p->iv[i].instructions;
-		ph->time_s += p->iv[i].time_s;
 	}
 	for (size_t i = 0; i < r->n_inst; i++)
 		r->phases[at[r->inst[i].phase]].instances++;
@@ -53,12 +52,8 @@ static void build_phases(sl_report *r, const sl_profile *p)
 		ph->lines = pi->lines;
 		ph->n_lines = pi->n_lines;
 	}
-	double total = 0;
-	for (size_t i = 0; i < p->n_intervals; i++)
-		total += p->iv[i].time_s;
 	for (size_t i = 0; i < r->n_phases; i++) {
 		sl_rep_phase *ph = &r->phases[i];
-		ph->share = total > 0 ? ph->time_s / total : NAN;
 		ph->measured = ph->interpolated = ph->missing = NAN;
 		ph->mem_bound = NAN;
 		ph->sched_ghz = NAN;
@@ -88,17 +83,41 @@ static void build_instances(sl_report *r, const sl_profile *p)
 		ri->first = in[i].first;
 		ri->n = in[i].n;
 		ri->start_s = p->iv[in[i].first].start_s;
-		for (size_t j = in[i].first; j < in[i].first + in[i].n; j++)
-			ri->time_s += p->iv[j].time_s;
 	}
 	free(in);
+}
+
+/* The times of the instances, phases and run, and the run's energy, at
+ * the profiled frequency: the profile's (for a dithered one, the model's
+ * profile at f0, whose dithered intervals' times are predicted and whose
+ * energies there unknown: models/dither.c). */
+static void set_times(sl_report *r, const sl_profile *meas, const sl_profile *p)
+{
+	double total = 0, e = 0, total_meas = 0;
+	for (size_t i = 0; i < r->n_phases; i++)
+		r->phases[i].time_s = 0;
+	for (size_t i = 0; i < r->n_inst; i++) {
+		sl_rep_inst *ri = &r->inst[i];
+		ri->time_s = 0;
+		for (size_t j = ri->first; j < ri->first + ri->n; j++)
+			ri->time_s += p->iv[j].time_s;
+		for (size_t k = 0; k < r->n_phases; k++)
+			if (r->phases[k].id == ri->phase)
+				r->phases[k].time_s += ri->time_s;
+		total += ri->time_s;
+	}
+	for (size_t i = 0; i < r->n_phases; i++)
+		r->phases[i].share = total > 0 ? r->phases[i].time_s / total : NAN;
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		e += p->iv[i].energy_j; /* NAN if any is unmeasured */
+		total_meas += meas->iv[i].time_s;
+	}
+	r->run_energy_j = p->n_intervals ? e : 0;
+	/* the run's span as measured (gaps between intervals too), less what
+	 * the dithered intervals took over their predicted times */
 	if (p->n_intervals) {
-		const sl_prof_interval *last = &p->iv[p->n_intervals - 1];
-		r->run_time_s = last->start_s + last->time_s;
-		double e = 0;
-		for (size_t i = 0; i < p->n_intervals; i++)
-			e += p->iv[i].energy_j; /* NAN if any is unmeasured */
-		r->run_energy_j = e;
+		const sl_prof_interval *last = &meas->iv[meas->n_intervals - 1];
+		r->run_time_s = last->start_s + last->time_s + (total - total_meas);
 	}
 }
 
@@ -258,7 +277,7 @@ static int build_all_series(sl_report *r, const sl_model *md, const sl_report_op
 			build_series(r, md, &op, NULL,
 				     sl_xasprintf("%.3g GHz (profiled%s)", p->freq_ghz, also),
 				     p->freq_ghz);
-			attach_measured(&r->series[r->n_series - 1], p);
+			attach_measured(&r->series[r->n_series - 1], md->prof);
 		}
 	}
 	double dflt[2] = {r->sweep_ghz[r->fmax], r->sweep_ghz[r->fmin]};
@@ -434,14 +453,17 @@ static int init_model(sl_report *r, sl_model *md, const sl_profile *p, const sl_
 	}
 	char *refined = NULL;
 	sl_refine_info ri;
-	if (refine_path) {
-		if (sl_model_refine_file(md, refine_path, &ri) < 0) {
-			sl_model_free(md);
-			return -1;
-		}
-		refined = sl_xasprintf(", refined by %s at %.2f GHz (%zu of %zu intervals)",
-				       refine_path, ri.f2_ghz, ri.intervals, ri.n_intervals);
+	int off = refine_path && !strcmp(refine_path, "off");
+	int rr = off ? 0 : refine_path ? sl_model_refine_file(md, refine_path, &ri)
+				       : sl_model_refine_dither(md, &ri);
+	if (rr < 0) {
+		sl_model_free(md);
+		return -1;
 	}
+	if (!off && (refine_path || rr > 0))
+		refined = sl_xasprintf(", refined by %s at %.2f GHz (%zu of %zu intervals)",
+				       refine_path ? refine_path : "its dithered intervals",
+				       ri.f2_ghz, ri.intervals, ri.n_intervals);
 	r->have_time = 1;
 	r->have_power = !(flags & SL_MODEL_TIME_ONLY);
 	int anchored = r->have_power && anchor ? sl_model_anchor(md) : 0;
@@ -467,6 +489,7 @@ int sl_report_build(sl_report *r, const sl_profile *p, const sl_report_opts *o)
 		sl_report_note(r, "%s", p->notes[i]);
 	build_instances(r, p);
 	build_phases(r, p);
+	set_times(r, p, p);
 
 	sl_schedule_file sched;
 	int have_sched = 0;
@@ -500,6 +523,8 @@ int sl_report_build(sl_report *r, const sl_profile *p, const sl_report_opts *o)
 		goto out;
 	}
 	if (have_model) {
+		if (md.dither)
+			set_times(r, p, md.prof);
 		if (check_freqs(&md, o) < 0 || build_sweep(r, &md, &m) < 0 ||
 		    (build_cells(r, &md), 0) ||
 		    (r->have_power && build_all_series(r, &md, o, have_sched ? &sched : NULL) < 0))

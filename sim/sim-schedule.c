@@ -105,3 +105,24 @@ int sl_simsched_plan(const sl_simsched_opts *so, const sl_sim *s, sl_sim_run_opt
 	free(ppath);
 	return rc;
 }
+
+int sl_simdither_plan(const sl_sim *s, unsigned n, double ghz, sl_sim_run_opts *ro,
+		      int **plan)
+{
+	int p0 = sl_sim_machine_pstate(s->m, ro->ghz), p2 = sl_sim_machine_pstate(s->m, ghz);
+	*plan = NULL;
+	if (p0 < 0 || p2 < 0) {
+		sl_error_prefix("--dither: ");
+		return -1;
+	}
+	if (p0 == p2) {
+		sl_error_set("--dither: %.2f GHz is the run's own frequency; dither to "
+			     "another P-state", ghz);
+		return -1;
+	}
+	*plan = sl_xcalloc(s->n_intervals + 1, sizeof **plan);
+	for (size_t i = 0; i < s->n_intervals; i++)
+		(*plan)[i] = sl_dither_at(i, n) ? p2 : p0;
+	ro->pstate_of = *plan;
+	return 0;
+}

@@ -20,4 +20,10 @@ typedef struct sl_simsched_opts {
 int sl_simsched_plan(const sl_simsched_opts *so, const sl_sim *s, sl_sim_run_opts *ro,
 		     int **plan);
 
+/* `sleuth simulate --dither N:FREQ`: every Nth interval (sl_dither_at)
+ * at the P-state FREQ, the others at ro->ghz; ro->pstate_of (malloc'd,
+ * *plan owns it) for the run s.  0, or -1 with sl_error(). */
+int sl_simdither_plan(const sl_sim *s, unsigned n, double ghz, sl_sim_run_opts *ro,
+		      int **plan);
+
 #endif

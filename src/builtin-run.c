@@ -48,7 +48,9 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 {
 	enum { O_REPLAY = 256, O_BACKEND, O_MACHINE, O_INTERVAL, O_COUNTERS,
 	       O_PERIOD, O_SEED, O_DIMS, O_THRESHOLD, O_PREDICTOR, O_POWER,
-	       O_SCORE, O_RATE, O_PIN, O_SPLIT, O_FREQ, O_VPMU_MACHINE };
+	       O_SCORE, O_RATE, O_PIN, O_SPLIT, O_FREQ, O_VPMU_MACHINE, O_DITHER };
+	unsigned dither_n = 0;
+	double dither_ghz = 0;
 	static const struct option lo[] = {
 		{"output", required_argument, 0, 'o'},
 		{"replay", required_argument, 0, O_REPLAY},
@@ -68,6 +70,7 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 		{"split", required_argument, 0, O_SPLIT},
 		{"freq", required_argument, 0, O_FREQ},
 		{"vpmu-machine", required_argument, 0, O_VPMU_MACHINE},
+		{"dither", required_argument, 0, O_DITHER},
 		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
@@ -153,6 +156,10 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 			break;
 		case O_SCORE: o->score = 1; break;
 		case O_VPMU_MACHINE: o->vpmu_machine = optarg; break;
+		case O_DITHER:
+			if (sl_parse_dither(optarg, &dither_n, &dither_ghz) < 0)
+				return sl_usage_error(CMD, "--dither: %s", sl_error());
+			break;
 		case O_FREQ:
 			if (sl_parse_freq(optarg, &o->freq_ghz) < 0)
 				return sl_usage_error(CMD, "--freq: %s", sl_error());
@@ -168,6 +175,16 @@ static int parse(int argc, char **argv, sl_run_opts *o)
 	}
 	o->argv = argv + optind;
 	o->argc = argc - optind;
+	/* A dithered run is simulated for now (docs/models.md, "Dithering") */
+	if (dither_n && o->replay)
+		return sl_usage_error(CMD, "--dither does not apply to --replay: a trace's "
+				      "intervals carry their own frequencies (make one with "
+				      "'sleuth simulate --dither N:FREQ')");
+	if (dither_n)
+		return sl_usage_error(CMD, "--dither needs --replay for now: the perf and "
+				      "vpmu backends do not switch the core frequency mid-run "
+				      "yet; record a dithered run with 'sleuth simulate --dither "
+				      "N:FREQ' and 'sleuth run --replay TRACE'");
 	if ((o->freq_ghz > 0 || o->vpmu_machine) && (!o->backend || strcmp(o->backend, "vpmu")))
 		return sl_usage_error(CMD, "--freq and --vpmu-machine set up the virtual "
 				      "CPU; they need --backend vpmu");
@@ -577,6 +594,9 @@ const struct sl_cmd sl_cmd_run = {
 	"                        P-state, 2.66GHz)\n"
 	"  --vpmu-machine FILE   vpmu: the virtual machine (sleuth-vpmu-machine/1;\n"
 	"                        default data/sim/vpmu-nehalem-i7-920.yaml)\n"
+	"  --dither N:FREQ       every Nth interval at FREQ: not yet on perf or vpmu\n"
+	"                        (refused); a replayed trace from 'sleuth simulate\n"
+	"                        --dither N:FREQ' carries its own (docs/models.md)\n"
 	"  --machine FILE        machine model (sleuth-machine/1); default: for\n"
 	"                        replay " REPLAY_MACHINE ", for perf the\n"
 	"                        model under data/machines/ matching the host PMU\n"

@@ -43,10 +43,14 @@ static const char usage[] =
 	"  -p, --profile FILE     the profile the schedule was made from (default: the\n"
 	"                         schedule's profile:, next to the schedule file)\n"
 	"      --transition-us T  time of one frequency switch (default: the schedule's\n"
-	"                         transition_us, else 0)\n";
+	"                         transition_us, else 0)\n"
+	"\n"
+	"      --dither N:FREQ    run every Nth interval at the P-state FREQ, the rest at\n"
+	"                         --freq: one run measured at two frequencies\n"
+	"                         (docs/models.md, \"Dithering\"); --transition-us applies\n";
 
 enum { OPT_SEED = 256, OPT_POWER_LOG, OPT_IDLE_LOG, OPT_TRUTH, OPT_INTERVALS,
-       OPT_TRANSITION };
+       OPT_TRANSITION, OPT_DITHER };
 
 typedef struct opts {
 	const char *workload;
@@ -54,6 +58,8 @@ typedef struct opts {
 	const char *freq;        /* -f as given, NULL: fmax */
 	double ghz;              /* -f parsed */
 	uint64_t seed, intervals;
+	unsigned dither_n;       /* --dither N:FREQ, 0: none */
+	double dither_ghz;
 	sl_sim_run_opts ro;      /* outputs and --truth */
 	sl_simsched_opts so;     /* --schedule, --profile, --transition-us */
 } opts;
@@ -74,6 +80,7 @@ static int parse(int argc, char **argv, opts *o)
 		{"schedule", required_argument, NULL, 's'},
 		{"profile", required_argument, NULL, 'p'},
 		{"transition-us", required_argument, NULL, OPT_TRANSITION},
+		{"dither", required_argument, NULL, OPT_DITHER},
 		{NULL, 0, NULL, 0},
 	};
 	sl_sim_run_opts *ro = &o->ro;
@@ -97,6 +104,10 @@ static int parse(int argc, char **argv, opts *o)
 		case OPT_SEED:
 			if (sl_parse_u64(optarg, &o->seed) < 0)
 				return sl_usage_error(CMD, "--seed: %s", sl_error());
+			break;
+		case OPT_DITHER:
+			if (sl_parse_dither(optarg, &o->dither_n, &o->dither_ghz) < 0)
+				return sl_usage_error(CMD, "--dither: %s", sl_error());
 			break;
 		case OPT_POWER_LOG: ro->power_log = optarg; break;
 		case OPT_IDLE_LOG: ro->idle_log = optarg; break;
@@ -128,9 +139,13 @@ static int parse(int argc, char **argv, opts *o)
 				return sl_usage_error(CMD, "-o, --power-log and --idle-log "
 						      "must name different files; '%s' is given "
 						      "twice", outs[i]);
-	if (!so->schedule && (so->profile || so->transition_us >= 0))
-		return sl_usage_error(CMD, "--profile and --transition-us go with "
-				      "--schedule");
+	if (so->schedule && o->dither_n)
+		return sl_usage_error(CMD, "--dither and --schedule exclude each other: "
+				      "both set each interval's frequency");
+	if (!so->schedule && so->profile)
+		return sl_usage_error(CMD, "--profile goes with --schedule");
+	if (!so->schedule && !o->dither_n && so->transition_us >= 0)
+		return sl_usage_error(CMD, "--transition-us goes with --schedule or --dither");
 	if (so->schedule && o->freq)
 		return sl_usage_error(CMD, "--freq and --schedule exclude each other: "
 				      "the schedule gives the frequencies");
@@ -174,6 +189,11 @@ static int run(opts *o)
 	sl_sim_prepare(&s, &m, &w, o->seed, (size_t)o->intervals);
 	if (so->schedule && sl_simsched_plan(so, &s, ro, &plan) < 0)
 		goto out_w;
+	if (o->dither_n) {
+		if (sl_simdither_plan(&s, o->dither_n, o->dither_ghz, ro, &plan) < 0)
+			goto out_w;
+		ro->switch_s = (so->transition_us > 0 ? so->transition_us : 0) * 1e-6;
+	}
 	ro->totals = &tot;
 	double t0 = sl_now();
 	if (sl_sim_run(&s, ro) < 0)
@@ -183,6 +203,11 @@ static int run(opts *o)
 			"EDP %.6g J*s, %zu frequency changes", s.n_intervals, w.name,
 			so->schedule, sl_now() - t0, tot.time_s, tot.energy_j,
 			tot.time_s * tot.energy_j, tot.switches);
+	else if (o->dither_n)
+		sl_info("simulated %zu intervals of %s at %.2f GHz, every %u%s at %.2f GHz, "
+			"in %.2f s: %.6g s, %.6g J, %zu frequency changes", s.n_intervals, w.name,
+			ro->ghz, o->dither_n, o->dither_n == 2 ? "nd" : o->dither_n == 3 ? "rd" : "th",
+			o->dither_ghz, sl_now() - t0, tot.time_s, tot.energy_j, tot.switches);
 	else
 		sl_info("simulated %zu intervals of %s at %.2f GHz in %.2f s", s.n_intervals,
 			w.name, ro->ghz, sl_now() - t0);

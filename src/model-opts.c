@@ -55,13 +55,20 @@ void sl_model_opts_free(sl_model_opts *o)
 int sl_model_opts_refine(const sl_model_opts *o, sl_model *md)
 {
 	sl_refine_info ri;
-	if (!o->refine)
-		return 0;
+	const char *by = o->refine;
 	md->refine_rule = o->refine_rule;
-	if (sl_model_refine_file(md, o->refine, &ri) < 0)
+	if (by && !strcmp(by, "off"))
+		return 0;
+	if (by && sl_model_refine_file(md, by, &ri) < 0)
 		return -1;
+	if (!by) {
+		int rc = sl_model_refine_dither(md, &ri);
+		if (rc <= 0)
+			return rc;
+		by = "the profile's dithered intervals";
+	}
 	sl_info("refined by %s at %.2f GHz: %zu of %zu intervals, %zu of %zu instances, "
-		"%zu of %zu phases measured", o->refine, ri.f2_ghz, ri.intervals,
+		"%zu of %zu phases measured", by, ri.f2_ghz, ri.intervals,
 		ri.n_intervals, ri.instances, ri.n_instances, ri.phases, ri.n_phases);
 	sl_info("refine rule %s: instances by level: parameter own %zu, like %zu; "
 		"ratio own %zu, like %zu; none %zu", sl_refine_rule_name(ri.rule),

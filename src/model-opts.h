@@ -23,7 +23,8 @@ typedef struct sl_model_opts {
 	int extrapolate;         /* --extrapolate */
 	sl_anchor_mode anchor;   /* --anchor, SL_ANCHOR_AUTO unless given */
 	int anchor_given;
-	const char *refine;      /* --refine PROFILE, NULL: none */
+	const char *refine;      /* --refine PROFILE or off, NULL: none (a
+				    dithered profile: itself) */
 	sl_refine_rule refine_rule; /* --refine-rule, SL_REFINE_DEFAULT unless given */
 } sl_model_opts;
 
@@ -46,9 +47,10 @@ int sl_model_opts_take(const char *cmd, sl_model_opts *o, int c, const char *arg
 void sl_model_opts_free(sl_model_opts *o);
 /* The sl_model_open() flag --anchor asks for (0 or SL_MODEL_ANCHOR). */
 #define SL_MODEL_OPTS_ANCHOR(o) ((o)->anchor == SL_ANCHOR_AUTO ? SL_MODEL_ANCHOR : 0)
-/* Refine `md` with --refine's profile, if given, by --refine-rule's rule,
- * and say on stderr what it covers and which level corrects how many
- * instances; -1 with sl_error() when it cannot be used. */
+/* Refine `md` with --refine's profile, if given, by --refine-rule's rule
+ * -- a dithered profile with its own intervals at the second frequency
+ * unless --refine off -- and say on stderr what it covers and which level
+ * corrects how many instances; -1 with sl_error() when it cannot be used. */
 int sl_model_opts_refine(const sl_model_opts *o, sl_model *md);
 
 #endif

@@ -278,6 +278,31 @@ bad:
 	return -1;
 }
 
+int sl_parse_dither(const char *s, unsigned *n, double *ghz)
+{
+	const char *colon = s ? strchr(s, ':') : NULL;
+	char num[32];
+	uint64_t v;
+	if (!colon || colon == s || (size_t)(colon - s) >= sizeof num) {
+		sl_error_set("'%s' is not N:FREQ; write e.g. 16:1.60GHz (every 16th "
+			     "interval at 1.60 GHz)", s ? s : "");
+		return -1;
+	}
+	memcpy(num, s, (size_t)(colon - s));
+	num[colon - s] = 0;
+	if (sl_parse_u64(num, &v) < 0 || v < 2 || v > SL_DITHER_MAX_N) {
+		sl_error_set("'%s': N must be a count from 2 to %u (every Nth interval "
+			     "at FREQ); write e.g. 16:1.60GHz", s, SL_DITHER_MAX_N);
+		return -1;
+	}
+	if (sl_parse_freq(colon + 1, ghz) < 0) {
+		sl_error_prefix("'%s': ", s);
+		return -1;
+	}
+	*n = (unsigned)v;
+	return 0;
+}
+
 void sl_fmt_double(char *buf, size_t len, double v)
 {
 	for (int prec = 6; prec <= 17; prec++) {

@@ -25,6 +25,8 @@ typedef struct sl_obs {
 	uint64_t lost;        /* samples lost in this interval */
 	int has_temp;         /* temp_c was measured */
 	double temp_c;        /* die temperature over the interval, deg C */
+	double ghz;           /* the core frequency of the interval; 0: the
+				 backend's freq_ghz (a dithered run sets it) */
 } sl_obs;
 
 /* An executable mapping of the profiled process, for symbolisation. */

@@ -68,6 +68,17 @@ int sl_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
  * to 10 ("2.66"), MHz from 100 ("2660"), refused between.  Returns 0 and the value in GHz, or -1 with sl_error() set.
  */
 int sl_parse_freq(const char *s, double *ghz);
+/* Frequency dithering, "N:FREQ" (simulate and run --dither): every Nth
+ * interval (index i with i % N == N - 1) runs at FREQ, N from 2 to
+ * 1000000.  0, or -1 with sl_error() naming the fix. */
+#define SL_DITHER_MAX_N 1000000u
+int sl_parse_dither(const char *s, unsigned *n, double *ghz);
+/* Whether interval i of a run dithered every n intervals runs at the
+ * dither frequency. */
+static inline int sl_dither_at(size_t i, unsigned n)
+{
+	return n > 1 && i % n == n - 1;
+}
 
 /* Strict number parsing of a whole string; -1 with sl_error() on junk. */
 int sl_parse_u64(const char *s, uint64_t *out);  /* decimal or 0x hex */

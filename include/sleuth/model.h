@@ -188,7 +188,8 @@ typedef enum sl_refine_rule {
 } sl_refine_rule;
 
 typedef struct sl_model {
-	const sl_profile *prof;   /* not owned */
+	const sl_profile *prof;   /* not owned (a dithered profile's f0 copy:
+				   * owned by dither) */
 	const sl_machine *mach;   /* not owned */
 	sl_time_model time;
 	int flags;
@@ -213,6 +214,9 @@ typedef struct sl_model {
 	struct sl_anchor *anchor; /* owned; NULL: power from the counters alone
 				   * (see sl_model_anchor) */
 	struct sl_refine *refine; /* owned; NULL unless sl_model_refine() */
+	struct sl_dither *dither; /* owned; NULL unless the profile is dithered:
+				   * then prof is its f0 copy (models/dither.c) */
+	int k_c0;                 /* dithered: the view's f0 cycles column */
 	int *term_energy;         /* per term: 1 if kind: energy (nJ per event) */
 	double energy_peak;       /* nJ per cycle of the energy terms at the peak */
 	sl_refine_rule refine_rule; /* what sl_model_refine() carries; set before it */
@@ -322,7 +326,8 @@ typedef enum sl_refine_level {
 /* What a refinement covers, for the caller to report. */
 typedef struct sl_refine_info {
 	double f2_ghz;        /* the short run's frequency */
-	size_t intervals;     /* intervals of the profile measured at f2 (a prefix) */
+	size_t intervals;     /* intervals of the profile measured at f2 (a
+			       * prefix, or a dithered profile's own) */
 	size_t n_intervals;   /* of the profile */
 	size_t instances;     /* instances with an interval measured at f2 */
 	size_t n_instances;
@@ -361,6 +366,10 @@ int sl_model_refine(sl_model *md, const sl_profile *p2, const char *path,
 		    sl_refine_info *info);
 /* The same, reading the profile at `path`. */
 int sl_model_refine_file(sl_model *md, const char *path, sl_refine_info *info);
+/* A dithered profile's own refinement: its intervals measured at the
+ * dither frequency play the second run's (docs/models.md, "Dithering").
+ * 1 refined, 0 the profile is not dithered, -1 with sl_error(). */
+int sl_model_refine_dither(sl_model *md, sl_refine_info *info);
 
 /* ---- aggregation ------------------------------------------------------ */
 

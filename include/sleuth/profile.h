@@ -9,8 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The on-disk version this library writes and reads. */
-#define SL_PROFILE_VERSION 1
+/* The newest on-disk version this library writes and reads (it reads 1
+ * and 2). */
+#define SL_PROFILE_VERSION 2
+/* A profile is written as version 1 unless an interval ran at another
+ * frequency than freq_ghz (ghz set): a version-1 reader would take those
+ * intervals' times as measured at freq_ghz (docs/profile-format.md). */
+#define SL_PROFILE_VERSION_PLAIN 1
 
 /* A count that was not measured in an interval (its event not programmed). */
 #define SL_MISSING UINT64_MAX
@@ -73,6 +78,9 @@ typedef struct sl_profile {
 	uint64_t *counts;     /* n_intervals x n_events, SL_MISSING if unmeasured */
 	double *temp_c;       /* n_intervals die temperatures, deg C (NAN: not
 			       * measured), or NULL when none was */
+	double *ghz;          /* n_intervals core frequencies, GHz, or NULL when
+			       * every interval ran at freq_ghz (a dithered
+			       * run: sleuth run --dither, docs/models.md) */
 
 	size_t n_phases;
 	sl_phase_info *phases;
@@ -88,6 +96,16 @@ typedef struct sl_instance {
 void sl_profile_init(sl_profile *p);
 void sl_profile_free(sl_profile *p);
 int sl_profile_write(const char *path, const sl_profile *p); /* atomic */
+/* Frequencies closer than this (GHz) are the same P-state. */
+#define SL_SAME_GHZ 1e-3
+/* The frequency interval i ran at: ghz[i], else freq_ghz. */
+static inline double sl_profile_ghz(const sl_profile *p, size_t i)
+{
+	return p->ghz ? p->ghz[i] : p->freq_ghz;
+}
+/* Whether interval i ran at another frequency than the run's freq_ghz (a
+ * dithered interval). */
+int sl_profile_dithered(const sl_profile *p, size_t i);
 int sl_profile_read(const char *path, sl_profile *p);
 /* "markov predictor 97.1% right", or "markov predictor: nothing to
  * predict" when the run had a single interval; in buf, returned. */

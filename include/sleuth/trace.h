@@ -36,6 +36,8 @@ typedef struct sl_trace_interval {
 	char *label;       /* NULL when absent */
 	int has_temp;
 	double temp;       /* die temperature, degrees C, when has_temp */
+	double ghz;        /* the interval's own core frequency (`ghz:`), GHz;
+			      0: the header's frequency_ghz */
 } sl_trace_interval;
 
 typedef struct sl_trace_reader sl_trace_reader;
@@ -56,8 +58,9 @@ void sl_trace_progress(const sl_trace_reader *r, uint64_t *done, uint64_t *total
 sl_trace_writer *sl_trace_create(const char *path, const sl_trace_header *h);
 int sl_trace_write(sl_trace_writer *w, const sl_trace_interval *iv);
 /* The same, plus the interval's own core frequency as the extension key
- * `ghz:` (a run whose frequency changes, `simulate --schedule`; readers
- * ignore it with a warning, docs/formats.md). */
+ * `ghz:` (a run whose frequency changes: `simulate --schedule` or
+ * `--dither`; the reader hands it back in sl_trace_interval.ghz,
+ * docs/formats.md). */
 int sl_trace_write_at(sl_trace_writer *w, const sl_trace_interval *iv, double ghz);
 int sl_trace_commit(sl_trace_writer *w); /* frees w */
 void sl_trace_abort(sl_trace_writer *w); /* frees w, removes the temp file */

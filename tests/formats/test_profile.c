@@ -341,6 +341,67 @@ static void fix_crc(unsigned char *d, size_t off, size_t len, unsigned char *crc
 	memcpy(crc, &c, 4);
 }
 
+/* Per-interval frequencies (a dithered run): round trip; version 2 only
+ * with an interval at another frequency, version 1 and no section
+ * otherwise; the section refused in a version-1 file (whose readers would
+ * skip it and misread the intervals), and bad values refused. */
+static void test_frequencies(void **state)
+{
+	(void)state;
+	sl_profile a, b;
+	make_profile(&a, 20);
+	a.ghz = sl_xmalloc(20 * sizeof *a.ghz);
+	for (size_t i = 0; i < 20; i++)
+		a.ghz[i] = 2.66;
+	char *f = tpath("ghz.prof");
+	size_t n;
+	/* every interval at freq_ghz: version 1, no section */
+	assert_int_equal(sl_profile_write(f, &a), 0);
+	unsigned char *d = slurp(f, &n);
+	assert_int_equal(d[8], 1);
+	free(d);
+	assert_int_equal(sl_profile_read(f, &b), 0);
+	assert_null(b.ghz);
+	assert_false(sl_profile_dithered(&b, 3));
+	assert_true(sl_profile_ghz(&b, 3) == 2.66);
+	sl_profile_free(&b);
+	/* every 4th at 1.6 GHz: version 2 */
+	for (size_t i = 3; i < 20; i += 4)
+		a.ghz[i] = 1.6;
+	assert_int_equal(sl_profile_write(f, &a), 0);
+	assert_int_equal(sl_profile_read(f, &b), 0);
+	assert_non_null(b.ghz);
+	for (size_t i = 0; i < 20; i++) {
+		assert_true(b.ghz[i] == a.ghz[i]);
+		assert_int_equal(sl_profile_dithered(&b, i), i % 4 == 3);
+	}
+	sl_profile_free(&b);
+	d = slurp(f, &n);
+	assert_int_equal(d[8], 2);
+	d[8] = 1;
+	expect_reject(d, n, "per-interval frequencies in a version-1 profile");
+	d[8] = 2;
+	size_t off = 0, len = 0;
+	unsigned char *crc = NULL;
+	find_section(d, 9, &off, &len, &crc);
+	assert_int_equal(len, 8 + 20 * 8);
+	double bad = -1;
+	memcpy(d + off + 8 + 5 * 8, &bad, 8);
+	fix_crc(d, off, len, crc);
+	expect_reject(d, n, "interval 5: -1 is not one of the core frequencies in GHz");
+	d[off] = 19;
+	fix_crc(d, off, len, crc);
+	expect_reject(d, n, "19 core frequencies in GHz for 20 intervals");
+	free(d);
+	/* the writer refuses what the reader would */
+	a.ghz[7] = 0;
+	assert_int_equal(sl_profile_write(f, &a), -1);
+	assert_non_null(strstr(sl_error(), "interval 7 ran at 0 GHz"));
+	sl_profile_free(&a);
+	unlink(f);
+	free(f);
+}
+
 static void test_corruption(void **state)
 {
 	(void)state;
@@ -370,8 +431,8 @@ static void test_corruption(void **state)
 	d[0] ^= 0x20;
 	expect_reject(d, n, "not a sleuth profile (bad magic)");
 	memcpy(d, good, n);
-	d[8] = 2;
-	expect_reject(d, n, "profile version 2 is not supported");
+	d[8] = 3;
+	expect_reject(d, n, "profile version 3 is not supported");
 	expect_reject((const unsigned char *)"hello\n", 6, "bad magic");
 
 	/* garbage after the end */
@@ -563,6 +624,7 @@ int main(void)
 		cmocka_unit_test(test_empty_and_no_counts),
 		cmocka_unit_test(test_write_refuses),
 		cmocka_unit_test(test_corruption),
+		cmocka_unit_test(test_frequencies),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_both_paths),
 		cmocka_unit_test(test_million),

@@ -40,20 +40,25 @@ if [ ! -d "$seed_dir" ]; then
 		# a profile with the optional temperature section
 		sed 's/^\(- {t: .*\)}$/\1, temp: 51.5}/' trace.yaml >trace-temp.yaml
 		"$SLEUTH" run -q --replay trace-temp.yaml -o p-temp.prof
+		# a version-2 profile with the per-interval frequency section
+		"$SLEUTH" simulate -q "$SRC/data/workloads/gcc-like.yaml" --intervals 4 \
+			--dither 2:1.60 -o trace-dither.yaml
+		"$SLEUTH" run -q --replay trace-dither.yaml -o p-dither.prof
 		"$SLEUTH" predict p.prof --all --per instance --format csv -o pred.csv
 		"$SLEUTH" schedule p.prof --min-edp -o s.yaml
 		"$SLEUTH" schedule p.prof --min-energy --format json -o s.json
 		head -c 3000 power.csv >power-head.csv
 	) >/dev/null || { echo "cannot make the seeds" >&2; exit 1; }
 	mkdir -p "$seed_dir"/{trace,machine,simmachine,workload,schedule,profile,powerlog,idlelog,predictions}
-	cp "$SRC"/data/measurements/traces/*.yaml "$g/trace.yaml" "$seed_dir/trace/"
+	cp "$SRC"/data/measurements/traces/*.yaml "$g/trace.yaml" "$g/trace-dither.yaml" \
+		"$seed_dir/trace/"
 	cp "$SRC"/data/machines/*.yaml "$SRC/data/measurements/skeleton.yaml" \
 		"$SRC"/tests/fuzz/seeds/machine/*.yaml "$seed_dir/machine/"
 	cp "$SRC"/data/sim/*.yaml "$seed_dir/simmachine/"
 	cp "$SRC"/data/workloads/*.yaml "$SRC"/data/workloads/train/*.yaml \
 		"$SRC"/data/workloads/train/uncore/*.yaml "$seed_dir/workload/"
 	cp "$g/s.yaml" "$g/s.json" "$seed_dir/schedule/"
-	cp "$g/p.prof" "$g/p-temp.prof" "$seed_dir/profile/"
+	cp "$g/p.prof" "$g/p-temp.prof" "$g/p-dither.prof" "$seed_dir/profile/"
 	cp "$g/power-head.csv" "$seed_dir/powerlog/"
 	cp "$SRC/data/measurements/idle.csv" "$seed_dir/idlelog/"
 	cp "$g/idle.csv" "$seed_dir/idlelog/idle-sim.csv"

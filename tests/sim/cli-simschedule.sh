@@ -133,8 +133,8 @@ sed 's/sleuth-schedule\/1/sleuth-schedule\/2/' "$T/two.yaml" > "$T/fmt.yaml"
 expect_exit 1 "fmt.yaml:1: .*format" -- sim -o "$O" -s "$T/fmt.yaml"
 expect_exit 1 "nothing.yaml" -- sim -o "$O" -s "$T/nothing.yaml"
 expect_exit 2 "--freq and --schedule exclude each other" -- sim -o "$O" -s "$T/two.yaml" --freq 1.6
-expect_exit 2 "--profile and --transition-us go with --schedule" -- sim -o "$O" -p "$T/a.prof"
-expect_exit 2 "--profile and --transition-us go with --schedule" -- sim -o "$O" --transition-us 5
+expect_exit 2 "--profile goes with --schedule" -- sim -o "$O" -p "$T/a.prof"
+expect_exit 2 "--transition-us goes with --schedule or --dither" -- sim -o "$O" --transition-us 5
 expect_exit 2 "--transition-us: '-1' is not a time" -- sim -o "$O" -s "$T/two.yaml" --transition-us -1
 expect_absent "$O"
 

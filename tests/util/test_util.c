@@ -41,6 +41,34 @@ static void test_freq(void **state)
 	assert_int_equal(sl_parse_freq("50GHz", &g), 0);
 }
 
+/* --dither N:FREQ, and which intervals it dithers */
+static void test_dither(void **state)
+{
+	(void)state;
+	unsigned n = 0;
+	double g = 0;
+	assert_int_equal(sl_parse_dither("16:1.60GHz", &n, &g), 0);
+	assert_int_equal(n, 16);
+	assert_true(fabs(g - 1.6) < 1e-12);
+	assert_int_equal(sl_parse_dither("2:1600", &n, &g), 0);
+	assert_int_equal(n, 2);
+	const char *bad[] = {"16", ":1.6", "1:1.6", "0:1.6", "x:1.6", "16:", "16:fast",
+			     "1000001:1.6", "-3:1.6", NULL};
+	for (size_t i = 0; bad[i]; i++) {
+		assert_int_equal(sl_parse_dither(bad[i], &n, &g), -1);
+		assert_non_null(strstr(sl_error(), bad[i][0] == '1' && bad[i][1] == '6' &&
+							 bad[i][2] == ':' ? "frequency" : "16:1.60GHz"));
+		assert_null(strchr(sl_error(), '\n'));
+	}
+	/* every Nth: i % N == N - 1 */
+	size_t k = 0;
+	for (size_t i = 0; i < 64; i++)
+		k += sl_dither_at(i, 16);
+	assert_int_equal(k, 4);
+	assert_true(sl_dither_at(15, 16) && !sl_dither_at(16, 16) && !sl_dither_at(0, 16));
+	assert_false(sl_dither_at(0, 0));
+}
+
 static void test_numbers(void **state)
 {
 	(void)state;
@@ -381,6 +409,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_freq),
+		cmocka_unit_test(test_dither),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_afile),
 		cmocka_unit_test(test_yaml_tree),
