@@ -10,7 +10,10 @@
 # environment: B (build dir), CONFIDENCE (sleuth schedule --confidence; default its
 # default), SEEDS (default "1 2 3"), MODELS (default "mlp stall"), ANCHOR (auto or
 # off, passed to bench/schedule-sim.sh), REFINE (F2:FRAC: schedule --refine with a
-# short run, bench/schedule-sim.sh)
+# short run, bench/schedule-sim.sh), SUITES (default "basic hard": which suites),
+# FRESH (seeds of a second held-out split, reported apart as "fresh": seeds
+# added after a change made because of a held-out failure), SUMMARY_ONLY=1
+# (no runs: the figures of the runs already in OUTDIR)
 # About 3 minutes per seed on two shared cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,18 +21,22 @@ O=${1:-$(mktemp -d)}
 mkdir -p "$O"
 SEEDS=${SEEDS:-1 2 3}
 MODELS=${MODELS:-mlp stall}
+SUITES=${SUITES:-basic hard}
+suite() { [[ " $SUITES " == *" $1 "* ]]; }
 HM=data/machines/sim-nehalem-i7-920-hard.yaml HS=data/sim/nehalem-i7-920-hard.yaml
+FRESH=${FRESH:-}
+[ "${SUMMARY_ONLY:-0}" = 0 ] || SEEDS=
 for s in $SEEDS; do
 	for m in $MODELS; do
 		if [ "$m" = mlp ]; then
-			env SEED="$s" MACHINE="$HM" SIM="$HS" MODEL=mlp PIN=time \
+			! suite hard || env SEED="$s" MACHINE="$HM" SIM="$HS" MODEL=mlp PIN=time \
 				bench/schedule-sim.sh data/workloads/hard/*.yaml >"$O/hard-mlp-s$s.md"
-			env SEED="$s" MACHINE=data/machines/sim-nehalem-i7-920-mlp.yaml \
+			! suite basic || env SEED="$s" MACHINE=data/machines/sim-nehalem-i7-920-mlp.yaml \
 				SIM=data/sim/nehalem-i7-920-offcore.yaml MODEL=mlp PIN=time \
 				bench/schedule-sim.sh >"$O/basic-mlp-s$s.md"
 		else
-			env SEED="$s" bench/schedule-sim.sh >"$O/basic-stall-s$s.md"
-			env SEED="$s" MACHINE="$HM" SIM="$HS" MODEL=stall PIN=stall_cycles,llc_misses \
+			! suite basic || env SEED="$s" bench/schedule-sim.sh >"$O/basic-stall-s$s.md"
+			! suite hard || env SEED="$s" MACHINE="$HM" SIM="$HS" MODEL=stall PIN=stall_cycles,llc_misses \
 				bench/schedule-sim.sh data/workloads/hard/*.yaml >"$O/hard-stall-s$s.md"
 		fi
 	done
@@ -38,10 +45,13 @@ done
 for f in "$O"/*-s[0-9].md; do
 	b=$(basename "$f" .md)
 	suite=${b%%-*} rest=${b#*-} model=${rest%-s*} seed=${b##*-s}
-	awk -v suite="$suite" -v model="$model" -v seed="$seed" '
+	fresh=0
+	[[ " $FRESH " != *" $seed "* ]] || fresh=1
+	awk -v suite="$suite" -v model="$model" -v seed="$seed" -v fresh="$fresh" '
 		$1 == "row" {
 			held = seed != 1 || (suite == "hard" && ($2 == "graph-bfs" || $2 == "video-encode"))
-			print suite, model, held ? "held-out" : "tuning", $3, $2, $4, $5, $6, $7, $8
+			sp = fresh ? "fresh" : held ? "held-out" : "tuning"
+			print suite, model, sp, $3, $2, $4, $5, $6, $7, $8
 		}' "$f"
 done >"$O/rows.txt"
 # rows.txt: suite model split objective workload true-slowdown margin fallback
