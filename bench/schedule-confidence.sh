@@ -51,29 +51,35 @@ for f in "$O"/*-s[0-9].md; do
 		$1 == "row" {
 			held = seed != 1 || (suite == "hard" && ($2 == "graph-bfs" || $2 == "video-encode"))
 			sp = fresh ? "fresh" : held ? "held-out" : "tuning"
-			print suite, model, sp, $3, $2, $4, $5, $6, $7, $8
+			print suite, model, sp, $3, $2, $4, $5, $6, $7, $8, ($9 == "" ? "nan" : $9)
 		}' "$f"
 done >"$O/rows.txt"
 # rows.txt: suite model split objective workload true-slowdown margin fallback
-# objective-vs-fmax objective-vs-hindsight-best (fractions)
-echo "| suite | model | split | objective | runs | true slowdown: mean / max | over 10% | margin: mean / max | fallbacks | objective vs fmax (true) | vs hindsight-best fixed: mean / worse on |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+# objective-vs-fmax objective-vs-hindsight-best objective-vs-model's-fixed (fractions;
+# the last nan when the model named no fixed frequency)
+echo "| suite | model | split | objective | runs | true slowdown: mean / max | over 10% | margin: mean / max | fallbacks | objective vs fmax (true) | vs hindsight-best fixed: mean / worse on | vs the model's best fixed (true): mean / worse on |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 sort -k1,1 -k2,2 -k3,3r -k4,4 "$O/rows.txt" | awk '
 	function flush() {
 		if (!n) return
-		printf "| %s | %s | %s | %s | %d | %.1f%% / %.2f%% (%s) | %d | %.2f%% / %.2f%% | %d | %+.1f%% | %+.2f%% / %d%s |\n",
+		printf "| %s | %s | %s | %s | %d | %.1f%% / %.2f%% (%s) | %d | %.2f%% / %.2f%% | %d | %+.1f%% | %+.2f%% / %d%s | %s |\n",
 			a, b, c, d, n, 100 * st / n, 100 * mx, mxw, over, 100 * mg / n, 100 * mm, fb,
 			100 * ov / n, 100 * h / n, worse,
-			worse ? sprintf(" (up to %+.1f%%, %s)", 100 * wm, ww) : ""
+			worse ? sprintf(" (up to %+.1f%%, %s)", 100 * wm, ww) : "",
+			nf ? sprintf("%+.2f%% / %d of %d%s", 100 * fs / nf, fw, nf,
+				     fw ? sprintf(" (up to %+.2f%%, %s)", 100 * fm, fmw) : "") : "-"
 	}
 	{
 		k = $1 " " $2 " " $3 " " $4
 		if (k != key) { flush(); key = k; a = $1; b = $2; c = $3; d = $4
-			n = st = mx = over = mg = mm = fb = ov = h = worse = wm = 0; mxw = ww = "" }
+			n = st = mx = over = mg = mm = fb = ov = h = worse = wm = nf = fs = fw = fm = 0
+			mxw = ww = fmw = "" }
 		n++; st += $6; if (n == 1 || $6 > mx) { mx = $6; mxw = $5 }
 		over += $6 > 0.10 * (1 + 1e-9); mg += $7; if ($7 > mm) mm = $7; fb += $8
 		ov += $9; h += $10
 		if ($10 > 0.0005) { worse++; if ($10 > wm) { wm = $10; ww = $5 } }
+		if ($11 != "nan") { nf++; fs += $11
+			if ($11 > 0.0005) { fw++; if ($11 > fm) { fm = $11; fmw = $5 } } }
 	}
 	END { flush() }'
 echo
