@@ -137,7 +137,7 @@ print(b["ghz"] if b else "none")')
 					ch(o(st, se), o(tf, ef)), fm, fm == "none" ? "-" : ch(tm, tb),
 					fm == "none" ? "-" : ch(o(st, se), o(tm, em)) >> sav
 				# name obj true-slowdown margin fallback obj-vs-fmax obj-vs-hindsight
-				# obj-vs-model's-fixed (nan when the model names none)
+				# obj-vs-model-fixed (nan when the model names none)
 				printf "%s %s %.6f %.6f %d %.6f %.6f %s\n", name, obj, st / tb - 1, mg, fb1,
 					o(st, se) / o(tb, eb) - 1, o(st, se) / o(tf, ef) - 1,
 					fm == "none" ? "nan" : sprintf("%.6f", o(st, se) / o(tm, em) - 1) >> sum
