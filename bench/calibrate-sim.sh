@@ -43,15 +43,9 @@ SELECT_ENERGY=${SELECT_ENERGY:-0}
 sc=()
 [ "$SELECT_CYCLES" = 0 ] || sc=(--select-cycles)
 [ "$SELECT_ENERGY" = 0 ] || sc+=(--select-energy)
-if [ -n "${KEEP:-}" ]; then
-	W=$KEEP
-	mkdir -p "$W"
-else
-	W=$(mktemp -d "${TMPDIR:-/tmp}/calibrate-sim.XXXXXX")
-	trap 'rm -rf "$W"' EXIT
-fi
-
 die() { echo "calibrate-sim: $*" >&2; exit 1; }
+. "$SRC/bench/train-lib.sh"
+train_scratch calibrate-sim
 [ -x "$SLEUTH" ] || die "no $SLEUTH; build first (meson setup build && ninja -C build)"
 [ -f "$SKEL" ] || die "no skeleton $SKEL"
 
@@ -82,12 +76,7 @@ SKEL0=$SKEL SKEL=$W/skeleton.yaml
 echo "1. simulating the training suite at $FREQS GHz" >&2
 pairs=()
 TRAIN=${TRAIN:-data/workloads/train}
-train=()
-for dir in $TRAIN; do
-	case $dir in /*) ;; *) dir=$SRC/$dir ;; esac
-	[ -d "$dir" ] || die "no training folder $dir"
-	train+=("$dir"/*.yaml)
-done
+train_list "$SRC" "$TRAIN"
 for wl in "${train[@]}"; do
 	n=$(basename "$wl" .yaml)
 	for f in $FREQS; do

@@ -137,8 +137,10 @@ print(b["ghz"] if b else "none")')
 					ch(o(st, se), o(tf, ef)), fm, fm == "none" ? "-" : ch(tm, tb),
 					fm == "none" ? "-" : ch(o(st, se), o(tm, em)) >> sav
 				# name obj true-slowdown margin fallback obj-vs-fmax obj-vs-hindsight
-				printf "%s %s %.6f %.6f %d %.6f %.6f\n", name, obj, st / tb - 1, mg, fb1,
-					o(st, se) / o(tb, eb) - 1, o(st, se) / o(tf, ef) - 1 >> sum
+				# obj-vs-model-fixed (nan when the model names none)
+				printf "%s %s %.6f %.6f %d %.6f %.6f %s\n", name, obj, st / tb - 1, mg, fb1,
+					o(st, se) / o(tb, eb) - 1, o(st, se) / o(tf, ef) - 1,
+					fm == "none" ? "nan" : sprintf("%.6f", o(st, se) / o(tm, em) - 1) >> sum
 			}'
 	done
 	unset T E
@@ -184,5 +186,6 @@ awk -v b="$bound" '
 				worse[k] ? sprintf(" (up to %+.1f%%, %s)", 100 * wmax[k], ww[k]) : "" }
 	}' "$sum"
 echo
-echo "Rows (workload objective true-slowdown margin fallback objective-vs-fmax vs-hindsight-best, fractions):"
+echo "Rows (workload objective true-slowdown margin fallback objective-vs-fmax vs-hindsight-best"
+echo "vs-model's-fixed, fractions):"
 sed 's/^/row /' "$sum"

@@ -84,6 +84,58 @@ static void interpolated_share(const sl_model *md, double *u)
 }
 
 /*
+ * Per phase k and P-state p, how much longer the machine's other time
+ * model, when its training residuals are smaller at p (time_error:),
+ * predicts the phase than md does: g = max(0, S'/S - 1), S and S' the
+ * phase's predicted slowdown t(p)/t(fmax) by md and by the other model.
+ * One-sided, because only a time above the prediction breaks the bound;
+ * and only from a model the machine's own residuals call more accurate,
+ * because a disagreement says that one model is wrong, not which.  Zero
+ * where there is no such model (docs/schedule.md, "Confidence").
+ */
+static void disagreement(const sl_model *md, const sl_sched_data *d, const double *cal,
+			 double *g)
+{
+	size_t P = d->tab.n_pstates, K = md->view.n_phase_ids;
+	memset(g, 0, K * P * sizeof *g);
+	sl_time_model ot = md->time == SL_TIME_STALL ? SL_TIME_MLP
+			 : md->time == SL_TIME_MLP ? SL_TIME_STALL : SL_TIME_LINEAR;
+	if (ot == SL_TIME_LINEAR)
+		return;
+	double *oc = sl_xmalloc(P * sizeof *oc);
+	int better = 0;
+	for (size_t p = 0; p < P; p++) {
+		oc[p] = cal_sigma(md->mach, sl_time_model_name(ot), md->f0_ghz / d->ghz[p] - 1);
+		better |= oc[p] >= 0 && oc[p] < cal[p];
+	}
+	sl_model alt;
+	if (!better || sl_model_init(&alt, md->prof, md->mach, ot, SL_MODEL_TIME_ONLY) < 0) {
+		free(oc);
+		return;
+	}
+	double *a = sl_xcalloc(K * P + 1, sizeof *a), *b = sl_xcalloc(K * P + 1, sizeof *b);
+	for (size_t i = 0; i < md->prof->n_intervals; i++) {
+		size_t k = md->prof->iv[i].phase;
+		for (size_t p = 0; p < P; p++) {
+			a[k * P + p] += sl_model_cycles(md, i, d->ghz[p]) / d->ghz[p];
+			b[k * P + p] += sl_model_cycles(&alt, i, d->ghz[p]) / d->ghz[p];
+		}
+	}
+	sl_model_free(&alt);
+	for (size_t k = 0; k < K; k++)
+		for (size_t p = 0; p < P; p++) {
+			if (!(oc[p] >= 0 && oc[p] < cal[p]))
+				continue;
+			double sa = a[k * P + p] / a[k * P], sb = b[k * P + p] / b[k * P];
+			if (sa > 0 && sb > 0 && isfinite(sa) && isfinite(sb))
+				g[k * P + p] = SL_MAX(0, sb / sa - 1);
+		}
+	free(a);
+	free(b);
+	free(oc);
+}
+
+/*
  * sigma of every instance at every P-state, given the per-phase moments of
  * the intervals' predicted slowdown against the baseline (n, mean, M2 per
  * phase x P-state).
@@ -99,6 +151,8 @@ static void fill_sigma(const sl_model *md, sl_sched_data *d, const size_t *n,
 	interpolated_share(md, u);
 	for (size_t p = 0; p < P; p++)
 		cal[p] = cal_sigma(md->mach, name, md->f0_ghz / d->ghz[p] - 1);
+	double *g = sl_xmalloc((K * P + 1) * sizeof *g);
+	disagreement(md, d, cal, g);
 	d->sigma = sl_xmalloc(v->n_instances * P * sizeof *d->sigma);
 	for (size_t j = 0; j < v->n_instances; j++) {
 		size_t k = v->inst[j].phase;
@@ -108,19 +162,28 @@ static void fill_sigma(const sl_model *md, sl_sched_data *d, const size_t *n,
 							  : 0;
 			double dk = cv * sqrt(u[k] + 1.0 / (double)SL_MAX(n[c], (size_t)1));
 			double ck = cal[p] > 0 ? cal[p] : 0;
-			d->sigma[j * P + p] = sqrt(ck * ck + dk * dk);
+			d->sigma[j * P + p] = sqrt(ck * ck + dk * dk + g[c] * g[c]);
 		}
 	}
+	int longer = 0;
+	for (size_t c = 0; c < K * P; c++)
+		longer |= g[c] > 0;
 	if (cal[P - 1] >= 0)
-		d->sigma_from = sl_xasprintf("the %s model's residuals on the training runs "
-					     "(machine time_error:) and the profile's evidence",
-					     name);
+		d->sigma_from = sl_xasprintf(
+			"the %s model's residuals on the training runs (machine time_error:)%s%s%s "
+			"and the profile's evidence", name,
+			longer ? ", the " : "",
+			longer ? sl_time_model_name(md->time == SL_TIME_STALL ? SL_TIME_MLP
+									      : SL_TIME_STALL)
+			       : "",
+			longer ? " model's longer predictions (its residuals are smaller)," : "");
 	else
 		d->sigma_from = sl_xasprintf("the profile's evidence only: machine %s records "
 					     "no time_error for the %s model (calibrate with "
 					     "runs at several frequencies)", md->mach->name, name);
 	free(u);
 	free(cal);
+	free(g);
 }
 
 int sl_sched_data_from_model(const sl_model *md, sl_sched_data *d)

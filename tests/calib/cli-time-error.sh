@@ -55,4 +55,19 @@ grep -q '^# fitted by sleuth calibrate' "$T/te.yaml" && grep -q '^# time_error: 
 # it fits nothing, and needs pairs: one-line errors naming the fix
 expect_exit 2 "drop --select" -- "$SLEUTH" calibrate --time-error-only --select 3 -m "$T/n.yaml" -o "$T/x.yaml" "${profs[@]}"
 expect_exit 1 "at several P-states" -- "$SLEUTH" calibrate --time-error-only -m "$T/n.yaml" -o "$T/x.yaml" "${profs[0]}"
+
+# bench/time-error-sim.sh (how the shipped hard machine's rows are made):
+# only time_error: changes, and the stalls training program is one where the
+# stall model's residual is large (its polluted stall counters), not a
+# program it already predicts: at 1.60 GHz its rms is over 5%
+H=$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml
+MACHINE=$H TRAIN=data/workloads/train/stalls OUT=$T/h.yaml "$SRCDIR/bench/time-error-sim.sh" \
+	"$BUILDDIR" >"$T/tes.out" 2>&1 && ok || fail "time-error-sim: $(cat "$T/tes.out")"
+notime() { awk '/^time_error:/ { s = 1; next } s && /^[a-z]/ { s = 0 } !s && !/^#/' "$1"; }
+diff <(notime "$H") <(notime "$T/h.yaml") >/dev/null && ok || fail "time-error-sim changed more than time_error:"
+grep -q '^# time_error: bench/time-error-sim.sh (TRAIN="data/workloads/train/stalls"' "$T/h.yaml" && ok ||
+	fail "time-error-sim comment: $(grep '^# time_error' "$T/h.yaml")"
+rms=$(awk '/^- \{model: stall, from_ghz: 2.66, ghz: 1.6,/ { sub(/.*rms: /, ""); sub(/,.*/, ""); print }' \
+	"$T/h.yaml")
+awk -v r="${rms:-0}" 'BEGIN {exit !(r > 0.05)}' && ok || fail "stall rms on the stalls program: '$rms'"
 finish

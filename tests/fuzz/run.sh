@@ -56,7 +56,8 @@ if [ ! -d "$seed_dir" ]; then
 		"$SRC"/tests/fuzz/seeds/machine/*.yaml "$seed_dir/machine/"
 	cp "$SRC"/data/sim/*.yaml "$seed_dir/simmachine/"
 	cp "$SRC"/data/workloads/*.yaml "$SRC"/data/workloads/train/*.yaml \
-		"$SRC"/data/workloads/train/uncore/*.yaml "$seed_dir/workload/"
+		"$SRC"/data/workloads/train/uncore/*.yaml "$SRC"/data/workloads/train/stalls/*.yaml \
+		"$seed_dir/workload/"
 	cp "$g/s.yaml" "$g/s.json" "$seed_dir/schedule/"
 	cp "$g/p.prof" "$g/p-temp.prof" "$g/p-dither.prof" "$seed_dir/profile/"
 	cp "$g/power-head.csv" "$seed_dir/powerlog/"
