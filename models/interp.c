@@ -17,6 +17,13 @@
  * over unlike phases.  Rates are per instruction so that intervals of
  * unequal length average fairly.
  *
+ * An interval that straddles a phase change ran part of the phase before
+ * and part of the one after, and its detected phase is often one of
+ * intervals like it (each straddle a mix in its own proportion), whose
+ * other intervals hand it rates of other mixes.  A one-interval instance
+ * whose behaviour the mix of its two neighbours matches more closely than
+ * any measured interval of its phase takes that mix of their rates.
+ *
  * Nothing per interval and event is stored: the view keeps, per instance
  * and event, the rate its unmeasured intervals take; sl_interp_count()
  * computes a value on access, so the view's memory follows the instances,
@@ -34,7 +41,7 @@
 const char *sl_src_name(sl_src s)
 {
 	static const char *const names[SL_SRC_N] = {
-		"measured", "instance", "phase", "program", "none", "similar",
+		"measured", "instance", "phase", "program", "none", "similar", "mixed",
 	};
 	return (unsigned)s < SL_SRC_N ? names[s] : "?";
 }
@@ -43,7 +50,7 @@ sl_src sl_src_by_rank(int rank)
 {
 	static const sl_src order[SL_SRC_N] = {
 		SL_SRC_MEASURED, SL_SRC_INSTANCE, SL_SRC_PHASE,
-		SL_SRC_SIMILAR,  SL_SRC_PROGRAM,  SL_SRC_NONE,
+		SL_SRC_SIMILAR,  SL_SRC_MIXED,    SL_SRC_PROGRAM, SL_SRC_NONE,
 	};
 	return rank >= 0 && rank < SL_SRC_N ? order[rank] : SL_SRC_N;
 }
@@ -350,12 +357,26 @@ static size_t near_search(const near_scratch *ns, const sl_interp *v, size_t j, 
 	return nb;
 }
 
+/* The behaviour distance from instance j to the nearest measured interval
+ * near_rate found for it. */
+static float near_dist(const near_scratch *ns, const sl_interp *v, size_t j)
+{
+	size_t nf = v->n_feat;
+	const float *fj = ns->jfeat + j * nf, *fi = ns->ifeat + (size_t)ns->nbr[j * NEAR_K] * nf;
+	float d = 0;
+	for (size_t f = 0; f < nf; f++)
+		d += (fj[f] - fi[f]) * (fj[f] - fi[f]);
+	return d;
+}
+
 /* One event: its means at each level, then the value every instance's
  * unmeasured intervals take (the nearest measured intervals of its phase,
  * else the nearest level's mean rate), and the cell tallies.  Nothing per
- * interval is stored (the file's head). */
+ * interval is stored (the file's head).  dn: per instance, the behaviour
+ * distance to the nearest measured interval it took the event from
+ * (INFINITY when it took none). */
 static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmeasured,
-		       int64_t *near, near_scratch *ns)
+		       int64_t *near, near_scratch *ns, float *dn)
 {
 	const sl_profile *p = v->prof;
 	size_t ne = v->n_events;
@@ -391,19 +412,111 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 		/* when its phase measured the event: the measured intervals of
 		 * the phase that behave most like the instance, "instance" when
 		 * they all lie in it */
-		int own;
+		int own = 0;
 		double rn = unmeasured[j] && (s == SL_SRC_INSTANCE || s == SL_SRC_PHASE)
 				    ? near_rate(ns, v, k, j, &own)
 				    : NAN;
+		dn[j * ne + k] = INFINITY;
 		if (!isnan(rn)) {
 			r = rn;
 			s = own ? SL_SRC_INSTANCE : SL_SRC_PHASE;
+			dn[j * ne + k] = near_dist(ns, v, j);
 		}
 		v->imean[j * ne + k] = r;
 		v->isrc[j * ne + k] = (uint8_t)s;
 		v->cells[s] += unmeasured[j];
 		v->ev_cells[k * SL_SRC_N + s] += unmeasured[j];
 	}
+}
+
+/* Interval i's rate of view event k: measured, else its instance's. */
+static double rate_of(const sl_interp *v, size_t i, size_t k)
+{
+	const sl_profile *p = v->prof;
+	if (!p->iv[i].instructions)
+		return NAN;
+	return sl_interp_count(v, i, k) / (double)p->iv[i].instructions;
+}
+
+/* How many steps of the share alpha in [0, 1] the mix is tried at. */
+enum { MIX_STEPS = 200 };
+
+/*
+ * Straddling intervals (the file's head).  For each one-interval instance
+ * between two others, with a and b the intervals before and after it: the
+ * share alpha of b whose mix (1 - alpha) a + alpha b behaves most like the
+ * interval, in the behaviour features the nearest-interval search uses
+ * (CPI and the pinned events' rates mix linearly with the share of
+ * instructions; the features are their logs), and that distance.  Where it
+ * is below the distance to every measured interval the instance's events
+ * were taken from (dn), every event it did not measure takes the mix of
+ * a's and b's rates (as measured, or as filled).  Decided per instance,
+ * not per event: a mix that one event's nearest interval beats is not
+ * trusted for the others.  The values are computed before any is stored,
+ * so that a neighbour's own mix does not feed another's.
+ */
+static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
+{
+	const sl_profile *p = v->prof;
+	size_t nf = v->n_feat, ne = v->n_events, ni = v->n_instances;
+	double *xa = sl_xmalloc(2 * (nf + 1) * sizeof *xa), *xb = xa + nf + 1;
+	double *alpha = sl_xmalloc((ni + 1) * sizeof *alpha);
+	for (size_t j = 0; j < ni; j++) {
+		const sl_instance *in = &v->inst[j];
+		alpha[j] = NAN;
+		if (in->n != 1 || in->first == 0 || in->first + 1 >= p->n_intervals)
+			continue;
+		const float *fi = ns->ifeat + in->first * nf;
+		const float *fa = fi - nf, *fb = fi + nf;
+		if (isnan(fi[0]) || isnan(fa[0]) || isnan(fb[0]))
+			continue;
+		/* back from the features to CPI and rates per 1000 instructions */
+		for (size_t f = 0; f < nf; f++) {
+			xa[f] = f ? expm1(fa[f]) : exp(fa[f]);
+			xb[f] = f ? expm1(fb[f]) : exp(fb[f]);
+		}
+		double best = INFINITY, al = 0;
+		for (int s = 0; s <= MIX_STEPS; s++) {
+			double x = (double)s / MIX_STEPS, d = 0;
+			for (size_t f = 0; f < nf; f++) {
+				double m = (1 - x) * xa[f] + x * xb[f];
+				double e = (f ? log1p(m) : log(m)) - fi[f];
+				d += e * e;
+			}
+			if (d < best)
+				best = d, al = x;
+		}
+		float dmin = INFINITY;
+		for (size_t k = 0; k < ne; k++)
+			dmin = SL_MIN(dmin, dn[j * ne + k]);
+		if (best < dmin)
+			alpha[j] = al;
+	}
+	double *out = sl_xmalloc((ni * ne + 1) * sizeof *out);
+	for (size_t j = 0; j < ni; j++)
+		for (size_t k = 0; k < ne; k++) {
+			size_t i = v->inst[j].first;
+			out[j * ne + k] = NAN;
+			if (isnan(alpha[j]) || sl_interp_src(v, i, k) == SL_SRC_MEASURED)
+				continue;
+			double ra = rate_of(v, i - 1, k), rb = rate_of(v, i + 1, k);
+			out[j * ne + k] = (1 - alpha[j]) * ra + alpha[j] * rb;
+		}
+	for (size_t j = 0; j < ni; j++)
+		for (size_t k = 0; k < ne; k++) {
+			size_t c = j * ne + k;
+			if (isnan(out[c]))
+				continue;
+			/* one unmeasured interval: move its cell to the new source */
+			sl_src was = (sl_src)v->isrc[c];
+			v->cells[was]--, v->ev_cells[k * SL_SRC_N + was]--;
+			v->cells[SL_SRC_MIXED]++, v->ev_cells[k * SL_SRC_N + SL_SRC_MIXED]++;
+			v->imean[c] = out[c];
+			v->isrc[c] = SL_SRC_MIXED;
+		}
+	free(out);
+	free(alpha);
+	free(xa);
 }
 
 int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events,
@@ -449,8 +562,11 @@ int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events
 	acc *ap = sl_xmalloc(v->n_phase_ids * sizeof *ap);
 	uint64_t *unmeasured = sl_xmalloc(v->n_instances * sizeof *unmeasured);
 	int64_t *near = sl_xmalloc(v->n_phase_ids * sizeof *near);
+	float *dn = sl_xmalloc((v->n_instances * ne + 1) * sizeof *dn);
 	for (size_t k = 0; k < n_events; k++)
-		fill_event(v, k, ai, ap, unmeasured, near, &ns);
+		fill_event(v, k, ai, ap, unmeasured, near, &ns, dn);
+	mix_straddles(v, &ns, dn);
+	free(dn);
 	near_free(&ns);
 	free(ai);
 	free(ap);

@@ -47,6 +47,9 @@ typedef enum {
 	 * before "program" when two or more phases did.  Last so that the
 	 * values above keep their numbers. */
 	SL_SRC_SIMILAR,
+	/* an interval straddling a phase change (a one-interval instance):
+	 * the mix of its two neighbours' rates that behaves most like it */
+	SL_SRC_MIXED,
 	SL_SRC_N
 } sl_src;
 
