@@ -438,8 +438,12 @@ static double rate_of(const sl_interp *v, size_t i, size_t k)
 	return sl_interp_count(v, i, k) / (double)p->iv[i].instructions;
 }
 
-/* How many steps of the share alpha in [0, 1] the mix is tried at. */
+/* How many steps of the share alpha in [0, 1] the mix is tried at; and
+ * how near the line between its neighbours an interval must lie to be
+ * taken as a straddle event by event (squared behaviour distance to the
+ * mix over that between the neighbours: a tenth of their distance). */
 enum { MIX_STEPS = 200 };
+#define MIX_NEAR_LINE 0.01
 
 /*
  * Straddling intervals (the file's head).  For each one-interval instance
@@ -447,13 +451,19 @@ enum { MIX_STEPS = 200 };
  * share alpha of b whose mix (1 - alpha) a + alpha b behaves most like the
  * interval, in the behaviour features the nearest-interval search uses
  * (CPI and the pinned events' rates mix linearly with the share of
- * instructions; the features are their logs), and that distance.  Where it
- * is below the distance to every measured interval the instance's events
- * were taken from (dn), every event it did not measure takes the mix of
- * a's and b's rates (as measured, or as filled).  Decided per instance,
- * not per event: a mix that one event's nearest interval beats is not
- * trusted for the others.  The values are computed before any is stored,
- * so that a neighbour's own mix does not feed another's.
+ * instructions; the features are their logs), and that distance d.  An
+ * unmeasured event of the interval takes the mix of a's and b's rates (as
+ * measured, or as filled)
+ *   - for every event, when d is below the distance to every measured
+ *     interval its events were taken from (dn): the mix is the nearest
+ *     evidence about the interval, whatever the event;
+ *   - else for the events whose own measured interval lies farther than
+ *     d, when the interval lies near the line between its neighbours (d
+ *     under MIX_NEAR_LINE of theirs): a straddle by the shape of its
+ *     behaviour, not a phase of its own that a mix happens to approach.
+ * Chosen on the tuning split, docs/benchmarks.md "Straddling intervals".
+ * The values are computed before any is stored, so that a neighbour's own
+ * mix does not feed another's.
  */
 static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 {
@@ -461,6 +471,9 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 	size_t nf = v->n_feat, ne = v->n_events, ni = v->n_instances;
 	double *xa = sl_xmalloc(2 * (nf + 1) * sizeof *xa), *xb = xa + nf + 1;
 	double *alpha = sl_xmalloc((ni + 1) * sizeof *alpha);
+	/* per instance: the mix's distance d, and 1 when every event takes it */
+	double *dmix = sl_xmalloc((ni + 1) * sizeof *dmix);
+	uint8_t *all = sl_xcalloc(ni + 1, 1);
 	for (size_t j = 0; j < ni; j++) {
 		const sl_instance *in = &v->inst[j];
 		alpha[j] = NAN;
@@ -487,17 +500,22 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 				best = d, al = x;
 		}
 		float dmin = INFINITY;
+		double sep = 0;
 		for (size_t k = 0; k < ne; k++)
 			dmin = SL_MIN(dmin, dn[j * ne + k]);
-		if (best < dmin)
-			alpha[j] = al;
+		for (size_t f = 0; f < nf; f++)
+			sep += (fa[f] - fb[f]) * (fa[f] - fb[f]);
+		all[j] = best < dmin;
+		if (all[j] || best < MIX_NEAR_LINE * sep)
+			alpha[j] = al, dmix[j] = best;
 	}
 	double *out = sl_xmalloc((ni * ne + 1) * sizeof *out);
 	for (size_t j = 0; j < ni; j++)
 		for (size_t k = 0; k < ne; k++) {
 			size_t i = v->inst[j].first;
 			out[j * ne + k] = NAN;
-			if (isnan(alpha[j]) || sl_interp_src(v, i, k) == SL_SRC_MEASURED)
+			if (isnan(alpha[j]) || sl_interp_src(v, i, k) == SL_SRC_MEASURED ||
+			    !(all[j] || dmix[j] < dn[j * ne + k]))
 				continue;
 			double ra = rate_of(v, i - 1, k), rb = rate_of(v, i + 1, k);
 			out[j * ne + k] = (1 - alpha[j]) * ra + alpha[j] * rb;
@@ -516,6 +534,8 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 		}
 	free(out);
 	free(alpha);
+	free(dmix);
+	free(all);
 	free(xa);
 }
 

@@ -184,6 +184,48 @@ static void test_interp_straddle(void **state)
 	sl_interp_free(&v);
 }
 
+/*
+ * The event-by-event rule.  Phases A = 0 (CPI 1, P 0), B = 1 (CPI 2,
+ * P 10), S = 2; X and Y rotate:
+ *
+ *   iv   0    1    2    3    4    5    6    7
+ *   ph   A    A    S    B    B    A    S    A
+ *   X    100  -    -    300  -    100  222  100
+ *   Y    -    100  -    -    300  100  -    100
+ *
+ * iv2 (CPI 1.5, P 5.5) lies near the line from iv1 to iv3 (share about
+ * 0.54), but iv6 behaves exactly like it and measured X: X = 222 from
+ * iv6 ("phase").  Phase S never measured Y, which would come from the
+ * phase most like S (B: 300, "similar"); the mix is nearer: Y = 0.46 x 100
+ * + 0.54 x 300, about 208, "mixed".  iv6 between two A intervals: no
+ * measured interval filled its Y, so the mix (of two A's) is the nearest
+ * evidence: 100.
+ */
+static void test_interp_straddle_event(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[8];
+	static const uint32_t ph[] = {0, 0, 2, 1, 1, 0, 2, 0};
+	static const uint64_t cyc[] = {1000, 1000, 3000, 2000, 2000, 1000, 3000, 1000};
+	uint64_t counts[] = {
+		0, 100, M,  0, M, 100,  11, M, M,  10, 300, M,
+		10, M, 300,  0, 100, 100,  11, 222, M,  0, 100, 100,
+	};
+	for (size_t i = 0; i < 8; i++)
+		iv[i] = (sl_prof_interval){ph[i], (double)i, 1, cyc[i], 1000, NAN};
+	/* iv2 and iv6: 2000 instructions, so P = 11 is 5.5 per 1000 */
+	iv[2].instructions = iv[6].instructions = 2000;
+	static char *evs[] = {"P", "X", "Y"};
+	sl_profile p;
+	mkprof(&p, 8, iv, 3, evs, counts, 2.0);
+	sl_interp v;
+	assert_int_equal(sl_interp_build(&v, &p, (const char *const *)evs, 3), 0);
+	want_cell(&v, 2, 1, SL_SRC_PHASE, 222, 1e-9);
+	want_cell(&v, 2, 2, SL_SRC_MIXED, 2 * 208, 2 * 4);
+	want_cell(&v, 6, 2, SL_SRC_MIXED, 2 * 100, 1e-9);
+	sl_interp_free(&v);
+}
+
 /* Means are of per-instruction rates: an interval twice as long weighs
  * the same, and a zero-instruction interval is left out of the mean. */
 static void test_interp_rates(void **state)
@@ -692,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_interp_cases),
 		cmocka_unit_test(test_interp_rates),
 		cmocka_unit_test(test_interp_straddle),
+		cmocka_unit_test(test_interp_straddle_event),
 		cmocka_unit_test(test_interp_similar),
 		cmocka_unit_test(test_interp_nearest),
 		cmocka_unit_test(test_interp_refusals),
