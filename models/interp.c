@@ -15,7 +15,11 @@
  * of intervals like it.  A small phase that never held the event in its
  * counters borrows from its nearest neighbour phase instead of an average
  * over unlike phases.  Rates are per instruction so that intervals of
- * unequal length average fairly.
+ * unequal length average fairly -- or per count of a pinned event that
+ * counts work (not cycles), when the event's counts are steadier against
+ * it within phases: LLC misses per LLC reference of the same code vary
+ * less between its intervals than per instruction, and the interval's
+ * own reference count then scales them.
  *
  * An interval that straddles a phase change ran part of the phase before
  * and part of the one after, and its detected phase is often one of
@@ -308,7 +312,7 @@ static double near_rate(near_scratch *ns, const sl_interp *v, size_t k, size_t j
 	*own = 1;
 	for (size_t q = 0; q < nb; q++) {
 		size_t i = best_i[q];
-		sum += (double)sl_prof_count(p, i, (size_t)v->col[k]) / (double)p->iv[i].instructions;
+		sum += (double)sl_prof_count(p, i, (size_t)v->col[k]) / sl_interp_base(v, i, k);
 		*own &= i >= in->first && i < in->first + in->n;
 	}
 	return sum / (double)nb;
@@ -369,6 +373,62 @@ static float near_dist(const near_scratch *ns, const sl_interp *v, size_t j)
 	return d;
 }
 
+/*
+ * What event k's rates are taken per: instructions, or the count of a
+ * pinned event (one counted, and not zero, in every interval with
+ * instructions) -- whichever its measured counts are steadiest against
+ * within phases (the smallest pooled squared relative deviation from the
+ * phase's mean ratio).  An event that follows a pinned one (LLC misses
+ * the LLC references of the same code) is then carried as its share of
+ * it, which the interval's own count scales.
+ */
+static int choose_norm(const sl_interp *v, size_t k, const uint8_t *cyc)
+{
+	const sl_profile *p = v->prof;
+	size_t np = v->n_phase_ids, npin = v->n_feat - 1;
+	int col = v->col[k], best = -1;
+	if (col < 0)
+		return -1;
+	double best_dev = INFINITY;
+	double *sum = sl_xmalloc((np + 1) * sizeof *sum);
+	uint64_t *n = sl_xmalloc((np + 1) * sizeof *n);
+	for (size_t c = 0; c <= npin; c++) {
+		int base = c < npin ? (int)v->pinned[c] : -1;
+		if (base == col || (base >= 0 && cyc[base]))
+			continue;
+		int usable = 1;
+		for (size_t i = 0; base >= 0 && usable && i < p->n_intervals; i++)
+			usable = !p->iv[i].instructions || sl_prof_count(p, i, (size_t)base) > 0;
+		if (!usable)
+			continue;
+		memset(sum, 0, (np + 1) * sizeof *sum);
+		memset(n, 0, (np + 1) * sizeof *n);
+		double dev = 0;
+		uint64_t dof = 0;
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < p->n_intervals; i++) {
+				uint64_t x = sl_prof_count(p, i, (size_t)col);
+				if (x == SL_MISSING || !p->iv[i].instructions)
+					continue;
+				double b = base >= 0 ? (double)sl_prof_count(p, i, (size_t)base)
+						     : (double)p->iv[i].instructions;
+				double r = (double)x / b;
+				size_t ph = p->iv[i].phase;
+				if (!pass) {
+					sum[ph] += r, n[ph]++;
+				} else if (n[ph] > 1 && sum[ph] > 0) {
+					double d = r * (double)n[ph] / sum[ph] - 1;
+					dev += d * d, dof++;
+				}
+			}
+		if (dof && dev / (double)dof < best_dev)
+			best_dev = dev / (double)dof, best = base;
+	}
+	free(sum);
+	free(n);
+	return best;
+}
+
 /* One event: its means at each level, then the value every instance's
  * unmeasured intervals take (the nearest measured intervals of its phase,
  * else the nearest level's mean rate), and the cell tallies.  Nothing per
@@ -395,7 +455,7 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 		uint64_t ins = p->iv[i].instructions;
 		if (!ins)
 			continue;
-		double r = (double)c / (double)ins;
+		double r = (double)c / sl_interp_base(v, i, k);
 		acc_add(&ai[v->inst_of[i]], r);
 		acc_add(&ap[p->iv[i].phase], r);
 		acc_add(&prog, r);
@@ -518,7 +578,8 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 			    !(all[j] || dmix[j] < dn[j * ne + k]))
 				continue;
 			double ra = rate_of(v, i - 1, k), rb = rate_of(v, i + 1, k);
-			out[j * ne + k] = (1 - alpha[j]) * ra + alpha[j] * rb;
+			out[j * ne + k] = ((1 - alpha[j]) * ra + alpha[j] * rb) *
+					  (double)p->iv[i].instructions / sl_interp_base(v, i, k);
 		}
 	for (size_t j = 0; j < ni; j++)
 		for (size_t k = 0; k < ne; k++) {
@@ -541,6 +602,12 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 
 int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events,
 		    size_t n_events)
+{
+	return sl_interp_build_cycles(v, p, events, n_events, NULL, 0);
+}
+
+int sl_interp_build_cycles(sl_interp *v, const sl_profile *p, const char *const *events,
+			   size_t n_events, const char *const *cycles, size_t n_cycles)
 {
 	memset(v, 0, sizeof *v);
 	if (!p->n_intervals) {
@@ -583,6 +650,16 @@ int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events
 	uint64_t *unmeasured = sl_xmalloc(v->n_instances * sizeof *unmeasured);
 	int64_t *near = sl_xmalloc(v->n_phase_ids * sizeof *near);
 	float *dn = sl_xmalloc((v->n_instances * ne + 1) * sizeof *dn);
+	v->norm = sl_xmalloc(ne * sizeof *v->norm);
+	for (size_t k = 0; k < ne; k++)
+		v->norm[k] = -1;
+	uint8_t *cyc = sl_xcalloc(p->n_events + 1, 1);
+	for (size_t c = 0; c < n_cycles; c++)
+		for (size_t j = 0; cycles[c] && j < p->n_events; j++)
+			cyc[j] |= !strcmp(p->events[j], cycles[c]);
+	for (size_t k = 0; k < n_events; k++)
+		v->norm[k] = choose_norm(v, k, cyc);
+	free(cyc);
 	for (size_t k = 0; k < n_events; k++)
 		fill_event(v, k, ai, ap, unmeasured, near, &ns, dn);
 	mix_straddles(v, &ns, dn);
@@ -602,6 +679,7 @@ void sl_interp_free(sl_interp *v)
 	free(v->events);
 	free(v->col);
 	free(v->imean);
+	free(v->norm);
 	free(v->isrc);
 	free(v->feat);
 	free(v->pinned);

@@ -198,7 +198,14 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 					m->terms[j].coeff * SL_PEAK_RATE_PER_CYCLE;
 		}
 	}
-	int rc = sl_interp_build(&md->view, p, evs, n);
+	/* the roles that count cycles, not work (sl_interp_build_cycles) */
+	static const char *const cycle_count_roles[] = {
+		"stall_cycles",   "resource_stalls",   "memory_stall_cycles",
+		"offcore_cycles", "offcore_occupancy", "miss_stall_cycles"};
+	const char *cyc[SL_ARRAY_LEN(cycle_count_roles)];
+	for (size_t r = 0; r < SL_ARRAY_LEN(cycle_count_roles); r++)
+		cyc[r] = sl_machine_role(m, cycle_count_roles[r]);
+	int rc = sl_interp_build_cycles(&md->view, p, evs, n, cyc, SL_ARRAY_LEN(cyc));
 	free(evs);
 	if (rc < 0)
 		goto fail;

@@ -226,6 +226,40 @@ static void test_interp_straddle_event(void **state)
 	sl_interp_free(&v);
 }
 
+/*
+ * Rates per a pinned event.  One phase; W counted everywhere, X in three
+ * intervals at exactly half of W, while both vary per instruction:
+ *
+ *   iv   0   1   2   3
+ *   W    10  20  40  25
+ *   X    5   10  20  -
+ *
+ * X is steadiest against W (no deviation; per instruction it varies), so
+ * iv3 takes half its own W, 12.5, where the two nearest intervals per
+ * instruction (iv1, iv2) would give 15.  Named as a cycle count, W is no
+ * base: 15.
+ */
+static void test_interp_norm(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[4];
+	uint64_t counts[] = {10, 5, 20, 10, 40, 20, 25, M};
+	for (size_t i = 0; i < 4; i++)
+		iv[i] = (sl_prof_interval){0, (double)i, 1, 1000, 1000, NAN};
+	char *evs[] = {"W", "X"};
+	sl_profile p;
+	sl_interp v;
+	view2(&v, &p, 4, iv, evs, counts);
+	assert_int_equal(v.norm[1], 0);
+	want_cell(&v, 3, 1, SL_SRC_INSTANCE, 12.5, 1e-9);
+	sl_interp_free(&v);
+	const char *cyc[] = {"W"};
+	assert_int_equal(sl_interp_build_cycles(&v, &p, (const char *const *)evs, 2, cyc, 1), 0);
+	assert_int_equal(v.norm[1], -1);
+	want_cell(&v, 3, 1, SL_SRC_INSTANCE, 15, 1e-9);
+	sl_interp_free(&v);
+}
+
 /* Means are of per-instruction rates: an interval twice as long weighs
  * the same, and a zero-instruction interval is left out of the mean. */
 static void test_interp_rates(void **state)
@@ -735,6 +769,7 @@ int main(void)
 		cmocka_unit_test(test_interp_rates),
 		cmocka_unit_test(test_interp_straddle),
 		cmocka_unit_test(test_interp_straddle_event),
+		cmocka_unit_test(test_interp_norm),
 		cmocka_unit_test(test_interp_similar),
 		cmocka_unit_test(test_interp_nearest),
 		cmocka_unit_test(test_interp_refusals),
