@@ -59,17 +59,12 @@ struct sl_dither {
 	size_t n_dithered;
 };
 
-/* The machine roles whose events count cycles: at f2 they are not what
- * they would have been at f0. */
-static const char *const cycle_roles[] = {
-	"stall_cycles",   "resource_stalls",   "memory_stall_cycles",
-	"miss_stall_cycles", "offcore_cycles", "offcore_occupancy",
-};
-
+/* An event of a role that counts cycles (sl_cycle_count_roles): at f2 it
+ * is not what it would have been at f0. */
 static int counts_cycles(const sl_machine *m, const char *ev)
 {
-	for (size_t r = 0; r < SL_ARRAY_LEN(cycle_roles); r++) {
-		const char *re = sl_machine_role(m, cycle_roles[r]);
+	for (size_t r = 0; r < SL_ARRAY_LEN(sl_cycle_count_roles); r++) {
+		const char *re = sl_machine_role(m, sl_cycle_count_roles[r]);
 		if (re && !strcmp(re, ev))
 			return 1;
 	}

@@ -15,7 +15,18 @@
  * of intervals like it.  A small phase that never held the event in its
  * counters borrows from its nearest neighbour phase instead of an average
  * over unlike phases.  Rates are per instruction so that intervals of
- * unequal length average fairly.
+ * unequal length average fairly -- or per count of a pinned event that
+ * counts work (not cycles), when the event's counts are steadier against
+ * it within phases: LLC misses per LLC reference of the same code vary
+ * less between its intervals than per instruction, and the interval's
+ * own reference count then scales them.
+ *
+ * An interval that straddles a phase change ran part of the phase before
+ * and part of the one after, and its detected phase is often one of
+ * intervals like it (each straddle a mix in its own proportion), whose
+ * other intervals hand it rates of other mixes.  A one-interval instance
+ * whose behaviour the mix of its two neighbours matches more closely than
+ * any measured interval of its phase takes that mix of their rates.
  *
  * Nothing per interval and event is stored: the view keeps, per instance
  * and event, the rate its unmeasured intervals take; sl_interp_count()
@@ -34,7 +45,7 @@
 const char *sl_src_name(sl_src s)
 {
 	static const char *const names[SL_SRC_N] = {
-		"measured", "instance", "phase", "program", "none", "similar",
+		"measured", "instance", "phase", "program", "none", "similar", "mixed",
 	};
 	return (unsigned)s < SL_SRC_N ? names[s] : "?";
 }
@@ -43,7 +54,7 @@ sl_src sl_src_by_rank(int rank)
 {
 	static const sl_src order[SL_SRC_N] = {
 		SL_SRC_MEASURED, SL_SRC_INSTANCE, SL_SRC_PHASE,
-		SL_SRC_SIMILAR,  SL_SRC_PROGRAM,  SL_SRC_NONE,
+		SL_SRC_SIMILAR,  SL_SRC_MIXED,    SL_SRC_PROGRAM, SL_SRC_NONE,
 	};
 	return rank >= 0 && rank < SL_SRC_N ? order[rank] : SL_SRC_N;
 }
@@ -312,7 +323,7 @@ static double near_rate(near_scratch *ns, const sl_interp *v, size_t k, size_t j
 	*own = 1;
 	for (size_t q = 0; q < nb; q++) {
 		size_t i = best_i[q];
-		sum += (double)sl_prof_count(p, i, (size_t)v->col[k]) / (double)p->iv[i].instructions;
+		sum += (double)sl_prof_count(p, i, (size_t)v->col[k]) / sl_interp_base(v, i, k);
 		*own &= i >= in->first && i < in->first + in->n;
 	}
 	return sum / (double)nb;
@@ -361,12 +372,82 @@ static size_t near_search(const near_scratch *ns, const sl_interp *v, size_t j, 
 	return nb;
 }
 
+/* The behaviour distance from instance j to the nearest measured interval
+ * near_rate found for it. */
+static float near_dist(const near_scratch *ns, const sl_interp *v, size_t j)
+{
+	size_t nf = v->n_feat;
+	const float *fj = ns->jfeat + j * nf, *fi = ns->ifeat + (size_t)ns->nbr[j * NEAR_K] * nf;
+	float d = 0;
+	for (size_t f = 0; f < nf; f++)
+		d += (fj[f] - fi[f]) * (fj[f] - fi[f]);
+	return d;
+}
+
+/*
+ * What event k's rates are taken per: instructions, or the count of a
+ * pinned event (one counted, and not zero, in every interval with
+ * instructions) -- whichever its measured counts are steadiest against
+ * within phases (the smallest pooled squared relative deviation from the
+ * phase's mean ratio).  An event that follows a pinned one (LLC misses
+ * the LLC references of the same code) is then carried as its share of
+ * it, which the interval's own count scales.
+ */
+static int choose_norm(const sl_interp *v, size_t k, const uint8_t *cyc)
+{
+	const sl_profile *p = v->prof;
+	size_t np = v->n_phase_ids, npin = v->n_feat - 1;
+	int col = v->col[k], best = -1;
+	if (col < 0)
+		return -1;
+	double best_dev = INFINITY;
+	double *sum = sl_xmalloc((np + 1) * sizeof *sum);
+	uint64_t *n = sl_xmalloc((np + 1) * sizeof *n);
+	for (size_t c = 0; c <= npin; c++) {
+		int base = c < npin ? (int)v->pinned[c] : -1;
+		if (base == col || (base >= 0 && cyc[base]))
+			continue;
+		int usable = 1;
+		for (size_t i = 0; base >= 0 && usable && i < p->n_intervals; i++)
+			usable = !p->iv[i].instructions || sl_prof_count(p, i, (size_t)base) > 0;
+		if (!usable)
+			continue;
+		memset(sum, 0, (np + 1) * sizeof *sum);
+		memset(n, 0, (np + 1) * sizeof *n);
+		double dev = 0;
+		uint64_t dof = 0;
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < p->n_intervals; i++) {
+				uint64_t x = sl_prof_count(p, i, (size_t)col);
+				if (x == SL_MISSING || !p->iv[i].instructions)
+					continue;
+				double b = base >= 0 ? (double)sl_prof_count(p, i, (size_t)base)
+						     : (double)p->iv[i].instructions;
+				double r = (double)x / b;
+				size_t ph = p->iv[i].phase;
+				if (!pass) {
+					sum[ph] += r, n[ph]++;
+				} else if (n[ph] > 1 && sum[ph] > 0) {
+					double d = r * (double)n[ph] / sum[ph] - 1;
+					dev += d * d, dof++;
+				}
+			}
+		if (dof && dev / (double)dof < best_dev)
+			best_dev = dev / (double)dof, best = base;
+	}
+	free(sum);
+	free(n);
+	return best;
+}
+
 /* One event: its means at each level, then the value every instance's
  * unmeasured intervals take (the nearest measured intervals of its phase,
  * else the nearest level's mean rate), and the cell tallies.  Nothing per
- * interval is stored (the file's head). */
+ * interval is stored (the file's head).  dn: per instance, the behaviour
+ * distance to the nearest measured interval it took the event from
+ * (INFINITY when it took none). */
 static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmeasured,
-		       int64_t *near, near_scratch *ns)
+		       int64_t *near, near_scratch *ns, float *dn)
 {
 	const sl_profile *p = v->prof;
 	size_t ne = v->n_events;
@@ -385,7 +466,7 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 		uint64_t ins = p->iv[i].instructions;
 		if (!ins)
 			continue;
-		double r = (double)c / (double)ins;
+		double r = (double)c / sl_interp_base(v, i, k);
 		acc_add(&ai[v->inst_of[i]], r);
 		acc_add(&ap[p->iv[i].phase], r);
 		acc_add(&prog, r);
@@ -402,13 +483,15 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 		/* when its phase measured the event: the measured intervals of
 		 * the phase that behave most like the instance, "instance" when
 		 * they all lie in it */
-		int own;
+		int own = 0;
 		double rn = unmeasured[j] && (s == SL_SRC_INSTANCE || s == SL_SRC_PHASE)
 				    ? near_rate(ns, v, k, j, &own)
 				    : NAN;
+		dn[j * ne + k] = INFINITY;
 		if (!isnan(rn)) {
 			r = rn;
 			s = own ? SL_SRC_INSTANCE : SL_SRC_PHASE;
+			dn[j * ne + k] = near_dist(ns, v, j);
 		}
 		v->imean[j * ne + k] = r;
 		v->isrc[j * ne + k] = (uint8_t)s;
@@ -417,8 +500,125 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 	}
 }
 
+/* Interval i's rate of view event k: measured, else its instance's. */
+static double rate_of(const sl_interp *v, size_t i, size_t k)
+{
+	const sl_profile *p = v->prof;
+	if (!p->iv[i].instructions)
+		return NAN;
+	return sl_interp_count(v, i, k) / (double)p->iv[i].instructions;
+}
+
+/* How many steps of the share alpha in [0, 1] the mix is tried at; and
+ * how near the line between its neighbours an interval must lie to be
+ * taken as a straddle event by event (squared behaviour distance to the
+ * mix over that between the neighbours: a tenth of their distance). */
+enum { MIX_STEPS = 200 };
+#define MIX_NEAR_LINE 0.01
+
+/*
+ * Straddling intervals (the file's head).  For each one-interval instance
+ * between two others, with a and b the intervals before and after it: the
+ * share alpha of b whose mix (1 - alpha) a + alpha b behaves most like the
+ * interval, in the behaviour features the nearest-interval search uses
+ * (CPI and the pinned events' rates mix linearly with the share of
+ * instructions; the features are their logs), and that distance d.  An
+ * unmeasured event of the interval takes the mix of a's and b's rates (as
+ * measured, or as filled)
+ *   - for every event, when d is below the distance to every measured
+ *     interval its events were taken from (dn): the mix is the nearest
+ *     evidence about the interval, whatever the event;
+ *   - else for the events whose own measured interval lies farther than
+ *     d, when the interval lies near the line between its neighbours (d
+ *     under MIX_NEAR_LINE of theirs): a straddle by the shape of its
+ *     behaviour, not a phase of its own that a mix happens to approach.
+ * Chosen on the tuning split, docs/benchmarks.md "Straddling intervals".
+ * The values are computed before any is stored, so that a neighbour's own
+ * mix does not feed another's.
+ */
+static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
+{
+	const sl_profile *p = v->prof;
+	size_t nf = v->n_feat, ne = v->n_events, ni = v->n_instances;
+	double *xa = sl_xmalloc(2 * (nf + 1) * sizeof *xa), *xb = xa + nf + 1;
+	double *alpha = sl_xmalloc((ni + 1) * sizeof *alpha);
+	/* per instance: the mix's distance d, and 1 when every event takes it */
+	double *dmix = sl_xmalloc((ni + 1) * sizeof *dmix);
+	uint8_t *all = sl_xcalloc(ni + 1, 1);
+	for (size_t j = 0; j < ni; j++) {
+		const sl_instance *in = &v->inst[j];
+		alpha[j] = NAN;
+		if (in->n != 1 || in->first == 0 || in->first + 1 >= p->n_intervals)
+			continue;
+		const float *fi = ns->ifeat + in->first * nf;
+		const float *fa = fi - nf, *fb = fi + nf;
+		if (isnan(fi[0]) || isnan(fa[0]) || isnan(fb[0]))
+			continue;
+		/* back from the features to CPI and rates per 1000 instructions */
+		for (size_t f = 0; f < nf; f++) {
+			xa[f] = f ? expm1(fa[f]) : exp(fa[f]);
+			xb[f] = f ? expm1(fb[f]) : exp(fb[f]);
+		}
+		double best = INFINITY, al = 0;
+		for (int s = 0; s <= MIX_STEPS; s++) {
+			double x = (double)s / MIX_STEPS, d = 0;
+			for (size_t f = 0; f < nf; f++) {
+				double m = (1 - x) * xa[f] + x * xb[f];
+				double e = (f ? log1p(m) : log(m)) - fi[f];
+				d += e * e;
+			}
+			if (d < best)
+				best = d, al = x;
+		}
+		float dmin = INFINITY;
+		double sep = 0;
+		for (size_t k = 0; k < ne; k++)
+			dmin = SL_MIN(dmin, dn[j * ne + k]);
+		for (size_t f = 0; f < nf; f++)
+			sep += (fa[f] - fb[f]) * (fa[f] - fb[f]);
+		all[j] = best < dmin;
+		if (all[j] || best < MIX_NEAR_LINE * sep)
+			alpha[j] = al, dmix[j] = best;
+	}
+	double *out = sl_xmalloc((ni * ne + 1) * sizeof *out);
+	for (size_t j = 0; j < ni; j++)
+		for (size_t k = 0; k < ne; k++) {
+			size_t i = v->inst[j].first;
+			out[j * ne + k] = NAN;
+			if (isnan(alpha[j]) || sl_interp_src(v, i, k) == SL_SRC_MEASURED ||
+			    !(all[j] || dmix[j] < dn[j * ne + k]))
+				continue;
+			double ra = rate_of(v, i - 1, k), rb = rate_of(v, i + 1, k);
+			out[j * ne + k] = ((1 - alpha[j]) * ra + alpha[j] * rb) *
+					  (double)p->iv[i].instructions / sl_interp_base(v, i, k);
+		}
+	for (size_t j = 0; j < ni; j++)
+		for (size_t k = 0; k < ne; k++) {
+			size_t c = j * ne + k;
+			if (isnan(out[c]))
+				continue;
+			/* one unmeasured interval: move its cell to the new source */
+			sl_src was = (sl_src)v->isrc[c];
+			v->cells[was]--, v->ev_cells[k * SL_SRC_N + was]--;
+			v->cells[SL_SRC_MIXED]++, v->ev_cells[k * SL_SRC_N + SL_SRC_MIXED]++;
+			v->imean[c] = out[c];
+			v->isrc[c] = SL_SRC_MIXED;
+		}
+	free(out);
+	free(alpha);
+	free(dmix);
+	free(all);
+	free(xa);
+}
+
 int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events,
 		    size_t n_events)
+{
+	return sl_interp_build_cycles(v, p, events, n_events, NULL, 0);
+}
+
+int sl_interp_build_cycles(sl_interp *v, const sl_profile *p, const char *const *events,
+			   size_t n_events, const char *const *cycles, size_t n_cycles)
 {
 	memset(v, 0, sizeof *v);
 	if (!p->n_intervals) {
@@ -460,8 +660,21 @@ int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events
 	acc *ap = sl_xmalloc(v->n_phase_ids * sizeof *ap);
 	uint64_t *unmeasured = sl_xmalloc(v->n_instances * sizeof *unmeasured);
 	int64_t *near = sl_xmalloc(v->n_phase_ids * sizeof *near);
+	float *dn = sl_xmalloc((v->n_instances * ne + 1) * sizeof *dn);
+	v->norm = sl_xmalloc(ne * sizeof *v->norm);
+	for (size_t k = 0; k < ne; k++)
+		v->norm[k] = -1;
+	uint8_t *cyc = sl_xcalloc(p->n_events + 1, 1);
+	for (size_t c = 0; c < n_cycles; c++)
+		for (size_t j = 0; cycles[c] && j < p->n_events; j++)
+			cyc[j] |= !strcmp(p->events[j], cycles[c]);
 	for (size_t k = 0; k < n_events; k++)
-		fill_event(v, k, ai, ap, unmeasured, near, &ns);
+		v->norm[k] = choose_norm(v, k, cyc);
+	free(cyc);
+	for (size_t k = 0; k < n_events; k++)
+		fill_event(v, k, ai, ap, unmeasured, near, &ns, dn);
+	mix_straddles(v, &ns, dn);
+	free(dn);
 	near_free(&ns);
 	free(ai);
 	free(ap);
@@ -477,6 +690,7 @@ void sl_interp_free(sl_interp *v)
 	free(v->events);
 	free(v->col);
 	free(v->imean);
+	free(v->norm);
 	free(v->isrc);
 	free(v->feat);
 	free(v->pinned);

@@ -125,6 +125,11 @@ static int check_inputs(const sl_profile *p, const sl_machine *m, sl_time_model 
 	return 0;
 }
 
+const char *const sl_cycle_count_roles[6] = {
+	"stall_cycles",   "resource_stalls",   "memory_stall_cycles",
+	"miss_stall_cycles", "offcore_cycles", "offcore_occupancy",
+};
+
 int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		  sl_time_model t, int flags)
 {
@@ -199,8 +204,15 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		}
 	}
 	int rc = sl_dither_begin(md, p, &evs, &n, &cap);
-	if (rc == 0)
-		rc = sl_interp_build(&md->view, md->prof, evs, n);
+	if (rc == 0) {
+		/* the events that count cycles, not work (sl_interp_build_cycles) */
+		const char *cyc[SL_ARRAY_LEN(sl_cycle_count_roles)];
+		size_t nc = 0;
+		for (size_t r = 0; r < SL_ARRAY_LEN(sl_cycle_count_roles); r++)
+			if ((cyc[nc] = sl_machine_role(m, sl_cycle_count_roles[r])))
+				nc++;
+		rc = sl_interp_build_cycles(&md->view, md->prof, evs, n, cyc, nc);
+	}
 	free(evs);
 	if (rc < 0 || sl_dither_end(md) < 0)
 		goto fail;

@@ -159,17 +159,18 @@ static void shares_table(FILE *f, const sl_model *md, sl_agg *const *agg, size_t
 	const sl_interp *v = &md->view;
 	double (*sh)[SL_SRC_N] = sl_xcalloc(v->n_phase_ids + 1, sizeof *sh);
 	sl_interp_phase_shares(v, sh);
-	fprintf(f, "\nphase intervals instances measured instance  phase similar program"
+	fprintf(f, "\nphase  ivls insts measured instance  phase similar  mixed program"
 		   "  none clamped\n");
 	for (size_t j = 0; j < n_order; j++) {
 		uint32_t ph = order[j];
 		size_t cl = 0;
 		for (size_t k = 0; k < n_ops; k++)
 			cl += agg[k][ph].clamped_idle + agg[k][ph].clamped_peak;
-		fprintf(f, "%5u %9zu %9zu", ph, agg[0][ph].intervals, agg[0][ph].instances);
-		fprintf(f, " %7.1f%% %7.1f%% %5.1f%% %6.1f%% %6.1f%% %4.1f%% %7zu\n",
+		fprintf(f, "%5u %5zu %5zu", ph, agg[0][ph].intervals, agg[0][ph].instances);
+		fprintf(f, " %7.1f%% %7.1f%% %5.1f%% %6.1f%% %5.1f%% %6.1f%% %4.1f%% %7zu\n",
 			100 * sh[ph][SL_SRC_MEASURED], 100 * sh[ph][SL_SRC_INSTANCE],
 			100 * sh[ph][SL_SRC_PHASE], 100 * sh[ph][SL_SRC_SIMILAR],
+			100 * sh[ph][SL_SRC_MIXED],
 			100 * sh[ph][SL_SRC_PROGRAM], 100 * sh[ph][SL_SRC_NONE], cl);
 	}
 	free(sh);

@@ -190,7 +190,8 @@ static void build_cells(sl_report *r, const sl_model *md)
 	const sl_interp *v = &md->view;
 	r->cells[0] = sl_interp_share(v, SL_SRC_MEASURED);
 	r->cells[1] = sl_interp_share(v, SL_SRC_INSTANCE) + sl_interp_share(v, SL_SRC_PHASE) +
-		      sl_interp_share(v, SL_SRC_SIMILAR) + sl_interp_share(v, SL_SRC_PROGRAM);
+		      sl_interp_share(v, SL_SRC_MIXED) + sl_interp_share(v, SL_SRC_SIMILAR) +
+		      sl_interp_share(v, SL_SRC_PROGRAM);
 	r->cells[2] = sl_interp_share(v, SL_SRC_NONE);
 	double (*sh)[SL_SRC_N] = sl_xcalloc(v->n_phase_ids + 1, sizeof *sh);
 	sl_interp_phase_shares(v, sh);
@@ -198,7 +199,7 @@ static void build_cells(sl_report *r, const sl_model *md)
 		const double *s = sh[r->phases[i].id];
 		r->phases[i].measured = s[SL_SRC_MEASURED];
 		r->phases[i].interpolated = s[SL_SRC_INSTANCE] + s[SL_SRC_PHASE] +
-					    s[SL_SRC_SIMILAR] + s[SL_SRC_PROGRAM];
+					    s[SL_SRC_MIXED] + s[SL_SRC_SIMILAR] + s[SL_SRC_PROGRAM];
 		r->phases[i].missing = s[SL_SRC_NONE];
 	}
 	free(sh);

@@ -15,6 +15,25 @@ below() {
 	else fail "$1 = ${2:-missing}, bound $3"; fi
 }
 
+# hard_power WORKLOAD...: bench/power-accuracy.sh on those hard-suite
+# workloads (seed 1, --model mlp, 2.13 and 1.60 GHz) into $T/off.txt and
+# $T/auto.txt (counters only, anchored); then power_avg / power_worst
+# ANCHOR GHZ read the summary's instance-weighted mean power error and
+# worst instance, percent.
+hard_power() {
+	local w a
+	mkdir -p "$T/suite"
+	for w in "$@"; do ln -s "$SRCDIR/data/workloads/hard/$w.yaml" "$T/suite/"; done
+	for a in off auto; do
+		MACHINE="$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml" \
+		SIM="$SRCDIR/data/sim/nehalem-i7-920-hard.yaml" SUITE="$T/suite" MODEL=mlp \
+		SEED=1 ANCHOR=$a "$SRCDIR/bench/power-accuracy.sh" "$BUILDDIR" 2.13 1.60 \
+			>"$T/$a.txt" 2>&1 || fail "bench with ANCHOR=$a: $(tail -3 "$T/$a.txt")"
+	done
+}
+power_avg() { sed -nE "s/^$2 +mean power: avg ([0-9.]+)%.*/\1/p" "$T/$1.txt"; }
+power_worst() { sed -nE "s/^$2 +mean power: .*worst instance ([0-9.]+)%.*/\1/p" "$T/$1.txt"; }
+
 # expect_exit CODE REGEX -- CMD...: run CMD, check its exit code and that
 # its stderr is ONE line (plus an optional "Try 'sleuth help CMD'." line
 # after it) that starts "sleuth" and matches REGEX (extended).

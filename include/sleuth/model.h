@@ -47,6 +47,9 @@ typedef enum {
 	 * before "program" when two or more phases did.  Last so that the
 	 * values above keep their numbers. */
 	SL_SRC_SIMILAR,
+	/* an interval straddling a phase change (a one-interval instance):
+	 * the mix of its two neighbours' rates that behaves most like it */
+	SL_SRC_MIXED,
 	SL_SRC_N
 } sl_src;
 
@@ -72,6 +75,9 @@ typedef struct sl_interp {
 	int *col;                 /* profile column of each event, -1 if absent */
 	double *imean;            /* n_instances x n_events: the rate an unmeasured
 				     interval of the instance takes; NAN: none */
+	int *norm;                /* per event: the profile column its rates are
+				     per count of (a pinned event), -1: per
+				     instruction */
 	uint8_t *isrc;            /* n_instances x n_events: its level (sl_src) */
 	uint64_t cells[SL_SRC_N]; /* (interval, event) cells per source */
 	uint64_t *ev_cells;       /* n_events x SL_SRC_N: the same per event */
@@ -95,7 +101,20 @@ typedef struct sl_interp {
  * intervals, no event counts). */
 int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events,
 		    size_t n_events);
+/* The same, naming the profile's events that count cycles (stall and
+ * occupancy cycles): their counts follow the time, not the work, and no
+ * other event's rates are taken per them. */
+int sl_interp_build_cycles(sl_interp *v, const sl_profile *p, const char *const *events,
+			   size_t n_events, const char *const *cycles, size_t n_cycles);
 void sl_interp_free(sl_interp *v);
+
+/* What event k's rates are per in interval i: its instructions, or the
+ * count of the pinned event v->norm[k]. */
+static inline double sl_interp_base(const sl_interp *v, size_t i, size_t k)
+{
+	return v->norm && v->norm[k] >= 0 ? (double)sl_prof_count(v->prof, i, (size_t)v->norm[k])
+					   : (double)v->prof->iv[i].instructions;
+}
 
 /* The count of event k in interval i (NAN for SL_SRC_NONE), and where it
  * came from. */
@@ -107,8 +126,7 @@ static inline double sl_interp_count(const sl_interp *v, size_t i, size_t k)
 		if (c != SL_MISSING)
 			return (double)c;
 	}
-	return v->imean[(size_t)v->inst_of[i] * v->n_events + k] *
-	       (double)v->prof->iv[i].instructions;
+	return v->imean[(size_t)v->inst_of[i] * v->n_events + k] * sl_interp_base(v, i, k);
 }
 static inline sl_src sl_interp_src(const sl_interp *v, size_t i, size_t k)
 {

@@ -13,19 +13,9 @@
 # knows nothing of it.
 . "$SRCDIR/tests/lib.sh"
 
-H="$SRCDIR/data/workloads/hard"
-mkdir -p "$T/suite"
-for w in graph-bfs video-encode llc-uncore; do ln -s "$H/$w.yaml" "$T/suite/"; done
-for a in off auto; do
-	MACHINE="$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml" \
-	SIM="$SRCDIR/data/sim/nehalem-i7-920-hard.yaml" SUITE="$T/suite" MODEL=mlp \
-	SEED=1 ANCHOR=$a "$SRCDIR/bench/power-accuracy.sh" "$BUILDDIR" 2.13 1.60 \
-		>"$T/$a.txt" 2>&1 || fail "bench with ANCHOR=$a: $(tail -3 "$T/$a.txt")"
-done
-# avg ANCHOR GHZ / worst ANCHOR GHZ: the summary's instance-weighted mean
-# power error and worst instance, percent
-avg() { sed -nE "s/^$2 +mean power: avg ([0-9.]+)%.*/\1/p" "$T/$1.txt"; }
-worst() { sed -nE "s/^$2 +mean power: .*worst instance ([0-9.]+)%.*/\1/p" "$T/$1.txt"; }
+hard_power graph-bfs video-encode llc-uncore
+avg() { power_avg "$@"; }
+worst() { power_worst "$@"; }
 
 # Measured on the harder power physics (uncore and DRAM at a fixed
 # voltage, clock gating; docs/benchmarks.md, "Power at a fixed voltage"),

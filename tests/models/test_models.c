@@ -48,6 +48,21 @@ static int one_teardown(void **state)
 
 /* ---- interpolation ---------------------------------------------------- */
 
+/* The view of a profile of n intervals with two events, both in the view. */
+static void view2(sl_interp *v, sl_profile *p, size_t n, sl_prof_interval *iv, char **evs,
+		  uint64_t *counts)
+{
+	mkprof(p, n, iv, 2, evs, counts, 2.0);
+	assert_int_equal(sl_interp_build(v, p, (const char *const *)evs, 2), 0);
+}
+
+/* Interval i's value of view event k and where it came from. */
+static void want_cell(const sl_interp *v, size_t i, size_t k, sl_src s, double val, double tol)
+{
+	assert_int_equal(sl_interp_src(v, i, k), s);
+	assert_near(sl_interp_count(v, i, k), val, tol);
+}
+
 /*
  * Phases 0 0 | 1 1 | 0 0 0 | 2 (instances 0..3), intervals of 1000
  * instructions except interval 1 (2000); no pinned event, so behaviour is
@@ -98,11 +113,8 @@ static void test_interp_cases(void **state)
 		{5, 1, SL_SRC_INSTANCE, 300}, {6, 1, SL_SRC_INSTANCE, 300},
 		{7, 1, SL_SRC_PROGRAM, 300},
 	};
-	for (size_t j = 0; j < SL_ARRAY_LEN(want); j++) {
-		assert_int_equal(sl_interp_src(&v, want[j].i, (size_t)want[j].k), want[j].s);
-		assert_near(sl_interp_count(&v, want[j].i, (size_t)want[j].k),
-				    want[j].val, 1e-9);
-	}
+	for (size_t j = 0; j < SL_ARRAY_LEN(want); j++)
+		want_cell(&v, want[j].i, (size_t)want[j].k, want[j].s, want[j].val, 1e-9);
 	for (size_t i = 0; i < 8; i++) {
 		assert_int_equal(sl_interp_src(&v, i, 2), SL_SRC_NONE);
 		assert_true(isnan(sl_interp_count(&v, i, 2)));
@@ -126,6 +138,125 @@ static void test_interp_cases(void **state)
 	assert_int_equal(sl_interp_event(&v, "B"), 1);
 	assert_int_equal(sl_interp_event(&v, "Z"), -1);
 	assert_string_equal(sl_src_name(SL_SRC_PHASE), "phase");
+	sl_interp_free(&v);
+}
+
+/*
+ * Straddling intervals.  P is counted in every interval (the behaviour,
+ * with CPI), X in some.  Phases A = 0 (CPI 1, P 0, X 0.1), B = 1 (CPI 2,
+ * P 10, X 0.3), S = 2 (intervals between them), T = 3 (CPI 0.5, P 20, a
+ * phase of its own), 1000 instructions each:
+ *
+ *   iv   0  1  2  3  4  5  6  7  8  9  10 11
+ *   ph   A  A  A  S  B  B  B  S  A  T  A  T
+ *   X    100 100 -  -  -  300 300 280 100 -  100 50
+ *
+ * iv3 (CPI 1.5, P 5) is the half-and-half mix of iv2 and iv4, closer than
+ * the only measured interval of its phase (iv7, a 0.9 mix): X takes the
+ * mix of its neighbours' X, 0.5 x 100 + 0.5 x 300 = 200, "mixed", not
+ * iv7's 280.  iv9 lies off the line between its neighbours (both A) and
+ * its phase measured an interval like it (iv11): X = 50, "phase".
+ */
+static void test_interp_straddle(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[12];
+	static const uint32_t ph[] = {0, 0, 0, 2, 1, 1, 1, 2, 0, 3, 0, 3};
+	static const uint64_t cyc[] = {1000, 1000, 1000, 1500, 2000, 2000,
+				       2000, 1900, 1000, 500,  1000, 500};
+	static uint64_t counts[] = {
+		0, 100,  0, 100,  0, M,  5, M,  10, M,  10, 300,
+		10, 300, 9, 280,  0, 100, 20, M, 0, 100, 20, 50,
+	};
+	for (size_t i = 0; i < 12; i++)
+		iv[i] = (sl_prof_interval){ph[i], (double)i, 1, cyc[i], 1000, NAN};
+	static char *evs[] = {"P", "X"};
+	sl_profile p;
+	sl_interp v;
+	view2(&v, &p, 12, iv, evs, counts);
+	want_cell(&v, 3, 1, SL_SRC_MIXED, 200, 1e-6);
+	want_cell(&v, 9, 1, SL_SRC_PHASE, 50, 1e-9);
+	/* the neighbours themselves: their instances' own measured intervals */
+	want_cell(&v, 2, 1, SL_SRC_INSTANCE, 100, 1e-9);
+	want_cell(&v, 4, 1, SL_SRC_INSTANCE, 300, 1e-9);
+	assert_near(sl_interp_share(&v, SL_SRC_MIXED), 1 / 24.0, 1e-12);
+	assert_string_equal(sl_src_name(SL_SRC_MIXED), "mixed");
+	sl_interp_free(&v);
+}
+
+/*
+ * The event-by-event rule.  Phases A = 0 (CPI 1, P 0), B = 1 (CPI 2,
+ * P 10), S = 2; X and Y rotate:
+ *
+ *   iv   0    1    2    3    4    5    6    7
+ *   ph   A    A    S    B    B    A    S    A
+ *   X    100  -    -    300  -    100  222  100
+ *   Y    -    100  -    -    300  100  -    100
+ *
+ * iv2 (CPI 1.5, P 5.5) lies near the line from iv1 to iv3 (share about
+ * 0.54), but iv6 behaves exactly like it and measured X: X = 222 from
+ * iv6 ("phase").  Phase S never measured Y, which would come from the
+ * phase most like S (B: 300, "similar"); the mix is nearer: Y = 0.46 x 100
+ * + 0.54 x 300, about 208, "mixed".  iv6 between two A intervals: no
+ * measured interval filled its Y, so the mix (of two A's) is the nearest
+ * evidence: 100.
+ */
+static void test_interp_straddle_event(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[8];
+	static const uint32_t ph[] = {0, 0, 2, 1, 1, 0, 2, 0};
+	static const uint64_t cyc[] = {1000, 1000, 3000, 2000, 2000, 1000, 3000, 1000};
+	uint64_t counts[] = {
+		0, 100, M,  0, M, 100,  11, M, M,  10, 300, M,
+		10, M, 300,  0, 100, 100,  11, 222, M,  0, 100, 100,
+	};
+	for (size_t i = 0; i < 8; i++)
+		iv[i] = (sl_prof_interval){ph[i], (double)i, 1, cyc[i], 1000, NAN};
+	/* iv2 and iv6: 2000 instructions, so P = 11 is 5.5 per 1000 */
+	iv[2].instructions = iv[6].instructions = 2000;
+	static char *evs[] = {"P", "X", "Y"};
+	sl_profile p;
+	mkprof(&p, 8, iv, 3, evs, counts, 2.0);
+	sl_interp v;
+	assert_int_equal(sl_interp_build(&v, &p, (const char *const *)evs, 3), 0);
+	want_cell(&v, 2, 1, SL_SRC_PHASE, 222, 1e-9);
+	want_cell(&v, 2, 2, SL_SRC_MIXED, 2 * 208, 2 * 4);
+	want_cell(&v, 6, 2, SL_SRC_MIXED, 2 * 100, 1e-9);
+	sl_interp_free(&v);
+}
+
+/*
+ * Rates per a pinned event.  One phase; W counted everywhere, X in three
+ * intervals at exactly half of W, while both vary per instruction:
+ *
+ *   iv   0   1   2   3
+ *   W    10  20  40  25
+ *   X    5   10  20  -
+ *
+ * X is steadiest against W (no deviation; per instruction it varies), so
+ * iv3 takes half its own W, 12.5, where the two nearest intervals per
+ * instruction (iv1, iv2) would give 15.  Named as a cycle count, W is no
+ * base: 15.
+ */
+static void test_interp_norm(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[4];
+	uint64_t counts[] = {10, 5, 20, 10, 40, 20, 25, M};
+	for (size_t i = 0; i < 4; i++)
+		iv[i] = (sl_prof_interval){0, (double)i, 1, 1000, 1000, NAN};
+	char *evs[] = {"W", "X"};
+	sl_profile p;
+	sl_interp v;
+	view2(&v, &p, 4, iv, evs, counts);
+	assert_int_equal(v.norm[1], 0);
+	want_cell(&v, 3, 1, SL_SRC_INSTANCE, 12.5, 1e-9);
+	sl_interp_free(&v);
+	const char *cyc[] = {"W"};
+	assert_int_equal(sl_interp_build_cycles(&v, &p, (const char *const *)evs, 2, cyc, 1), 0);
+	assert_int_equal(v.norm[1], -1);
+	want_cell(&v, 3, 1, SL_SRC_INSTANCE, 15, 1e-9);
 	sl_interp_free(&v);
 }
 
@@ -213,13 +344,10 @@ static void test_interp_nearest(void **state)
 		49, M,             /* phase 0, P high, alone: 0.4 */
 	};
 	sl_profile p;
-	mkprof(&p, 9, iv, 2, evs, counts, 2.0);
 	sl_interp v;
-	assert_int_equal(sl_interp_build(&v, &p, (const char *const *)evs, 2), 0);
-	assert_int_equal(sl_interp_src(&v, 6, 1), SL_SRC_PHASE);
-	assert_near(sl_interp_count(&v, 6, 1), 100, 1e-9);
-	assert_int_equal(sl_interp_src(&v, 8, 1), SL_SRC_PHASE);
-	assert_near(sl_interp_count(&v, 8, 1), 400, 1e-9);
+	view2(&v, &p, 9, iv, evs, counts);
+	want_cell(&v, 6, 1, SL_SRC_PHASE, 100, 1e-9);
+	want_cell(&v, 8, 1, SL_SRC_PHASE, 400, 1e-9);
 	sl_interp_free(&v);
 }
 
@@ -639,6 +767,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_interp_cases),
 		cmocka_unit_test(test_interp_rates),
+		cmocka_unit_test(test_interp_straddle),
+		cmocka_unit_test(test_interp_straddle_event),
+		cmocka_unit_test(test_interp_norm),
 		cmocka_unit_test(test_interp_similar),
 		cmocka_unit_test(test_interp_nearest),
 		cmocka_unit_test(test_interp_refusals),
