@@ -17,11 +17,14 @@
  *
  * The fill has levels (docs/models.md, "Dithering"): an interval between
  * two f0 intervals of its instance takes their mean rates (fill_between);
- * any other is "alone": its cycle-counting events from the view, scaled
- * by its own LLC misses (scale_by_misses), and its cycles at f0 the time
- * model inverted on what it measured at f2 (invert) -- as is one whose
- * clock-free behaviour is unlike its instance's (mark_alone).  An alone
- * interval's ratio corrects itself only.
+ * any other is "alone": its events that count the memory's time carried
+ * from what it counted at f2 (carry_clock), the other cycle-counting
+ * events from the view, scaled by its own LLC misses (scale_by_misses),
+ * and its cycles at f0 the time model inverted on what it measured at f2
+ * (invert) -- as is one whose clock-free behaviour is unlike its
+ * instance's (mark_alone).  An alone interval's ratio corrects itself
+ * only.  Whatever its fill, a dithered interval's prediction at every
+ * frequency is then held to its own measurement at f2 (sl_dither_cycles).
  *
  * The model's profile is a copy owned here (the intervals and counts; the
  * rest is the caller's), so that the caller's profile stays as read.
@@ -50,6 +53,7 @@
 
 struct sl_dither {
 	sl_profile f0;     /* the model's profile: shares the caller's strings */
+	const sl_profile *run; /* the caller's: the dithered intervals' counts at f2 */
 	double f2_ghz;
 	uint64_t *cyc2;    /* n_intervals: cycles measured at f2, 0: an f0 interval */
 	uint8_t *alone;    /* n_intervals: a dithered interval unlike its instance */
@@ -123,6 +127,7 @@ int sl_dither_begin(sl_model *md, const sl_profile *p, const char ***evs, size_t
 	struct sl_dither *d = sl_xcalloc(1, sizeof *d);
 	size_t ne = p->n_events + 1, ni = p->n_intervals;
 	d->f2_ghz = f2;
+	d->run = p;
 	d->n_dithered = nd;
 	d->f0 = *p;
 	d->f0.ghz = NULL;
@@ -230,6 +235,52 @@ static void scale_by_misses(const sl_model *md, struct sl_dither *d, size_t i)
 		if (isfinite(x))
 			row[col] = (uint64_t)llround(x * own / fill);
 	}
+}
+
+/* The count at f2 of view event k in dithered interval i; NAN when the
+ * run did not measure it there. */
+static double at_f2(const sl_model *md, const struct sl_dither *d, size_t i, int k)
+{
+	int col = k >= 0 ? md->view.col[k] : -1;
+	uint64_t c = col >= 0 ? sl_prof_count(d->run, i, (size_t)col) : SL_MISSING;
+	return c == SL_MISSING ? NAN : (double)c;
+}
+
+/*
+ * An alone interval's events that count the memory's time, measured at
+ * f2, carried to f0 instead of filled from its instance: the fill gives
+ * it its instance's stalls per instruction, and its cycles at f0 inverted
+ * through them miss its own (soplex-like: 10% at f0, 6% at 2.13 GHz).
+ * Misses outstanding (the offcore cycles and occupancy) and the memory
+ * stalls are time: times f0/f2 and the memory latency's change.  The
+ * cycles stalled on misses at f2 gain what the offcore cycles gain (the
+ * work the ROB does under a miss is cycles, the same at either clock);
+ * the stall cycles what their off-chip share, as the stall model reads it
+ * (at most the misses times the memory's latency), gains.
+ */
+static void carry_clock(const sl_model *md, struct sl_dither *d, size_t i)
+{
+	const sl_machine *m = md->mach;
+	const int *col = md->view.col;
+	double k = md->f0_ghz / d->f2_ghz * sl_machine_mem_latency(m, md->f0_ghz) /
+		   sl_machine_mem_latency(m, d->f2_ghz);
+	double o2 = at_f2(md, d, i, md->k_ocyc), m2 = at_f2(md, d, i, md->k_mst);
+	double q2 = at_f2(md, d, i, md->k_occ), ms2 = at_f2(md, d, i, md->k_memstall);
+	double s2 = at_f2(md, d, i, md->k_stall);
+	double x = md->k_llc >= 0 ? sl_interp_count(&md->view, i, (size_t)md->k_llc) : NAN;
+	uint64_t *row = d->f0.counts + i * d->f0.n_events;
+	if (!isnan(q2))
+		row[col[md->k_occ]] = (uint64_t)llround(q2 * k);
+	if (!isnan(ms2))
+		row[col[md->k_memstall]] = (uint64_t)llround(ms2 * k);
+	if (!isnan(s2) && isfinite(x) && md->k_memstall < 0)
+		row[col[md->k_stall]] =
+			(uint64_t)llround(s2 + SL_MIN(s2, x * md->mem_ns * d->f2_ghz) * (k - 1));
+	if (isnan(o2))
+		return;
+	row[col[md->k_ocyc]] = (uint64_t)llround(o2 * k);
+	if (!isnan(m2))
+		row[col[md->k_mst]] = (uint64_t)llround(m2 + o2 * (k - 1));
 }
 
 /* The cycles at f0 of dithered interval i with which the time model
@@ -350,6 +401,7 @@ int sl_dither_end(sl_model *md)
 	for (size_t i = 0; i < d->f0.n_intervals; i++) {
 		d->alone[i] = d->alone[i] || (d->cyc2[i] && !between[i]);
 		if (d->alone[i]) {
+			carry_clock(md, d, i);
 			scale_by_misses(md, d, i);
 			d->f0.iv[i].cycles = (uint64_t)llround(invert(md, d, i));
 		}
@@ -358,6 +410,24 @@ int sl_dither_end(sl_model *md)
 	}
 	free(between);
 	return 0;
+}
+
+/*
+ * A dithered interval's prediction at every frequency follows its own
+ * measurement at f2, carried by the model's frequency curve: c1 (the
+ * model's cycles at f1, refined) times its cycles measured at f2 over the
+ * model's at f2.  At f2 it is exact, and at f0 and between, the error of
+ * its filled cycles at f0 -- a neighbour's CPI, not its own -- cancels;
+ * what is left is the error of the model's curve, which the refinement
+ * (its pooled ratio, models/refine.c) is for.
+ */
+double sl_dither_cycles(const sl_model *md, size_t i, double c1)
+{
+	const struct sl_dither *d = md->dither;
+	if (!d->cyc2[i])
+		return c1;
+	double c2 = sl_model_cycles_refined(md, i, d->f2_ghz);
+	return c2 > 0 ? c1 * (double)d->cyc2[i] / c2 : c1;
 }
 
 const uint64_t *sl_dither_measured(const sl_model *md, double *f2_ghz, size_t *n_dithered,

@@ -398,12 +398,27 @@ double sl_model_cycles_par(const sl_model *md, size_t i, double f1_ghz, double p
 }
 
 /* The same, refined when the model is (models/refine.c). */
-static double target_cycles(const sl_model *md, size_t i, double f1, double *st,
-			    double *scale)
+static double refined_cycles(const sl_model *md, size_t i, double f1, double *st,
+			     double *scale)
 {
 	double par = md->refine ? sl_refine_param(md, i) : NAN;
 	double c1 = model_cycles(md, i, f1, par, st, scale);
 	return md->refine ? sl_refine_cycles(md, i, f1, c1) : c1;
+}
+
+double sl_model_cycles_refined(const sl_model *md, size_t i, double f1_ghz)
+{
+	double st, scale;
+	return refined_cycles(md, i, f1_ghz, &st, &scale);
+}
+
+/* The same, a dithered interval's held to what it measured
+ * (models/dither.c). */
+static double target_cycles(const sl_model *md, size_t i, double f1, double *st,
+			    double *scale)
+{
+	double c1 = refined_cycles(md, i, f1, st, scale);
+	return md->dither ? sl_dither_cycles(md, i, c1) : c1;
 }
 
 double sl_model_cycles(const sl_model *md, size_t i, double f1_ghz)

@@ -30,6 +30,9 @@ double sl_refine_cycles(const sl_model *md, size_t i, double f1_ghz, double c1);
  * (0, 1), the linear model has none (models/model.c). */
 double sl_refine_param(const sl_model *md, size_t i);
 double sl_model_cycles_par(const sl_model *md, size_t i, double f1_ghz, double par);
+/* The model's cycles of interval i at f1, refined, before a dithered
+ * interval is held to its measurement (sl_dither_cycles). */
+double sl_model_cycles_refined(const sl_model *md, size_t i, double f1_ghz);
 void sl_refine_free(struct sl_refine *r);
 /* Append `ev` to a list of event names unless present; its index. */
 int sl_model_add_event(const char ***list, size_t *n, size_t *cap, const char *ev);
@@ -54,6 +57,10 @@ void sl_dither_free(struct sl_dither *d);
  * standard deviation; NAN: unknown); NULL: not dithered. */
 const uint64_t *sl_dither_measured(const sl_model *md, double *f2_ghz, size_t *n_dithered,
 				   const uint8_t **alone, double *noise);
+/* The cycles c1 that the model predicts for interval i at some f1, held
+ * to what a dithered interval measured: c1 times its cycles measured at
+ * f2 over the model's at f2 (models/dither.c); c1 for any other. */
+double sl_dither_cycles(const sl_model *md, size_t i, double c1);
 /* The human table (SL_FMT_TABLE), always per phase. */
 int sl_predict_table(FILE *f, const sl_model *md, const sl_opoint *ops, size_t n_ops,
 		     const sl_predict_info *info, sl_predict_stats *stats);

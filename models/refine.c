@@ -177,7 +177,9 @@ double sl_refine_cycles(const sl_model *md, size_t i, double f1_ghz, double c1)
 	/* the parameter's model (c1) stands */
 	if (!isnan(r->par[v->inst_of[i]]))
 		return c1;
-	if (i < r->n_aligned && r->iv[i].meas > 0)
+	/* a dithered interval takes its pool's curve: its own measurement
+	 * holds it (sl_dither_cycles) */
+	if (!r->pool && i < r->n_aligned && r->iv[i].meas > 0)
 		x = &r->iv[i];
 	if (!x && !r->pool && r->inst[v->inst_of[i]].meas > 0)
 		x = &r->inst[v->inst_of[i]];
@@ -451,7 +453,7 @@ static void refine_build(sl_model *md, double f2, const uint64_t *meas, const ui
 	for (size_t i = 0; i < n; i++) {
 		if (!meas[i])
 			continue;
-		rsum x = {(double)meas[i], sl_model_cycles(md, i, f2), 0, 0, 1};
+		rsum x = {(double)meas[i], sl_model_cycles_par(md, i, f2, NAN), 0, 0, 1};
 		if (!(x.meas > 0 && x.pred > 0))
 			continue;
 		r->iv[i] = x;
