@@ -46,13 +46,8 @@ int sl_calib_run_from_profile(sl_calib_run *r, const char *path, const sl_profil
 			     "fixed P-state so that calibration knows f and V", path);
 		return -1;
 	}
-	for (size_t i = 0; i < p->n_intervals; i++)
-		if (sl_profile_dithered(p, i)) {
-			sl_error_set("%s: interval %zu ran at %.2f GHz, the run at %.2f GHz (a "
-				     "dithered run); calibrate from runs at one fixed P-state",
-				     path, i, p->ghz[i], p->freq_ghz);
-			return -1;
-		}
+	if (sl_profile_one_freq(p, path, "calibrate from runs at one fixed P-state") < 0)
+		return -1;
 	char *tmp;
 	sl_calib_run_init(r, path, label_or(p->workload, path, &tmp), p->freq_ghz,
 			  p->n_events, (const char *const *)p->events);

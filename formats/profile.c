@@ -59,8 +59,7 @@ static const char *const sec_names[] = {
 	[SEC_GHZ] = "frequency",
 };
 
-/* A per-interval core frequency is in (0, MAX_IV_GHZ]. */
-#define MAX_IV_GHZ 100.0
+/* A per-interval core frequency is in (0, SL_MAX_GHZ), as a trace's. */
 
 enum { MT_STR = 1, MT_U64 = 2, MT_F64 = 3 };
 
@@ -130,6 +129,18 @@ void sl_profile_add_note(sl_profile *p, const char *fmt, ...)
 int sl_profile_dithered(const sl_profile *p, size_t i)
 {
 	return p->ghz && fabs(p->ghz[i] - p->freq_ghz) >= SL_SAME_GHZ;
+}
+
+int sl_profile_one_freq(const sl_profile *p, const char *path, const char *use)
+{
+	for (size_t i = 0; i < p->n_intervals; i++)
+		if (sl_profile_dithered(p, i)) {
+			sl_error_set("%s: interval %zu ran at %.2f GHz, the run at %.2f GHz (a "
+				     "dithered or scheduled run); %s", path, i, p->ghz[i],
+				     p->freq_ghz, use);
+			return -1;
+		}
+	return 0;
 }
 
 /* Whether any interval is dithered: the file is then version 2. */
@@ -410,9 +421,11 @@ static int check_writable(const sl_profile *p)
 				     "temperature of %g C", i, p->temp_c[i]);
 			return -1;
 		}
-		if (p->ghz && !(p->ghz[i] > 0 && p->ghz[i] <= MAX_IV_GHZ)) {
-			sl_error_set("cannot write the profile: interval %zu ran at %g GHz",
-				     i, p->ghz[i]);
+		if (p->ghz && !(p->ghz[i] > 0 && p->ghz[i] < SL_MAX_GHZ)) {
+			sl_error_set("cannot write the profile: interval %zu ran at %g GHz, "
+				     "not a core frequency (0 to %g GHz); fix the frequencies "
+				     "of the trace or machine it was recorded from",
+				     i, p->ghz[i], SL_MAX_GHZ);
 			return -1;
 		}
 	}
@@ -924,7 +937,7 @@ static int dec_per_interval(cur *c, const sl_profile *p, double **out, const cha
 }
 
 static int temp_ok(double t) { return isnan(t) || (t > -273.15 && t <= 500); }
-static int ghz_ok(double f) { return f > 0 && f <= MAX_IV_GHZ; }
+static int ghz_ok(double f) { return f > 0 && f < SL_MAX_GHZ; }
 
 static int dec_temps(cur *c, sl_profile *p)
 {

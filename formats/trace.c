@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 
 #include "formats/yamlio.h"
+#include "sleuth/common.h"
 #include "squeue.h"
 
 #define TRACE_FORMAT "sleuth-trace/1"
@@ -610,7 +611,7 @@ static int read_interval(sl_trace_reader *r, const sl_ynode *m, slot *s)
 	if ((v = sl_ymap_get(m, "ghz"))) {
 		if (sl_yget_double(yp, v, "ghz", &iv->ghz) < 0)
 			return -1;
-		if (!(iv->ghz > 0 && iv->ghz < 1000))
+		if (!(iv->ghz > 0 && iv->ghz < SL_MAX_GHZ))
 			return sl_yerr(yp, v->line, "ghz", "a core frequency in GHz must be "
 				       "> 0, found %s", v->str);
 	}
@@ -792,7 +793,7 @@ static int fast_line(sl_trace_reader *r, char *p, size_t len, slot *s)
 	if (LIT(p, ", label: ") && !fast_label(&p, s))
 		return 0;
 	if (LIT(p, ", ghz: ") && (!fast_double(&p, &iv->ghz) ||
-				  !(iv->ghz > 0 && iv->ghz < 1000)))
+				  !(iv->ghz > 0 && iv->ghz < SL_MAX_GHZ)))
 		return 0;
 	return LIT(p, "}") && (p == end || (*p == '\n' && p + 1 == end));
 }

@@ -374,6 +374,11 @@ static int check_alignment(const sl_model *md, const sl_profile *p2, const char 
 		sl_error_prefix("--refine %s: ", path);
 		return -1;
 	}
+	char *where = sl_xasprintf("--refine %s", path);
+	int one = sl_profile_one_freq(p2, where, "record the short run at one fixed P-state");
+	free(where);
+	if (one < 0)
+		return -1;
 	if (fabs(p2->freq_ghz - p->freq_ghz) < REFINE_SAME_GHZ) {
 		sl_error_set("--refine %s was recorded at %.2f GHz, the profile's own frequency: "
 			     "it measures nothing new; record the short run at another P-state",

@@ -19,6 +19,9 @@
 #define SL_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define SL_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define SL_MAX(a, b) ((a) > (b) ? (a) : (b))
+/* A core frequency, of a trace's interval or a profile's, is below this
+ * (GHz). */
+#define SL_MAX_GHZ 1000.0
 
 #if defined(__GNUC__)
 #define SL_PRINTF(f, a) __attribute__((format(printf, f, a)))

@@ -106,6 +106,10 @@ static inline double sl_profile_ghz(const sl_profile *p, size_t i)
 /* Whether interval i ran at another frequency than the run's freq_ghz (a
  * dithered interval). */
 int sl_profile_dithered(const sl_profile *p, size_t i);
+/* -1 with sl_error() ("PATH: interval I ran at F GHz, the run at F0 GHz
+ * (a dithered or scheduled run); USE") when some interval ran at another
+ * frequency than the run's; 0 when all ran at one. */
+int sl_profile_one_freq(const sl_profile *p, const char *path, const char *use);
 int sl_profile_read(const char *path, sl_profile *p);
 /* "markov predictor 97.1% right", or "markov predictor: nothing to
  * predict" when the run had a single interval; in buf, returned. */
