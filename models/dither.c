@@ -97,10 +97,10 @@ static int dither_freq(const sl_profile *p, double *f2, size_t *n)
 		if (!sl_profile_dithered(p, i))
 			continue;
 		if (*n && fabs(p->ghz[i] - *f2) >= SL_SAME_GHZ) {
-			sl_error_set("the profile's intervals ran at %.2f, %.2f and %.2f GHz; "
-				     "the models take one dither frequency besides the run's: "
-				     "record with one --dither N:FREQ", p->freq_ghz, *f2,
-				     p->ghz[i]);
+			sl_error_set("the profile's intervals ran at %.2f, %.2f and %.2f GHz "
+				     "(a scheduled run?); the models take the run's frequency "
+				     "and at most one other: profile at one fixed P-state, or "
+				     "with one --dither N:FREQ", p->freq_ghz, *f2, p->ghz[i]);
 			return -1;
 		}
 		*f2 = p->ghz[i];
@@ -191,9 +191,8 @@ static void mark_alone(const sl_model *md, struct sl_dither *d)
 			continue;
 		/* an instance without f0 intervals has nothing to be like */
 		d->alone[i] = 1;
-		if (!cnt[j])
+		if (!cnt[j] || !sl_interp_features(v, i, x))
 			continue;
-		sl_interp_features(v, i, x);
 		double d2 = 0;
 		for (size_t k = 1; k < nf; k++)
 			if (!isnan(x[k])) {
@@ -207,13 +206,25 @@ static void mark_alone(const sl_model *md, struct sl_dither *d)
 	free(cnt);
 }
 
+/* A count made from a model's double: 0 below zero (a carry down in
+ * frequency can take more than there was) or NaN, at most 2^63, never
+ * SL_MISSING. */
+static uint64_t to_count(double x)
+{
+	if (!(x > 0))
+		return 0;
+	return x >= 0x1p63 ? (uint64_t)1 << 63 : (uint64_t)llround(x);
+}
+
 /*
  * An alone interval's cycle-counting events, filled by the view at its
  * instance's (or phase's) rate per instruction, follow its own misses
- * instead: scaled by its LLC misses per instruction (counted: they do
- * not depend on the clock) over the rate the fill came with.  A phase's
- * first interval often misses half as often as the rest, and stalls on
- * misses half as long.
+ * instead: scaled by its LLC misses' rate (counted: they do not depend on
+ * the clock) over the rate the fill came with, both on the base the view
+ * keeps the misses' rates on.  A phase's first interval often misses half
+ * as often as the rest, and stalls on misses half as long.  An event
+ * whose rates the view keeps per a pinned event follows the interval's
+ * own count of that event already, and is left as filled.
  */
 static void scale_by_misses(const sl_model *md, struct sl_dither *d, size_t i)
 {
@@ -221,19 +232,23 @@ static void scale_by_misses(const sl_model *md, struct sl_dither *d, size_t i)
 	sl_profile *p = &d->f0;
 	if (md->k_llc < 0 || sl_interp_src(v, i, (size_t)md->k_llc) != SL_SRC_MEASURED)
 		return;
-	double ins = (double)p->iv[i].instructions;
-	double own = sl_interp_count(v, i, (size_t)md->k_llc) / ins;
+	/* the misses' rate on the base the view keeps their rates on */
+	double base = sl_interp_base(v, i, (size_t)md->k_llc);
+	double own = sl_interp_count(v, i, (size_t)md->k_llc) / base;
 	double fill = v->imean[(size_t)v->inst_of[i] * v->n_events + (size_t)md->k_llc];
-	if (!(own >= 0 && fill > 0 && ins > 0))
+	if (!(own >= 0 && fill > 0 && base > 0 && isfinite(own)))
 		return;
 	uint64_t *row = p->counts + i * p->n_events;
 	for (size_t k = 0; k < v->n_events; k++) {
 		int col = v->col[k];
-		if (col < 0 || !d->cyc_col[col] || row[col] != SL_MISSING)
+		/* an event whose rates are per a pinned event already follows
+		 * the interval's own count of it */
+		if (col < 0 || !d->cyc_col[col] || row[col] != SL_MISSING ||
+		    (v->norm && v->norm[k] >= 0))
 			continue;
 		double x = sl_interp_count(v, i, k);
 		if (isfinite(x))
-			row[col] = (uint64_t)llround(x * own / fill);
+			row[col] = to_count(x * own / fill);
 	}
 }
 
@@ -270,17 +285,17 @@ static void carry_clock(const sl_model *md, struct sl_dither *d, size_t i)
 	double x = md->k_llc >= 0 ? sl_interp_count(&md->view, i, (size_t)md->k_llc) : NAN;
 	uint64_t *row = d->f0.counts + i * d->f0.n_events;
 	if (!isnan(q2))
-		row[col[md->k_occ]] = (uint64_t)llround(q2 * k);
+		row[col[md->k_occ]] = to_count(q2 * k);
 	if (!isnan(ms2))
-		row[col[md->k_memstall]] = (uint64_t)llround(ms2 * k);
+		row[col[md->k_memstall]] = to_count(ms2 * k);
 	if (!isnan(s2) && isfinite(x) && md->k_memstall < 0)
 		row[col[md->k_stall]] =
-			(uint64_t)llround(s2 + SL_MIN(s2, x * md->mem_ns * d->f2_ghz) * (k - 1));
+			to_count(s2 + SL_MIN(s2, x * md->mem_ns * d->f2_ghz) * (k - 1));
 	if (isnan(o2))
 		return;
-	row[col[md->k_ocyc]] = (uint64_t)llround(o2 * k);
+	row[col[md->k_ocyc]] = to_count(o2 * k);
 	if (!isnan(m2))
-		row[col[md->k_mst]] = (uint64_t)llround(m2 + o2 * (k - 1));
+		row[col[md->k_mst]] = to_count(m2 + o2 * (k - 1));
 }
 
 /* The cycles at f0 of dithered interval i with which the time model
@@ -292,7 +307,7 @@ static double invert(const sl_model *md, struct sl_dither *d, size_t i)
 	double hi = 2 * meas * SL_MAX(1.0, md->f0_ghz / d->f2_ghz);
 	for (int it = 0; it < DITHER_INVERT_STEPS; it++) {
 		double mid = 0.5 * (lo + hi);
-		d->f0.iv[i].cycles = (uint64_t)llround(mid);
+		d->f0.iv[i].cycles = to_count(mid);
 		if (sl_model_cycles_par(md, i, d->f2_ghz, NAN) < meas)
 			lo = mid;
 		else
@@ -367,8 +382,8 @@ static int fill_between(struct sl_dither *d, size_t i)
 	const uint64_t *ra = row - ne, *rb = row + ne;
 	for (size_t k = 0; k + 1 < ne; k++)
 		if (d->cyc_col[k] && ra[k] != SL_MISSING && rb[k] != SL_MISSING)
-			row[k] = (uint64_t)llround(0.5 * ins * ((double)ra[k] / a + (double)rb[k] / b));
-	p->iv[i].cycles = (uint64_t)llround(cycles_between(p, i));
+			row[k] = to_count(0.5 * ins * ((double)ra[k] / a + (double)rb[k] / b));
+	p->iv[i].cycles = to_count(cycles_between(p, i));
 	return 1;
 }
 
@@ -393,7 +408,7 @@ int sl_dither_end(sl_model *md)
 			free(between);
 			return -1;
 		}
-		d->f0.iv[i].cycles = (uint64_t)llround(c);
+		d->f0.iv[i].cycles = to_count(c);
 	}
 	/* an interval unlike its instance does not take its instance's CPI:
 	 * its own measurement at f2, through the model, says more */
@@ -403,7 +418,7 @@ int sl_dither_end(sl_model *md)
 		if (d->alone[i]) {
 			carry_clock(md, d, i);
 			scale_by_misses(md, d, i);
-			d->f0.iv[i].cycles = (uint64_t)llround(invert(md, d, i));
+			d->f0.iv[i].cycles = to_count(invert(md, d, i));
 		}
 		if (d->cyc2[i])
 			d->f0.iv[i].time_s = (double)d->f0.iv[i].cycles / (md->f0_ghz * 1e9);

@@ -408,8 +408,10 @@ static int choose_norm(const sl_interp *v, size_t k, const uint8_t *cyc)
 		if (base == col || (base >= 0 && cyc[base]))
 			continue;
 		int usable = 1;
-		for (size_t i = 0; base >= 0 && usable && i < p->n_intervals; i++)
-			usable = !p->iv[i].instructions || sl_prof_count(p, i, (size_t)base) > 0;
+		for (size_t i = 0; base >= 0 && usable && i < p->n_intervals; i++) {
+			uint64_t b = sl_prof_count(p, i, (size_t)base);
+			usable = !p->iv[i].instructions || (b != SL_MISSING && b > 0);
+		}
 		if (!usable)
 			continue;
 		memset(sum, 0, (np + 1) * sizeof *sum);

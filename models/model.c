@@ -214,8 +214,10 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		rc = sl_interp_build_cycles(&md->view, md->prof, evs, n, cyc, nc);
 	}
 	free(evs);
-	if (rc < 0 || sl_dither_end(md) < 0)
+	if (rc < 0)
 		goto fail;
+	/* the model's events settle before the dithered intervals are filled
+	 * through it (sl_dither_end inverts the model that will predict) */
 	if (t == SL_TIME_STALL) {
 		if (md->k_memstall >= 0)
 			rc = need_measured(md, md->k_memstall, "memory_stall_cycles");
@@ -236,6 +238,8 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 			    md->view.ev_cells[(size_t)*opt[j] * SL_SRC_N + SL_SRC_NONE])
 				*opt[j] = -1;
 	}
+	if (sl_dither_end(md) < 0)
+		goto fail;
 	for (size_t j = 0; md->power && j < md->n_terms; j++)
 		if (need_measured(md, md->k_term[j], NULL) < 0)
 			goto fail;

@@ -105,6 +105,11 @@ below "refined energy error at 1.60 GHz, % (undithered: 4.5)" "$(awk -v a="$(ene
 expect_exit 1 "the profile is dithered: it refines itself" -- \
 	"$SLEUTH" predict "$prof" --freq 1.60 --model mlp --refine "$T/plain.prof" -o "$T/out"
 expect_absent "$T/out"
+# ... and a dithered profile as another's short run: its intervals are not
+# all at the one frequency the ratio would take them at
+expect_exit 1 "--refine $prof: interval 15 ran at 1.60 GHz, the run at 2.66 GHz .a dithered or scheduled run.; record the short run at one fixed P-state" -- \
+	"$SLEUTH" predict "$T/plain.prof" --freq 1.60 --model mlp --refine "$prof" -o "$T/out"
+expect_absent "$T/out"
 "$SLEUTH" predict "$prof" --freq 1.60 --model mlp --refine off -o "$T/out" 2>/dev/null && ok ||
 	fail "--refine off"
 rm -f "$T/out"
@@ -116,6 +121,17 @@ for cmd in schedule report; do
 	grep -q "dithered intervals" "$T/$cmd.err" "$T/out" && ok || fail "$cmd did not refine"
 	rm -f "$T/out"
 done
+
+# dithered upward (a run at 1.60 with every 16th interval at 2.66): the
+# memory time carried down in frequency stays a count, and every
+# prediction is a finite, positive time
+"$SLEUTH" simulate "$wl" -m "$SIM" -f 1.60 --dither 16:2.66 -q -o "$T/up.yaml" &&
+	"$SLEUTH" run --replay "$T/up.yaml" --machine "$MACHINE" --counters 4 --pin time -q \
+		-o "$T/up.prof" &&
+	"$SLEUTH" predict "$T/up.prof" --freq 2.13 --freq 2.66 --model mlp --per interval \
+		--format csv -o "$T/up.csv" 2>"$T/up.err" && ok || fail "dithered upward: $(cat "$T/up.err")"
+awk -F, 'NR > 1 && !($6 > 0 && $6 < 1e6) { bad++ } END { exit bad > 0 }' "$T/up.csv" && ok ||
+	fail "dithered upward: an interval's time is not finite and positive"
 
 # calibration takes runs at one P-state: a dithered trace or profile is
 # refused (it would fit the dithered intervals at the run's f and V)
