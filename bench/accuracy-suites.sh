@@ -75,8 +75,8 @@ echo "suite split model ghz | true: avg% worst_inst% (worst workload)" \
 	"${after:+| after the prefix: avg% worst_inst% (worst workload)}" \
 	"${DITHER:+| dither cost: mean% worst%}"
 awk -v refine="$after" -v dither="${DITHER:-}" '{
-       split_ = ($3 == "graph-bfs" || $3 == "video-encode") ? ($2 == 1 ? "held-out-wl-seed1" : "held-out-wl-seeds23") \
-                : ($2 == 1 ? "tuning" : "held-out-seeds23")
+       split_ = ($3 == "graph-bfs" || $3 == "video-encode") ? ($2 == 1 ? "held-out-wl-seed1" : "held-out-wl-seeds") \
+                : ($2 == 1 ? "tuning" : "held-out-seeds")
        k = $1 " " split_ " " $6 " " $5; n[k]++
        ts[k] += $12; if ($13 > tw[k]) { tw[k] = $13; tn[k] = $3 " s" $2 }
        os[k] += $15; if ($16 > ow[k]) { ow[k] = $16; on[k] = $3 " s" $2 }
