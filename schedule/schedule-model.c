@@ -93,13 +93,19 @@ static void interpolated_share(const sl_model *md, double *u)
  * because a disagreement says that one model is wrong, not which.  Zero
  * where there is no such model (docs/schedule.md, "Confidence").
  */
+/* The machine's other time model beside t: stall and mlp each other's,
+ * the linear model none (SL_TIME_LINEAR). */
+static sl_time_model other_time(sl_time_model t)
+{
+	return t == SL_TIME_STALL ? SL_TIME_MLP : t == SL_TIME_MLP ? SL_TIME_STALL : SL_TIME_LINEAR;
+}
+
 static void disagreement(const sl_model *md, const sl_sched_data *d, const double *cal,
 			 double *g)
 {
 	size_t P = d->tab.n_pstates, K = md->view.n_phase_ids;
 	memset(g, 0, K * P * sizeof *g);
-	sl_time_model ot = md->time == SL_TIME_STALL ? SL_TIME_MLP
-			 : md->time == SL_TIME_MLP ? SL_TIME_STALL : SL_TIME_LINEAR;
+	sl_time_model ot = other_time(md->time);
 	if (ot == SL_TIME_LINEAR)
 		return;
 	double *oc = sl_xmalloc(P * sizeof *oc);
@@ -173,9 +179,7 @@ static void fill_sigma(const sl_model *md, sl_sched_data *d, const size_t *n,
 			"the %s model's residuals on the training runs (machine time_error:)%s%s%s "
 			"and the profile's evidence", name,
 			longer ? ", the " : "",
-			longer ? sl_time_model_name(md->time == SL_TIME_STALL ? SL_TIME_MLP
-									      : SL_TIME_STALL)
-			       : "",
+			longer ? sl_time_model_name(other_time(md->time)) : "",
 			longer ? " model's longer predictions (its residuals are smaller)," : "");
 	else
 		d->sigma_from = sl_xasprintf("the profile's evidence only: machine %s records "
