@@ -31,12 +31,14 @@
 #include "sleuth/common.h"
 #include "sleuth/profile.h"
 
-static void test_late_enable_counted(void **state)
+/* One try: B's rate per instruction in the interval it was switched on
+ * late, and in the next (on all along).  0 when the collector fell behind
+ * (a loaded machine): merged intervals reach past the fake program's first
+ * phase (its first 400M instructions, collect/fakepmu.c), whose rates the
+ * next phase's differ from, and the comparison means nothing. */
+static int late_enable_try(const char *prog, double *late, double *full)
 {
-	(void)state;
-	const char *b = getenv("BUILDDIR");
-	char *prog = sl_xasprintf("%s/tests/progs/spin", b ? b : "build");
-	char *argv[] = {prog, "0.3", NULL};
+	char *argv[] = {(char *)prog, "0.3", NULL};
 	const char *events[] = {"LONGEST_LAT_CACHE:MISS", "RESOURCE_STALLS:ANY"};
 	sl_live_opts o = {0};
 	o.argv = argv;
@@ -49,23 +51,41 @@ static void test_late_enable_counted(void **state)
 	assert_int_equal(be->program(be, &a, 1), 0);
 	sl_obs ob;
 	assert_int_equal(be->next(be, &ob), 1);
+	double ins = (double)ob.instructions;
 	/* a slow collector: the target runs on before B is switched on */
 	usleep(5000);
 	assert_int_equal(be->program(be, &bb, 1), 0);
 	assert_int_equal(be->next(be, &ob), 1);
 	assert_true(ob.counts[1] != SL_MISSING);
-	double late = (double)ob.counts[1] / (double)ob.instructions;
+	*late = (double)ob.counts[1] / (double)ob.instructions;
+	ins += (double)ob.instructions;
 	assert_int_equal(be->program(be, &bb, 1), 0);
 	assert_int_equal(be->next(be, &ob), 1);
-	double full = (double)ob.counts[1] / (double)ob.instructions;
-	print_message("B per instruction: %.6f after a late enable, %.6f on all along\n",
-		      late, full);
-	/* the synthetic program's first phase has one rate per event */
-	assert_true(late > 0.98 * full && late < 1.02 * full);
+	*full = (double)ob.counts[1] / (double)ob.instructions;
+	ins += (double)ob.instructions;
+	int clean = be->merged_intervals == 0 && ins <= 400e6;
 	while (be->next(be, &ob) == 1)
 		;
 	assert_int_equal(be->finish(be), 0);
 	be->destroy(be);
+	return clean;
+}
+
+static void test_late_enable_counted(void **state)
+{
+	(void)state;
+	const char *b = getenv("BUILDDIR");
+	char *prog = sl_xasprintf("%s/tests/progs/spin", b ? b : "build");
+	double late = 0, full = 0;
+	int tries = 0;
+	while (!late_enable_try(prog, &late, &full))
+		if (++tries == 20)
+			fail_msg("the collector fell behind the program in 20 tries of 3 "
+				 "intervals: the machine is too loaded to test this");
+	print_message("B per instruction: %.6f after a late enable, %.6f on all along "
+		      "(%d tries merged intervals)\n", late, full, tries);
+	/* the synthetic program's first phase has one rate per event */
+	assert_true(late > 0.98 * full && late < 1.02 * full);
 	free(prog);
 }
 
