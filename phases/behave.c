@@ -81,7 +81,7 @@ static double dist(const sl_behave *b, const double *mu, const double *x)
 {
 	double d = 0;
 	for (size_t k = 0; k < b->nf; k++)
-		if (isfinite(x[k]))
+		if (isfinite(x[k]) && isfinite(mu[k]))
 			d = SL_MAX(d, fabs(mu[k] - x[k]));
 	return d;
 }
@@ -109,7 +109,9 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id)
 static void merge(sl_behave *b, group *into, group *from)
 {
 	for (size_t k = 0; k < b->nf; k++)
-		into->mu[k] = (into->mu[k] * into->n + from->mu[k] * from->n) / (into->n + from->n);
+		into->mu[k] = isnan(from->mu[k]) ? into->mu[k]
+			    : isnan(into->mu[k]) ? from->mu[k]
+			    : (into->mu[k] * into->n + from->mu[k] * from->n) / (into->n + from->n);
 	for (size_t k = 0; k < b->nf; k++) {
 		into->lo[k] = SL_MIN(into->lo[k], from->lo[k]);
 		into->hi[k] = SL_MAX(into->hi[k], from->hi[k]);
@@ -165,7 +167,9 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 				.mu = m, .lo = m + b->nf, .hi = m + 2 * b->nf,
 				.x0 = m + 3 * b->nf, .first = b->n_seen};
 		for (size_t k = 0; k < b->nf; k++) {
-			best->mu[k] = isfinite(x[k]) ? x[k] : 0;
+			/* NaN until an interval shows the feature (one at
+			 * another clock shows none) */
+			best->mu[k] = isfinite(x[k]) ? x[k] : NAN;
 			best->x0[k] = x[k];
 			best->lo[k] = HUGE_VAL;
 			best->hi[k] = -HUGE_VAL;
@@ -181,7 +185,10 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 	for (size_t k = 0; k < b->nf; k++) {
 		if (!isfinite(x[k]))
 			continue;
-		best->mu[k] += (x[k] - best->mu[k]) / SL_MIN(best->n, SL_BEHAVE_WINDOW);
+		if (isnan(best->mu[k]))
+			best->mu[k] = x[k];
+		else
+			best->mu[k] += (x[k] - best->mu[k]) / SL_MIN(best->n, SL_BEHAVE_WINDOW);
 		if (!first) {
 			best->lo[k] = SL_MIN(best->lo[k], x[k]);
 			best->hi[k] = SL_MAX(best->hi[k], x[k]);

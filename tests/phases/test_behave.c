@@ -64,6 +64,23 @@ static void test_code_change_founds_nothing(void **state)
 	sl_behave_free(b);
 }
 
+/* A group founded by an interval that shows no behaviour (NaN features:
+ * one counted at another clock) takes its centroid from the first that
+ * does, so the behaviour that follows joins it: with the centroid at 0
+ * the next interval, 3 away, founded a second group. */
+static void test_founder_without_features(void **state)
+{
+	(void)state;
+	sl_behave *b = sl_behave_new(2, 1.0);
+	double none[2] = {NAN, NAN}, x[2] = {3, 3};
+	uint32_t a = sl_behave_assign(b, 0, none);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(sl_behave_assign(b, 0, x), a);
+	sl_behave_finish(b);
+	assert_int_equal(sl_behave_final(b, a), a);
+	sl_behave_free(b);
+}
+
 /* At the end of the run a transient group -- met in runs of one interval
  * (the second interval of each transition from code 1 to code 0, where
  * behaviour still ramps) -- is merged into the lasting group of its code
@@ -222,6 +239,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_split_and_noise),
 		cmocka_unit_test(test_code_change_founds_nothing),
+		cmocka_unit_test(test_founder_without_features),
 		cmocka_unit_test(test_merge_and_missing),
 		cmocka_unit_test(test_finish_merges_transients),
 		cmocka_unit_test(test_drift_is_followed),
