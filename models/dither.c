@@ -42,12 +42,11 @@
 
 /* A dithered interval whose behaviour on the events that do not depend
  * on the clock (the view's pinned ones: log(1 + rate per 1000
- * instructions)) is farther than this (Euclidean) from the mean of its
- * instance's intervals at f0 is unlike them (a phase's first interval,
- * handing over from the phase before), and so is one whose instance has
- * no interval at f0.  The refinement's like-behaviour distance
- * (models/refine.c), not tuned again. */
-#define DITHER_LIKE_DIST 0.35
+ * instructions)) is farther than SL_LIKE_DIST (Euclidean) from the mean
+ * of its instance's intervals at f0 is unlike them (a phase's first
+ * interval, handing over from the phase before), and so is one whose
+ * instance has no interval at f0: the refinement's like-behaviour
+ * distance, not tuned again. */
 /* The bisection that inverts the time model: steps. */
 #define DITHER_INVERT_STEPS 60
 
@@ -131,7 +130,6 @@ int sl_dither_begin(sl_model *md, const sl_profile *p, const char ***evs, size_t
 	d->n_dithered = nd;
 	d->f0 = *p;
 	d->f0.ghz = NULL;
-	d->f0.temp_c = p->temp_c;
 	d->f0.n_events = ne;
 	d->f0.events = sl_xcalloc(ne, sizeof *d->f0.events);
 	memcpy(d->f0.events, p->events, p->n_events * sizeof *p->events);
@@ -199,7 +197,7 @@ static void mark_alone(const sl_model *md, struct sl_dither *d)
 				double e = x[k] - mean[j * nf + k] / (double)cnt[j];
 				d2 += e * e;
 			}
-		d->alone[i] = d2 > DITHER_LIKE_DIST * DITHER_LIKE_DIST;
+		d->alone[i] = d2 > SL_LIKE_DIST * SL_LIKE_DIST;
 	}
 	free(mean);
 	free(x);

@@ -41,6 +41,13 @@ int sl_model_add_event(const char ***list, size_t *n, size_t *cap, const char *e
  * interval's are not what they would have been at f0 (models/model.c). */
 extern const char *const sl_cycle_count_roles[6];
 
+/* Two instances (or an interval and an instance) behave alike within this
+ * Euclidean distance of their behaviour features (sl_interp_features):
+ * the refinement's pool of like-behaved measured instances
+ * (models/refine.c) and a dithered interval like its instance
+ * (models/dither.c).  Chosen on the tuning split. */
+#define SL_LIKE_DIST 0.35
+
 /* A dithered profile (models/dither.c): before the view is built, make
  * md->prof the profile at f0 alone and add its cycles column to the
  * view's events (`evs`); after, fill the dithered intervals' cycles and

@@ -49,17 +49,14 @@
 /* The programs' retired conditional branches over the aligned intervals
  * that counted them in both runs must agree within this share. */
 #define REFINE_BR_TOL 0.02
-/* Frequencies closer than this (GHz) are the same P-state. */
-#define REFINE_SAME_GHZ 1e-3
 /* The carry g(f) is a line through g(f0) = 0 and g(f2) = 1, kept within
  * these bounds beyond f2 and beyond f0 (at most once more the distance). */
 #define REFINE_G_MIN (-1.0)
 #define REFINE_G_MAX 2.0
 /* An unmeasured instance takes the ratio of the measured instances of its
- * phase within this behaviour distance (see like_measured), among the
- * last this many. */
+ * phase within SL_LIKE_DIST of its behaviour (see like_measured), among
+ * the last this many. */
 #define REFINE_LIKE_MAX 64
-#define REFINE_LIKE_DIST 0.35
 /* The parameter rule: the parameter's range (the mlp model's pollution
  * share of M, the stall model's factor on its off-chip stall estimate), and
  * the least change of the predicted cycles at f2 across that range, as a
@@ -209,7 +206,7 @@ static void feat_add(const sl_interp *v, size_t i, double *f, double *x)
 /*
  * r->like: for every instance without a measured interval, the sums of
  * the measured instances of its phase (the last REFINE_LIKE_MAX of them)
- * whose behaviour is within REFINE_LIKE_DIST of its own.  Behaviour is the
+ * whose behaviour is within SL_LIKE_DIST of its own.  Behaviour is the
  * interpolation's (log CPI and the pinned events' log rates, mean over the
  * instance's intervals; over its measured ones for a measured instance).
  * A phase's later instances need not behave like its early ones (its data
@@ -261,7 +258,7 @@ static void like_measured(const sl_model *md, struct sl_refine *r)
 		for (size_t q = a; q < b; q++) {
 			size_t k = list[q];
 			if (sl_feat_dist2(fa + j * w, fm + k * w, nf) >
-			    REFINE_LIKE_DIST * REFINE_LIKE_DIST)
+			    SL_LIKE_DIST * SL_LIKE_DIST)
 				continue;
 			rsum_add(&r->like[j], &r->inst[k]);
 		}
@@ -379,7 +376,7 @@ static int check_alignment(const sl_model *md, const sl_profile *p2, const char 
 	free(where);
 	if (one < 0)
 		return -1;
-	if (fabs(p2->freq_ghz - p->freq_ghz) < REFINE_SAME_GHZ) {
+	if (fabs(p2->freq_ghz - p->freq_ghz) < SL_SAME_GHZ) {
 		sl_error_set("--refine %s was recorded at %.2f GHz, the profile's own frequency: "
 			     "it measures nothing new; record the short run at another P-state",
 			     path, p2->freq_ghz);
