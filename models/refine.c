@@ -532,6 +532,15 @@ int sl_model_refine_dither(sl_model *md, sl_refine_info *info)
 	return 1;
 }
 
+int sl_model_refine_by(sl_model *md, const char *by, sl_refine_info *info)
+{
+	if (by && !strcmp(by, "off"))
+		return 0;
+	if (!by)
+		return sl_model_refine_dither(md, info);
+	return sl_model_refine_file(md, by, info) < 0 ? -1 : 1;
+}
+
 int sl_model_refine_file(sl_model *md, const char *path, sl_refine_info *info)
 {
 	sl_profile p2;

@@ -454,14 +454,12 @@ static int init_model(sl_report *r, sl_model *md, const sl_profile *p, const sl_
 	}
 	char *refined = NULL;
 	sl_refine_info ri;
-	int off = refine_path && !strcmp(refine_path, "off");
-	int rr = off ? 0 : refine_path ? sl_model_refine_file(md, refine_path, &ri)
-				       : sl_model_refine_dither(md, &ri);
+	int rr = sl_model_refine_by(md, refine_path, &ri);
 	if (rr < 0) {
 		sl_model_free(md);
 		return -1;
 	}
-	if (!off && (refine_path || rr > 0))
+	if (rr > 0)
 		refined = sl_xasprintf(", refined by %s at %.2f GHz (%zu of %zu intervals)",
 				       refine_path ? refine_path : "its dithered intervals",
 				       ri.f2_ghz, ri.intervals, ri.n_intervals);

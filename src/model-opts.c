@@ -57,16 +57,11 @@ int sl_model_opts_refine(const sl_model_opts *o, sl_model *md)
 	sl_refine_info ri;
 	const char *by = o->refine;
 	md->refine_rule = o->refine_rule;
-	if (by && !strcmp(by, "off"))
-		return 0;
-	if (by && sl_model_refine_file(md, by, &ri) < 0)
-		return -1;
-	if (!by) {
-		int rc = sl_model_refine_dither(md, &ri);
-		if (rc <= 0)
-			return rc;
+	int rc = sl_model_refine_by(md, by, &ri);
+	if (rc <= 0)
+		return rc;
+	if (!by)
 		by = "the profile's dithered intervals";
-	}
 	sl_info("refined by %s at %.2f GHz: %zu of %zu intervals, %zu of %zu instances, "
 		"%zu of %zu phases measured", by, ri.f2_ghz, ri.intervals,
 		ri.n_intervals, ri.instances, ri.n_instances, ri.phases, ri.n_phases);

@@ -388,6 +388,10 @@ int sl_model_refine_file(sl_model *md, const char *path, sl_refine_info *info);
  * dither frequency play the second run's (docs/models.md, "Dithering").
  * 1 refined, 0 the profile is not dithered, -1 with sl_error(). */
 int sl_model_refine_dither(sl_model *md, sl_refine_info *info);
+/* What --refine asks for: `by` a short run's profile (sl_model_refine_file),
+ * "off" (no refinement), or NULL (a dithered profile's own, else none).
+ * 1 refined, 0 not, -1 with sl_error(). */
+int sl_model_refine_by(sl_model *md, const char *by, sl_refine_info *info);
 
 /* ---- aggregation ------------------------------------------------------ */
 
