@@ -94,18 +94,24 @@ static void build_instances(sl_report *r, const sl_profile *p)
 static void set_times(sl_report *r, const sl_profile *meas, const sl_profile *p)
 {
 	double total = 0, e = 0, total_meas = 0;
-	for (size_t i = 0; i < r->n_phases; i++)
+	/* a phase id's place in r->phases */
+	uint32_t n_ids = 0;
+	for (size_t i = 0; i < r->n_phases; i++) {
 		r->phases[i].time_s = 0;
+		n_ids = SL_MAX(n_ids, r->phases[i].id + 1);
+	}
+	size_t *at = sl_xmalloc((n_ids + 1) * sizeof *at);
+	for (size_t i = 0; i < r->n_phases; i++)
+		at[r->phases[i].id] = i;
 	for (size_t i = 0; i < r->n_inst; i++) {
 		sl_rep_inst *ri = &r->inst[i];
 		ri->time_s = 0;
 		for (size_t j = ri->first; j < ri->first + ri->n; j++)
 			ri->time_s += p->iv[j].time_s;
-		for (size_t k = 0; k < r->n_phases; k++)
-			if (r->phases[k].id == ri->phase)
-				r->phases[k].time_s += ri->time_s;
+		r->phases[at[ri->phase]].time_s += ri->time_s;
 		total += ri->time_s;
 	}
+	free(at);
 	for (size_t i = 0; i < r->n_phases; i++)
 		r->phases[i].share = total > 0 ? r->phases[i].time_s / total : NAN;
 	for (size_t i = 0; i < p->n_intervals; i++) {
