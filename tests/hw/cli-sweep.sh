@@ -68,24 +68,33 @@ for govs in "performance powersave userspace ondemand" "performance powersave"; 
 done
 ls "$T"/sleuth-sweep-* >/dev/null 2>&1 && fail "runs left in TMPDIR" || ok
 
-# a die that warms and cools during the sweep (a writer stands in for the
-# sensor): the runs' temperatures reach calibrate, which fits the term
-# when asked to (--temp-term on: the simulated power does not depend on
-# this sensor, so whether the term lowers the cross-validated error --
-# what auto decides on -- depends on how the readings fell under load)
+# a die that warms and cools during the sweep: the sensor is a FIFO that a
+# writer holds open, writing the next reading of a 40-79 C sawtooth every
+# 2 ms.  A read takes what is waiting or blocks for the next write, so
+# each read sees a later reading than the one before however fast the
+# sweep goes (a writer that replaced a file on a timer saw a whole sweep
+# pass in two steps on a quick machine).  The temperatures reach
+# calibrate, which fits the term when asked to (--temp-term on: the
+# simulated power does not depend on this sensor, so whether the term
+# lowers the cross-validated error -- what auto decides on -- depends on
+# how the readings fell)
 rm -rf "$T/sys" && tree "$T/sys" "userspace ondemand"
-( for i in $(seq 3000); do
-	[ -e "$T/stop-writer" ] && break
-	echo $((40000 + (i * 1000) % 40000)) >"$T/sys/class/hwmon/hwmon3/temp1_input.new"
-	mv "$T/sys/class/hwmon/hwmon3/temp1_input.new" "$T/sys/class/hwmon/hwmon3/temp1_input"
-	sleep 0.01
-done ) &
+sensor="$T/sys/class/hwmon/hwmon3/temp1_input"
+rm -f "$sensor" && mkfifo "$sensor" || fail "could not make the sensor FIFO"
+# (writes with no reader fail with EPIPE, which the writer ignores)
+( trap '' PIPE
+  exec 3>"$sensor"
+  i=0
+  while :; do
+	i=$((i + 1))
+	echo $((40000 + (i * 1000) % 40000)) >&3 2>/dev/null
+	sleep 0.002
+  done ) &
 writer=$!
 out=$(sweep --sysfs "$T/sys" --temp-term on -o "$T/mt.yaml" 2>&1) && ok ||
 	fail "sweep with temperatures: $out"
-# (the writer stops itself too: the tree is rebuilt below, and a writer
-# still renaming files into it would make that rm -rf fail)
-touch "$T/stop-writer"
+# (stop the writer before the tree is rebuilt: it would keep the FIFO
+# open)
 kill $writer 2>/dev/null
 wait $writer 2>/dev/null
 grep -q "^temperature: static power [+-] .* W per volt per C above" <<<"$out" && ok ||
