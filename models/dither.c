@@ -108,21 +108,41 @@ static int dither_freq(const sl_profile *p, double *f2, size_t *n)
 	return 0;
 }
 
-int sl_dither_begin(sl_model *md, const sl_profile *p, const char ***evs, size_t *n,
-		    size_t *cap)
+int sl_dither_check(const sl_profile *p)
 {
 	double f2;
 	size_t nd;
 	if (dither_freq(p, &f2, &nd) < 0)
 		return -1;
-	if (!nd)
-		return 0;
-	if (nd == p->n_intervals) {
+	if (nd && nd == p->n_intervals) {
 		sl_error_set("every interval of the profile ran at %.2f GHz, none at its "
 			     "frequency %.2f GHz; record with --dither N:FREQ, N >= 2", f2,
 			     p->freq_ghz);
 		return -1;
 	}
+	/* dithering moves one interval in N >= 2: two neighbours off the run's
+	 * frequency are a scheduled run, whose phases at the other P-state
+	 * have no interval at f0 to fill theirs from */
+	for (size_t i = 1; i < p->n_intervals; i++)
+		if (sl_profile_dithered(p, i - 1) && sl_profile_dithered(p, i)) {
+			sl_error_set("intervals %zu and %zu both ran at %.2f GHz, the run at "
+				     "%.2f GHz (a scheduled run?); the models take a run "
+				     "dithered one interval in N: profile at one fixed P-state, "
+				     "or with one --dither N:FREQ", i - 1, i, f2, p->freq_ghz);
+			return -1;
+		}
+	return 0;
+}
+
+int sl_dither_begin(sl_model *md, const sl_profile *p, const char ***evs, size_t *n,
+		    size_t *cap)
+{
+	double f2;
+	size_t nd;
+	if (sl_dither_check(p) < 0 || dither_freq(p, &f2, &nd) < 0)
+		return -1;
+	if (!nd)
+		return 0;
 	struct sl_dither *d = sl_xcalloc(1, sizeof *d);
 	size_t ne = p->n_events + 1, ni = p->n_intervals;
 	d->f2_ghz = f2;

@@ -88,7 +88,7 @@ int sl_model_check_profile(const sl_profile *p)
 			     "profile at a fixed frequency");
 		return -1;
 	}
-	return 0;
+	return sl_dither_check(p);
 }
 
 static int check_inputs(const sl_profile *p, const sl_machine *m, sl_time_model t,

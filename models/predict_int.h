@@ -48,6 +48,10 @@ extern const char *const sl_cycle_count_roles[6];
  * (models/dither.c).  Chosen on the tuning split. */
 #define SL_LIKE_DIST 0.35
 
+/* Whether the profile's intervals ran at its frequency and at most one
+ * other, one interval in N >= 2 (a dithered run); -1 with sl_error()
+ * naming a scheduled run otherwise. */
+int sl_dither_check(const sl_profile *p);
 /* A dithered profile (models/dither.c): before the view is built, make
  * md->prof the profile at f0 alone and add its cycles column to the
  * view's events (`evs`); after, fill the dithered intervals' cycles and

@@ -86,6 +86,11 @@ changes=$(awk 'NR > 1 && $1 != p {n++} {p = $1} END {print n + 0}' "$T/ghz")
 grep -Eq "under .*two.yaml in .* s: [0-9.]+ s, [0-9.]+ J, EDP [0-9.e+]+ J\\*s, $changes frequency changes" \
 	"$T/sum" && ok || fail "summary line: $(cat "$T/sum") (want $changes changes)"
 
+# a scheduled run replayed is not a dithered one: predict names it
+expect_ok -- "$SLEUTH" run -q --replay "$T/two-trace.yaml" -o "$T/two.prof"
+expect_exit 1 "intervals [0-9]+ and [0-9]+ both ran at 1.60 GHz, the run at 2.66 GHz .a scheduled run.." -- \
+	"$SLEUTH" predict "$T/two.prof" --freq 1.6
+
 # --- switch costs: 100 us each, from the schedule or the command line ---------
 schedule "$T/two-c.yaml" a.prof 2.66 1.6 "transition_us: 100"
 expect_ok -- sim -o "$T/c1.yaml" --schedule "$T/two-c.yaml" --truth
