@@ -16,17 +16,12 @@
 # the refusals, each one line.
 . "$SRCDIR/tests/lib.sh"
 
-export MACHINE="$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml"
-export SIM="$SRCDIR/data/sim/nehalem-i7-920-hard.yaml"
-wl="$SRCDIR/data/workloads/hard/rob-clip.yaml"
-MODELS=mlp PIN=time "$SRCDIR/bench/accuracy-workload.sh" "$SLEUTH" "$wl" "$T" 0 4 1.60 \
-	>"$T/base.txt" || fail "undithered pipeline"
-DITHER=16:1.60 MODELS=mlp PIN=time "$SRCDIR/bench/accuracy-workload.sh" "$SLEUTH" "$wl" "$T" \
-	0 4 1.60 >"$T/dith.txt" 2>"$T/dith.err" || fail "dithered pipeline: $(cat "$T/dith.err")"
+. "$SRCDIR/tests/models/robclip.sh"
+DITHER=16:1.60 robclip >"$T/dith.txt" 2>"$T/dith.err" || fail "dithered pipeline: $(cat "$T/dith.err")"
 grep -q "refined by the profile's dithered intervals at 1.60 GHz: 14 of 230 intervals" \
 	"$T/dith.err" && ok || fail "predict did not say what refined it: $(cat "$T/dith.err")"
-DITHER=16:1.60 DITHER_REFINE=off MODELS=mlp PIN=time "$SRCDIR/bench/accuracy-workload.sh" \
-	"$SLEUTH" "$wl" "$T" 0 4 1.60 >"$T/off.txt" 2>"$T/off.err" || fail "--refine off pipeline"
+DITHER=16:1.60 DITHER_REFINE=off robclip >"$T/off.txt" 2>"$T/off.err" ||
+	fail "--refine off pipeline"
 grep -q "refined by" "$T/off.err" && fail "--refine off refined" || ok
 
 # fields: 11 true worst%, 16 the dithered run's extra time %

@@ -12,13 +12,8 @@
 # exit 1, no output file; and schedule and report take the option too.
 . "$SRCDIR/tests/lib.sh"
 
-export MACHINE="$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml"
-export SIM="$SRCDIR/data/sim/nehalem-i7-920-hard.yaml"
-wl="$SRCDIR/data/workloads/hard/rob-clip.yaml"
-MODELS=mlp PIN=time "$SRCDIR/bench/accuracy-workload.sh" "$SLEUTH" "$wl" "$T" 0 4 1.60 \
-	>"$T/base.txt" || fail "unrefined pipeline"
-REFINE=1.60:0.1 MODELS=mlp PIN=time "$SRCDIR/bench/accuracy-workload.sh" "$SLEUTH" "$wl" "$T" \
-	0 4 1.60 >"$T/ref.txt" 2>"$T/ref.err" || fail "refined pipeline: $(cat "$T/ref.err")"
+. "$SRCDIR/tests/models/robclip.sh"
+REFINE=1.60:0.1 robclip >"$T/ref.txt" 2>"$T/ref.err" || fail "refined pipeline: $(cat "$T/ref.err")"
 grep -q "refined by .* at 1.60 GHz: 23 of 230 intervals, .* instances, 3 of 3 phases measured" \
 	"$T/ref.err" && ok || fail "predict did not say what it refined: $(cat "$T/ref.err")"
 
@@ -33,8 +28,7 @@ below "refined worst true instance after the prefix %" "$(get ref 14)" 4.5
 # the parameter rule (--refine-rule param): the pollution share of the
 # miss stalls solved on the prefix's instances and carried to the like
 # ones, every instance by it here; measured (2026-11-26): 2.27 / 2.27
-REFINE=1.60:0.1 REFINE_RULE=param MODELS=mlp PIN=time "$SRCDIR/bench/accuracy-workload.sh" \
-	"$SLEUTH" "$wl" "$T" 0 4 1.60 >"$T/par.txt" 2>"$T/par.err" ||
+REFINE=1.60:0.1 REFINE_RULE=param robclip >"$T/par.txt" 2>"$T/par.err" ||
 	fail "parameter rule pipeline: $(cat "$T/par.err")"
 grep -q "refine rule param: instances by level: parameter own 3, like 27; ratio own 0, like 0; none 0" \
 	"$T/par.err" && ok || fail "predict did not say which level corrected what: $(cat "$T/par.err")"

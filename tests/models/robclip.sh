@@ -1,0 +1,12 @@
+# The start cli-refine.sh and cli-dither.sh share (sourced after
+# tests/lib.sh, not a test of its own): rob-clip of the hard suite, whose
+# worst instance the one-run mlp model misses by 10%, through
+# bench/accuracy-workload.sh (mlp, the time events pinned, 4 counters,
+# seed 0) against the truth at 1.60 GHz.  `robclip` runs that pipeline
+# with the caller's REFINE=, DITHER= and the like passed through; the
+# plain run's figures are in $T/base.txt.
+export MACHINE="$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml"
+export SIM="$SRCDIR/data/sim/nehalem-i7-920-hard.yaml"
+wl="$SRCDIR/data/workloads/hard/rob-clip.yaml"
+robclip() { MODELS=mlp PIN=time "$SRCDIR/bench/accuracy-workload.sh" "$SLEUTH" "$wl" "$T" 0 4 1.60; }
+robclip >"$T/base.txt" || fail "the pipeline with one frequency"
