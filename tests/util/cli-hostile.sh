@@ -136,12 +136,13 @@ out=$("$SLEUTH" simulate -q "$W" --intervals 30 -o - 2>&1 >/dev/full); rc=$?
 
 # --- signals ------------------------------------------------------------------
 # Ctrl-C during a replay: no profile, exit 130
-# (libyaml's reader, a few seconds for 12,000 intervals: still running at 1 s)
+# (libyaml's reader, 2.4 s of CPU for 12,000 intervals on a 2-core VM:
+# still running at 0.5 s on a machine several times faster)
 "$SLEUTH" simulate -q "$W" --intervals 12000 -o big.yaml || fail "simulate big"
 env --default-signal=INT SLEUTH_TRACE_FAST=0 "$SLEUTH" run -q --replay big.yaml -o big.prof \
 	2>err.txt &
 pid=$!
-sleep 1
+sleep 0.5
 kill -INT $pid
 wait $pid; rc=$?
 [ "$rc" = 130 ] && ok || fail "Ctrl-C in replay exited $rc, wanted 130"
