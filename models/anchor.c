@@ -35,6 +35,16 @@
  * the rest scales as f V^2.  Without energy terms u = 0 and nothing
  * changes.
  *
+ * That split holds for the error the counter model makes on a behaviour,
+ * which the instance's phase shares: the phase's residual.  An instance's
+ * departure from it is mostly what its interpolated counts got wrong (a
+ * short instance whose unmeasured LLC misses were taken from unlike
+ * intervals), and an error in a count of kind energy is energy.  So the
+ * departure is split by where that uncertainty lies: each interpolated
+ * term's energy at f0 times its event's spread within phases (the view's
+ * spread), the energy terms' share of the summed variance keeping its
+ * energy.  An instance with every term measured keeps the model's split.
+ *
  * `sleuth calibrate` fits the model against that very energy, so nothing
  * here runs unless a caller asks for it (sl_model_anchor, or
  * SL_MODEL_ANCHOR to sl_model_open): sl_model_init alone never anchors.
@@ -90,6 +100,36 @@ static double rsum_w(const rsum *s)
 	return s->time_s > 0 ? s->resid_j / s->time_s : NAN;
 }
 
+/* The share of instance j's departure from its phase's residual carried as
+ * energy per event (the file's head): of the variance of its interpolated
+ * terms' energy at f0 (volts: V0), the energy terms' share; `model` (the
+ * model's own split) when no term was interpolated, or one was from an
+ * event with no known spread. */
+static double departure_fixed(const sl_model *md, size_t j, double volts, double model)
+{
+	const sl_interp *v = &md->view;
+	const sl_instance *in = &v->inst[j];
+	double var[2] = {0, 0}; /* capacitance, energy */
+	for (size_t t = 0; t < md->n_terms; t++) {
+		size_t k = (size_t)md->k_term[t];
+		double nj = 0;
+		for (size_t i = in->first; i < in->first + in->n; i++)
+			if (sl_interp_src(v, i, k) != SL_SRC_MEASURED) {
+				double n = sl_interp_count(v, i, k);
+				nj += isfinite(n) ? fabs(md->coeff[t]) * n : 0;
+			}
+		if (!(nj > 0))
+			continue;
+		double s = v->spread ? v->spread[k] : NAN;
+		if (!isfinite(s))
+			return model;
+		/* nF x V^2 is nJ */
+		double e = nj * s * (md->term_energy[t] ? 1 : volts * volts);
+		var[md->term_energy[t] != 0] += e * e;
+	}
+	return var[0] + var[1] > 0 ? var[1] / (var[0] + var[1]) : model;
+}
+
 int sl_model_anchor(sl_model *md)
 {
 	const sl_profile *p = md->prof;
@@ -143,6 +183,8 @@ int sl_model_anchor(sl_model *md)
 		a->model_w = model_j / all.time_s;
 		a->inst_w = sl_xcalloc(v->n_instances + 1, sizeof *a->inst_w);
 		a->inst_fixed = sl_xcalloc(v->n_instances + 1, sizeof *a->inst_fixed);
+		a->phase_w = sl_xcalloc(v->n_instances + 1, sizeof *a->phase_w);
+		a->dep_fixed = sl_xcalloc(v->n_instances + 1, sizeof *a->dep_fixed);
 		for (size_t j = 0; j < v->n_instances; j++) {
 			const rsum *from = &inst[j];
 			if (isfinite(rsum_w(from)))
@@ -153,6 +195,10 @@ int sl_model_anchor(sl_model *md)
 				from = &all, a->inst_program++;
 			a->inst_w[j] = rsum_w(from);
 			a->inst_fixed[j] = rsum_fixed(from);
+			a->phase_w[j] = rsum_w(&phase[v->inst[j].phase]);
+			if (!isfinite(a->phase_w[j]))
+				a->phase_w[j] = a->inst_w[j];
+			a->dep_fixed[j] = departure_fixed(md, j, op0.volts, a->inst_fixed[j]);
 		}
 		md->anchor = a;
 		rc = 1;
@@ -166,16 +212,21 @@ void sl_anchor_apply(const sl_model *md, const sl_opoint *op, size_t i, sl_pred 
 {
 	const sl_anchor *a = md->anchor;
 	size_t j = md->view.inst_of[i];
-	double r = a->inst_w[j], u = a->inst_fixed[j];
-	double dyn = op->ghz * op->volts * op->volts / a->f0v2;
-	/* the share u of it is energy per event, the same energy over the
+	double r = a->inst_w[j], rp = a->phase_w[j];
+	double fv2 = op->ghz * op->volts * op->volts / a->f0v2;
+	/* a share u of it is energy per event, the same energy over the
 	 * interval's time at f1 rather than at f0 */
-	if (u > 0 && out->time_s > 0)
-		dyn = (1 - u) * dyn + u * (double)md->prof->iv[i].cycles /
-					      (md->f0_ghz * 1e9) / out->time_s;
+	double t01 = out->time_s > 0 ? (double)md->prof->iv[i].cycles / (md->f0_ghz * 1e9) /
+					       out->time_s
+				     : 0;
+	double u = out->time_s > 0 ? a->inst_fixed[j] : 0;
+	double ud = out->time_s > 0 ? a->dep_fixed[j] : 0;
+	/* the phase's residual split as the model's power, the instance's
+	 * departure from it as its interpolation's uncertainty */
+	double dyn = rp * ((1 - u) * fv2 + u * t01) + (r - rp) * ((1 - ud) * fv2 + ud * t01);
 	double stat = a->static0 > 0 && op->static_w > 0 ? op->static_w / a->static0
 							  : op->volts / a->v0;
-	double p = out->power_w + r * ((1 - a->static_share) * dyn + a->static_share * stat);
+	double p = out->power_w + (1 - a->static_share) * dyn + a->static_share * r * stat;
 	/* a residual can only take the power down to nothing: below that the
 	 * meter and the model disagree beyond what a residual can mean */
 	if (!(p >= 0)) {
@@ -192,5 +243,7 @@ void sl_anchor_free(sl_anchor *a)
 		return;
 	free(a->inst_w);
 	free(a->inst_fixed);
+	free(a->phase_w);
+	free(a->dep_fixed);
 	free(a);
 }

@@ -391,13 +391,17 @@ static float near_dist(const near_scratch *ns, const sl_interp *v, size_t j)
  * within phases (the smallest pooled squared relative deviation from the
  * phase's mean ratio).  An event that follows a pinned one (LLC misses
  * the LLC references of the same code) is then carried as its share of
- * it, which the interval's own count scales.
+ * it, which the interval's own count scales.  *spread: the square root of
+ * that deviation, how far an interval's rate strays from its phase's
+ * (NAN when no phase measured the event twice): what an interpolated
+ * count may be off by (the anchor weighs its residual by it).
  */
-static int choose_norm(const sl_interp *v, size_t k, const uint8_t *cyc)
+static int choose_norm(const sl_interp *v, size_t k, const uint8_t *cyc, double *spread)
 {
 	const sl_profile *p = v->prof;
 	size_t np = v->n_phase_ids, npin = v->n_feat - 1;
 	int col = v->col[k], best = -1;
+	*spread = NAN;
 	if (col < 0)
 		return -1;
 	double best_dev = INFINITY;
@@ -439,6 +443,8 @@ static int choose_norm(const sl_interp *v, size_t k, const uint8_t *cyc)
 	}
 	free(sum);
 	free(n);
+	if (isfinite(best_dev))
+		*spread = sqrt(best_dev);
 	return best;
 }
 
@@ -664,14 +670,15 @@ int sl_interp_build_cycles(sl_interp *v, const sl_profile *p, const char *const 
 	int64_t *near = sl_xmalloc(v->n_phase_ids * sizeof *near);
 	float *dn = sl_xmalloc((v->n_instances * ne + 1) * sizeof *dn);
 	v->norm = sl_xmalloc(ne * sizeof *v->norm);
+	v->spread = sl_xmalloc(ne * sizeof *v->spread);
 	for (size_t k = 0; k < ne; k++)
-		v->norm[k] = -1;
+		v->norm[k] = -1, v->spread[k] = NAN;
 	uint8_t *cyc = sl_xcalloc(p->n_events + 1, 1);
 	for (size_t c = 0; c < n_cycles; c++)
 		for (size_t j = 0; cycles[c] && j < p->n_events; j++)
 			cyc[j] |= !strcmp(p->events[j], cycles[c]);
 	for (size_t k = 0; k < n_events; k++)
-		v->norm[k] = choose_norm(v, k, cyc);
+		v->norm[k] = choose_norm(v, k, cyc, &v->spread[k]);
 	free(cyc);
 	for (size_t k = 0; k < n_events; k++)
 		fill_event(v, k, ai, ap, unmeasured, near, &ns, dn);
@@ -693,6 +700,7 @@ void sl_interp_free(sl_interp *v)
 	free(v->col);
 	free(v->imean);
 	free(v->norm);
+	free(v->spread);
 	free(v->isrc);
 	free(v->feat);
 	free(v->pinned);

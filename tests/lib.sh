@@ -16,18 +16,19 @@ below() {
 }
 
 # hard_power WORKLOAD...: bench/power-accuracy.sh on those hard-suite
-# workloads (seed 1, --model mlp, 2.13 and 1.60 GHz) into $T/off.txt and
-# $T/auto.txt (counters only, anchored); then power_avg / power_worst
-# ANCHOR GHZ read the summary's instance-weighted mean power error and
-# worst instance, percent.
+# workloads (seed 1, or $POWER_SEED; --model mlp, 2.13 and 1.60 GHz) into
+# $T/off.txt and $T/auto.txt (counters only, anchored); then power_avg /
+# power_worst ANCHOR GHZ read the summary's instance-weighted mean power
+# error and worst instance, percent.  Each call replaces the last's.
 hard_power() {
 	local w a
+	rm -rf "$T/suite"
 	mkdir -p "$T/suite"
 	for w in "$@"; do ln -s "$SRCDIR/data/workloads/hard/$w.yaml" "$T/suite/"; done
 	for a in off auto; do
 		MACHINE="$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml" \
 		SIM="$SRCDIR/data/sim/nehalem-i7-920-hard.yaml" SUITE="$T/suite" MODEL=mlp \
-		SEED=1 ANCHOR=$a "$SRCDIR/bench/power-accuracy.sh" "$BUILDDIR" 2.13 1.60 \
+		SEED=${POWER_SEED:-1} ANCHOR=$a "$SRCDIR/bench/power-accuracy.sh" "$BUILDDIR" 2.13 1.60 \
 			>"$T/$a.txt" 2>&1 || fail "bench with ANCHOR=$a: $(tail -3 "$T/$a.txt")"
 	done
 }

@@ -78,6 +78,10 @@ typedef struct sl_interp {
 	int *norm;                /* per event: the profile column its rates are
 				     per count of (a pinned event), -1: per
 				     instruction */
+	double *spread;           /* per event: the relative rms deviation of its
+				     measured rates (per norm) from their phase's
+				     mean, pooled over phases; NAN: no phase
+				     measured it twice */
 	uint8_t *isrc;            /* n_instances x n_events: its level (sl_src) */
 	uint64_t cells[SL_SRC_N]; /* (interval, event) cells per source */
 	uint64_t *ev_cells;       /* n_events x SL_SRC_N: the same per event */
@@ -314,6 +318,13 @@ typedef struct sl_anchor {
 	double *inst_fixed;          /* per instance: the share of the residual
 				      * carried as energy per event, as the counter
 				      * model's own fixed-voltage share at f0 */
+	double *phase_w;             /* per instance: its phase's residual, W (its
+				      * own when the phase's is unknown) */
+	double *dep_fixed;           /* per instance: the share of its departure
+				      * from the phase's residual carried as
+				      * energy per event, as its interpolated
+				      * energy terms' share of the uncertainty of
+				      * its interpolated counts */
 } sl_anchor;
 
 /*
