@@ -25,9 +25,12 @@
  * phase, starting within the threshold of what the older one did, the
  * older one given nothing since that the successor would not have taken:
  * a drift that went on while other code ran and left the older centroid
- * behind -- into the group it succeeded.  Each interval is kept (group,
- * features) for these end-of-run tests.  sl_behave_merge_code() makes one
- * code phase of two that the branch vectors could not tell apart.
+ * behind -- into the group it succeeded, and of two groups that take turns
+ * -- ranges that overlap, rarely in one run of their code phase: a drift
+ * wider than the threshold, back and forth -- the younger into the older.
+ * Each interval is kept (group, features) for these end-of-run tests.
+ * sl_behave_merge_code() makes one code phase of two that the branch
+ * vectors could not tell apart.
  * sl_behave_final() maps any phase id to the one it ended in.
  * docs/phases.md has the measurements.
  */
@@ -358,6 +361,39 @@ static group *ramp_into(sl_behave *b, const group *g)
 	return runs ? near : NULL;
 }
 
+/* Runs of a code phase (from one change of code to the next) in which a or
+ * g was given an interval other than the run's first and last (the mixed
+ * ones): *either, and *both for those where both were. */
+static void shared_runs(const sl_behave *b, const group *a, const group *g, size_t *either,
+			size_t *both)
+{
+	int sa = 0, sg = 0;
+	*either = *both = 0;
+	for (size_t t = 0; t <= b->n_seen; t++) {
+		if (t == b->n_seen || b->log_first[t]) {
+			*either += sa || sg;
+			*both += sa && sg;
+			sa = sg = 0;
+			continue;
+		}
+		if (t + 1 < b->n_seen && b->log_first[t + 1])
+			continue; /* the last of its run */
+		uint32_t f = sl_behave_final(b, b->log_id[t]);
+		sa |= f == a->id;
+		sg |= f == g->id;
+	}
+}
+
+/* Whether the ranges of a and g overlap in every feature both showed. */
+static int overlap(const sl_behave *b, const group *a, const group *g)
+{
+	for (size_t k = 0; k < b->nf; k++)
+		if (a->lo[k] <= a->hi[k] && g->lo[k] <= g->hi[k] &&
+		    (a->lo[k] > g->hi[k] || g->lo[k] > a->hi[k]))
+			return 0;
+	return 1;
+}
+
 void sl_behave_finish(sl_behave *b)
 {
 	for (size_t j = 0; j < b->n_g; j++) {
@@ -386,4 +422,20 @@ void sl_behave_finish(sl_behave *b)
 			merge(b, to, g);
 	}
 	successors(b);
+	/* Turn-takers: two groups of one code phase whose ranges overlap in
+	 * every feature and that come together in fewer than half of the
+	 * runs either comes in are one behaviour that drifts over more than
+	 * the threshold and back, each group holding a stretch of it; two
+	 * behaviours of one code have a gap between their ranges or come in
+	 * the same runs (one after the other: frontier then edges). */
+	for (size_t j = 0; j < b->n_g; j++)
+		for (size_t i = 0; i < j && b->g[j].alive; i++) {
+			group *a = &b->g[i], *g = &b->g[j];
+			size_t either, both;
+			if (!a->alive || a->code != g->code || !overlap(b, a, g))
+				continue;
+			shared_runs(b, a, g, &either, &both);
+			if (2 * both < either)
+				merge(b, a, g);
+		}
 }

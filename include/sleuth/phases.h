@@ -133,8 +133,11 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
  * group founded by an interval within the threshold of an older group's
  * range of features, after which the older group was given nothing
  * beyond half the threshold of the successor's range: one behaviour that
- * drifted while other code ran -- into that older group.
- * sl_behave_final() then maps their ids there. */
+ * drifted while other code ran -- into that older group; last, of two
+ * groups of one code phase whose ranges overlap in every feature and that
+ * come together in fewer than half of the runs of the code phase either
+ * comes in, the younger into the older.  sl_behave_final() then maps
+ * their ids there. */
 void sl_behave_finish(sl_behave *b);
 /* Code phase `from` is code phase `into` (their branch vectors could not
  * be told apart): its groups become `into`'s, and groups that behave

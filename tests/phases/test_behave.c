@@ -212,7 +212,7 @@ static void test_finish_merges_successor(void **state)
 
 /* Code phase 0 in runs of 8 intervals between runs of code 1 (at 4.0);
  * interval k of run r behaves as v(r, k) (log CPI v, rate 0.5 v).  Returns
- * the phase of its first interval, and in *second the phase of the second
+ * the phase of its first interval, and in *second the phase of the sixth
  * interval of run 3. */
 static uint32_t runs_of(sl_behave *b, double (*v)(int, int), uint32_t *second)
 {
@@ -226,7 +226,7 @@ static uint32_t runs_of(sl_behave *b, double (*v)(int, int), uint32_t *second)
 			uint32_t id = sl_behave_assign(b, 0, x);
 			if (!run && !k)
 				first = id;
-			if (run == 3 && k == 1)
+			if (run == 3 && k == 5)
 				*second = id;
 		}
 	}
@@ -246,6 +246,33 @@ static double back(int run, int k)
 static double again(int run, int k)
 {
 	return run == 4 ? wobble(k) : back(run, k);
+}
+
+/* A behaviour that drifts over more than the threshold and back, taking
+ * turns by runs: runs 0 and 1 rise to 1.19 and fall back (the first group's
+ * range), runs 3, 5 and 7 are where the drift has gone (1.5; run 5 comes
+ * down into the first group's range, its intervals down to 0.78 nearer
+ * the second group's lagging centroid, only its last, 0.66, joining the
+ * first), runs 2, 4 and 6 back at 0.1. */
+static double turns(int run, int k)
+{
+	if (run < 2)
+		return run ? 0.17 * (7 - k) : 0.17 * k;
+	if (run % 2 == 0)
+		return 0.1;
+	return run == 5 ? 1.5 - 0.12 * k : 1.5;
+}
+/* the same, but run 5 stays at 1.5: two ranges apart, two behaviours */
+static double apart(int run, int k)
+{
+	return run == 5 ? 1.5 : turns(run, k);
+}
+/* from run 3 on, every run at 0.1 for four intervals, then from 1.5 down
+ * to 0.9 (into the first group's range): the two come in the same runs,
+ * two behaviours of one code */
+static double together(int run, int k)
+{
+	return run < 3 ? turns(run, k) : k < 4 ? 0.1 : 1.5 - 0.2 * (k - 4);
 }
 
 /* Drive b with `drive` and behaviour v: the phase of the marked interval
@@ -270,6 +297,18 @@ static void check_finish(uint32_t (*drive)(sl_behave *, double (*)(int, int), ui
  * group never be joined again, and kept these two phases.)  If the old
  * group is joined again by its own behaviour, far from the successor's
  * range, the two are two behaviours. */
+/* Two groups of one code phase whose ranges overlap and that take turns
+ * by runs (never, or in fewer than half of their runs, both in one) are one
+ * behaviour drifting over more than the threshold: merged at the end.  Not
+ * when their ranges are apart, nor when they come in the same runs. */
+static void test_finish_merges_turns(void **state)
+{
+	(void)state;
+	check_finish(runs_of, turns, 1);
+	check_finish(runs_of, apart, 0);
+	check_finish(runs_of, together, 0);
+}
+
 static void test_finish_merges_successor_come_back(void **state)
 {
 	(void)state;
@@ -387,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_finish_merges_successor),
 		cmocka_unit_test(test_finish_merges_successor_come_back),
 		cmocka_unit_test(test_finish_merges_ramps),
+		cmocka_unit_test(test_finish_merges_turns),
 		cmocka_unit_test(test_merge_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
