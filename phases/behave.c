@@ -67,7 +67,8 @@ struct sl_behave {
 	size_t n_seen;
 	/* every interval: the group it joined (as handed out), whether it
 	 * was the first after a change of code, and its nf features --
-	 * what sl_behave_finish reads to tell a successor */
+	 * what sl_behave_finish reads to tell ramps, successors and groups
+	 * that take turns */
 	uint32_t *log_id;
 	unsigned char *log_first;
 	double *log_x;
@@ -322,11 +323,13 @@ static double seg_dist(const sl_behave *b, const double *p, const double *q, con
 }
 
 /* A ramp: a group younger than its code phase's first whose every run
- * goes between two other groups and whose every interval lies within half
- * the threshold of the segment between those two -- behaviour that mixes
- * the phase before and the one after, a gradual transition, however many
- * intervals it takes.  Returns the group of its code phase it belongs to
- * (the nearer of the two of its code, else none). */
+ * goes between two other groups, each interval of the run within half the
+ * threshold of the segment between those two and no nearer the first than
+ * the interval before -- behaviour that moves from the phase before to the
+ * one after, a gradual transition, however many intervals it takes (one
+ * that stays between two others jitters back and forth along the
+ * segment).  Returns the group of its code phase it belongs to (the
+ * nearer of the two of its code, else none). */
 static group *ramp_into(sl_behave *b, const group *g)
 {
 	size_t runs = 0;
