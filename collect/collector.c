@@ -47,6 +47,11 @@ typedef struct loop {
 	size_t iv_cap;
 	int any_energy;
 	uint32_t last_code;   /* the code phase of the last interval with samples */
+	double *code_samples; /* per code phase: samples, intervals and runs */
+	double *code_n;
+	double *code_runs;
+	size_t n_code;
+	uint32_t prev_code;   /* the code phase of the interval before */
 } loop;
 
 /*
@@ -84,6 +89,19 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 	uint32_t code = sl_cluster_assign(L->cl, L->vec);
 	if (!L->bh)
 		return code;
+	if (code >= L->n_code) {
+		size_t n = sl_cluster_count(L->cl);
+		L->code_samples = sl_xreallocarray(L->code_samples, n, sizeof *L->code_samples);
+		L->code_n = sl_xreallocarray(L->code_n, n, sizeof *L->code_n);
+		L->code_runs = sl_xreallocarray(L->code_runs, n, sizeof *L->code_runs);
+		for (size_t c = L->n_code; c < n; c++)
+			L->code_samples[c] = L->code_n[c] = L->code_runs[c] = 0;
+		L->n_code = n;
+	}
+	L->code_samples[code] += (double)o->n_samples;
+	L->code_runs[code] += !L->code_n[code] || code != L->prev_code;
+	L->code_n[code]++;
+	L->prev_code = code;
 	/* A dithered interval ran at another clock: its CPI and cycle counts
 	 * are not the run's behaviour.  Running the code of the interval
 	 * before it, it keeps that one's phase; else it joins its code
@@ -100,12 +118,50 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 	return sl_behave_assign(L->bh, code, L->feat);
 }
 
+/* Code phases one interval cannot tell apart: centroids closer than the
+ * sampling noise of an interval of theirs (the noise-aware threshold
+ * without its margin, capped as it is).  A phase whose code drifts past
+ * the threshold founds a second code phase, and the two then share its
+ * intervals (docs/phases.md, "Code that drifts"); at the end of the run
+ * the younger is the older's code, and their behaviour groups merge where
+ * they behave alike.  Only with the noise-aware threshold.  A younger code
+ * phase met in runs shorter than SL_BEHAVE_MIN_RUN on average holds the
+ * mixed intervals of a transition, which the models fit better apart, and
+ * is left alone; each code phase is compared with the older ones not
+ * merged themselves, so a phase between two others chains nothing. */
+static void merge_codes(loop *L)
+{
+	size_t n = L->fixed ? 0 : SL_MIN(sl_cluster_count(L->cl), L->n_code);
+	uint32_t *root = sl_xcalloc(n + 1, sizeof *root);
+	for (size_t j = 0; j < n; j++) {
+		root[j] = (uint32_t)j;
+		if (L->code_n[j] < SL_BEHAVE_MIN_RUN * L->code_runs[j])
+			continue; /* a transition's mixed intervals, not a copy */
+		for (size_t i = 0; i < j; i++) {
+			if (root[i] != i)
+				continue;
+			double samples = (L->code_samples[i] + L->code_samples[j]) /
+					 (L->code_n[i] + L->code_n[j]);
+			double noise = SL_MIN(sl_threshold_for(L->dims, (size_t)samples) - SL_THRESHOLD_MARGIN,
+					      NOISE_THRESHOLD_CAP - L->margin);
+			if (sl_bv_distance(sl_cluster_centroid(L->cl, (uint32_t)i),
+					   sl_cluster_centroid(L->cl, (uint32_t)j), L->dims) <= noise) {
+				root[j] = (uint32_t)i;
+				sl_behave_merge_code(L->bh, (uint32_t)j, (uint32_t)i);
+				break;
+			}
+		}
+	}
+	free(root);
+}
+
 /* Behaviour groups that converged: every interval and address histogram
  * of a merged phase goes to the phase it was merged into. */
 static void apply_merges(loop *L)
 {
 	if (!L->bh)
 		return;
+	merge_codes(L);
 	sl_behave_finish(L->bh);
 	sl_profile *p = L->p;
 	for (size_t i = 0; i < p->n_intervals; i++)
@@ -284,6 +340,9 @@ static void loop_free(loop *L)
 	sl_pred_free(L->pred);
 	sl_mux_free(L->mux);
 	sl_behave_free(L->bh);
+	free(L->code_samples);
+	free(L->code_n);
+	free(L->code_runs);
 	free(L->pinned);
 	free(L->feat);
 	free(L->sel);

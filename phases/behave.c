@@ -18,12 +18,21 @@
  * threshold) the younger is merged into the older; at the end of the run
  * (sl_behave_finish) a transient group -- met only in runs of about one
  * interval, the intervals of a transition -- is merged into the nearest
- * lasting group of its code phase, and a successor -- a group that took
- * over from an older one of its code phase, never alternating with it,
- * starting within the threshold of what the older one did: a drift that
- * went on while other code ran and left the older centroid behind -- into
- * the group it succeeded; sl_behave_final() maps any phase id to the one
- * it ended in.  docs/phases.md has the measurements.
+ * lasting group of its code phase, a ramp -- a group whose every run moves
+ * from the group before it towards the group after it, a gradual
+ * transition of any length -- into the one of those of its code phase,
+ * and a successor -- a group that took over from an older one of its code
+ * phase, starting within the threshold of what the older one did, the
+ * older one given nothing since that the successor would not have taken:
+ * a drift that went on while other code ran and left the older centroid
+ * behind -- into the group it succeeded, and of two groups that take turns
+ * -- ranges that overlap, rarely in one run of their code phase: a drift
+ * wider than the threshold, back and forth -- the younger into the older.
+ * Each interval is kept (group, features) for these end-of-run tests.
+ * sl_behave_merge_code() makes one code phase of two that the branch
+ * vectors could not tell apart.
+ * sl_behave_final() maps any phase id to the one it ended in.
+ * docs/phases.md has the measurements.
  */
 #include "sleuth/phases.h"
 
@@ -56,6 +65,14 @@ struct sl_behave {
 	uint32_t last_code;
 	uint32_t last_id;  /* the group the interval before joined */
 	size_t n_seen;
+	/* every interval: the group it joined (as handed out), whether it
+	 * was the first after a change of code, and its nf features --
+	 * what sl_behave_finish reads to tell ramps, successors and groups
+	 * that take turns */
+	uint32_t *log_id;
+	unsigned char *log_first;
+	double *log_x;
+	size_t cap_log;
 };
 
 sl_behave *sl_behave_new(size_t n_features, double threshold)
@@ -74,6 +91,9 @@ void sl_behave_free(sl_behave *b)
 		free(b->g[i].mu);
 	free(b->g);
 	free(b->parent);
+	free(b->log_id);
+	free(b->log_first);
+	free(b->log_x);
 	free(b);
 }
 
@@ -177,6 +197,15 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 		b->parent[b->n_g] = (uint32_t)b->n_g;
 		b->n_g++;
 	}
+	if (b->n_seen >= b->cap_log) {
+		b->cap_log = b->cap_log ? 2 * b->cap_log : 64;
+		b->log_id = sl_xreallocarray(b->log_id, b->cap_log, sizeof *b->log_id);
+		b->log_first = sl_xreallocarray(b->log_first, b->cap_log, sizeof *b->log_first);
+		b->log_x = sl_xreallocarray(b->log_x, b->cap_log * b->nf, sizeof *b->log_x);
+	}
+	b->log_id[b->n_seen] = best->id;
+	b->log_first[b->n_seen] = (unsigned char)first;
+	memcpy(&b->log_x[b->n_seen * b->nf], x, b->nf * sizeof *x);
 	best->n++;
 	if (!b->n_seen || best->id != b->last_id || first)
 		best->runs++;
@@ -197,6 +226,14 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 	uint32_t id = best->id;
 	merge_close(b, code);
 	return sl_behave_final(b, id);
+}
+
+void sl_behave_merge_code(sl_behave *b, uint32_t from, uint32_t into)
+{
+	for (size_t i = 0; i < b->n_g; i++)
+		if (b->g[i].code == from)
+			b->g[i].code = into;
+	merge_close(b, into);
 }
 
 /* A transient group: younger than its code phase's first, and met in runs
@@ -225,16 +262,139 @@ static double range_dist(const sl_behave *b, const group *g, const double *x)
 	return d;
 }
 
-/* A successor of group a: a younger group of its code phase founded after
- * a's last interval (the two never alternate) by an interval within the
- * threshold of the behaviour a had shown.  That is one behaviour that moved
+/* A successor of group a: a younger group of its code phase founded by an
+ * interval within the threshold of the behaviour a had shown, after which
+ * a was given nothing that g would not have taken -- only first intervals
+ * after a change of code (which join the nearest group whatever they are)
+ * and intervals within half the threshold of g's range, a drift that came
+ * back near a's left-behind centroid.  That is one behaviour that moved
  * on -- drift that went on while other code ran, so that the group's
  * centroid, left behind, no longer reached it -- not a second behaviour,
- * which a program comes back to between visits of the first or which
- * starts out beyond what the first ever did. */
-static int successor(const sl_behave *b, const group *a, const group *g)
+ * which a program comes back to between visits of the first, beyond g's
+ * range, or which starts out beyond what the first ever did.  `late` is
+ * the farthest that a's intervals after g's founding lie from g's range
+ * (0 if none), as successors() computed it. */
+static int successor(const sl_behave *b, const group *a, const group *g, double late)
 {
-	return g->code == a->code && g->first > a->last && range_dist(b, a, g->x0) <= b->thr;
+	return g->code == a->code && g->first > a->first && late <= b->thr / 2 &&
+	       range_dist(b, a, g->x0) <= b->thr;
+}
+
+/* Merge every successor into the group it took over from.  For each group
+ * g, one pass over the intervals from g's founding on gives, per older
+ * group a of its code, how far a's later intervals lie from g's range. */
+static void successors(sl_behave *b)
+{
+	double *late = sl_xcalloc(b->n_g ? b->n_g : 1, sizeof *late);
+	for (size_t j = 0; j < b->n_g; j++) {
+		group *g = &b->g[j];
+		if (!g->alive)
+			continue;
+		for (size_t i = 0; i < j; i++)
+			late[i] = 0;
+		for (size_t t = g->first + 1; t < b->n_seen; t++) {
+			uint32_t a = sl_behave_final(b, b->log_id[t]);
+			if (a < j && !b->log_first[t])
+				late[a] = SL_MAX(late[a], range_dist(b, g, &b->log_x[t * b->nf]));
+		}
+		for (size_t i = 0; i < j && g->alive; i++)
+			if (b->g[i].alive && successor(b, &b->g[i], g, late[i]))
+				merge(b, &b->g[i], g);
+	}
+	free(late);
+}
+
+/* Chebyshev distance from x to the segment between p and q (over the
+ * features all three know), the least over 101 points along it; *at is
+ * where along it (0 at p, 1 at q). */
+static double seg_dist(const sl_behave *b, const double *p, const double *q, const double *x,
+		       double *at)
+{
+	double best = HUGE_VAL;
+	for (int s = 0; s <= 100; s++) {
+		double t = s / 100.0, d = 0;
+		for (size_t k = 0; k < b->nf; k++)
+			if (isfinite(x[k]) && isfinite(p[k]) && isfinite(q[k]))
+				d = SL_MAX(d, fabs(p[k] + t * (q[k] - p[k]) - x[k]));
+		if (d < best)
+			best = d, *at = t;
+	}
+	return best;
+}
+
+/* A ramp: a group younger than its code phase's first whose every run
+ * goes between two other groups, each interval of the run within half the
+ * threshold of the segment between those two and no nearer the first than
+ * the interval before -- behaviour that moves from the phase before to the
+ * one after, a gradual transition, however many intervals it takes (one
+ * that stays between two others jitters back and forth along the
+ * segment).  Returns the group of its code phase it belongs to (the
+ * nearer of the two of its code, else none). */
+static group *ramp_into(sl_behave *b, const group *g)
+{
+	size_t runs = 0;
+	group *near = NULL;
+	double nd = HUGE_VAL;
+	for (size_t t = g->first; t <= g->last; t++) {
+		if (sl_behave_final(b, b->log_id[t]) != g->id ||
+		    (t > g->first && sl_behave_final(b, b->log_id[t - 1]) == g->id))
+			continue;
+		size_t e = t;
+		while (e + 1 < b->n_seen && sl_behave_final(b, b->log_id[e + 1]) == g->id)
+			e++;
+		if (!t || e + 1 >= b->n_seen)
+			return NULL;
+		group *p = &b->g[sl_behave_final(b, b->log_id[t - 1])];
+		group *q = &b->g[sl_behave_final(b, b->log_id[e + 1])];
+		if (p == q)
+			return NULL;
+		double prev = 0, at = 0;
+		for (size_t u = t; u <= e; u++, prev = at)
+			if (seg_dist(b, p->mu, q->mu, &b->log_x[u * b->nf], &at) > b->thr / 2 ||
+			    at < prev)
+				return NULL;
+		group *ends[2] = {p, q};
+		for (int k = 0; k < 2; k++) {
+			double d = dist(b, ends[k]->mu, g->mu);
+			if (ends[k]->code == g->code && d < nd)
+				nd = d, near = ends[k];
+		}
+		runs++;
+	}
+	return runs ? near : NULL;
+}
+
+/* Runs of a code phase (from one change of code to the next) in which a or
+ * g was given an interval other than the run's first and last (the mixed
+ * ones): *either, and *both for those where both were. */
+static void shared_runs(const sl_behave *b, const group *a, const group *g, size_t *either,
+			size_t *both)
+{
+	int sa = 0, sg = 0;
+	*either = *both = 0;
+	for (size_t t = 0; t <= b->n_seen; t++) {
+		if (t == b->n_seen || b->log_first[t]) {
+			*either += sa || sg;
+			*both += sa && sg;
+			sa = sg = 0;
+			continue;
+		}
+		if (t + 1 < b->n_seen && b->log_first[t + 1])
+			continue; /* the last of its run */
+		uint32_t f = sl_behave_final(b, b->log_id[t]);
+		sa |= f == a->id;
+		sg |= f == g->id;
+	}
+}
+
+/* Whether the ranges of a and g overlap in every feature both showed. */
+static int overlap(const sl_behave *b, const group *a, const group *g)
+{
+	for (size_t k = 0; k < b->nf; k++)
+		if (a->lo[k] <= a->hi[k] && g->lo[k] <= g->hi[k] &&
+		    (a->lo[k] > g->hi[k] || g->lo[k] > a->hi[k]))
+			return 0;
+	return 1;
 }
 
 void sl_behave_finish(sl_behave *b)
@@ -256,8 +416,29 @@ void sl_behave_finish(sl_behave *b)
 		if (to)
 			merge(b, to, g);
 	}
-	for (size_t i = 0; i < b->n_g; i++)
-		for (size_t j = i + 1; j < b->n_g && b->g[i].alive; j++)
-			if (b->g[j].alive && successor(b, &b->g[i], &b->g[j]))
-				merge(b, &b->g[i], &b->g[j]);
+	for (size_t j = 0; j < b->n_g; j++) {
+		group *g = &b->g[j], *to;
+		int oldest = 1;
+		for (size_t i = 0; i < j && oldest; i++)
+			oldest = !(b->g[i].alive && b->g[i].code == g->code);
+		if (g->alive && !oldest && (to = ramp_into(b, g)))
+			merge(b, to, g);
+	}
+	successors(b);
+	/* Turn-takers: two groups of one code phase whose ranges overlap in
+	 * every feature and that come together in fewer than half of the
+	 * runs either comes in are one behaviour that drifts over more than
+	 * the threshold and back, each group holding a stretch of it; two
+	 * behaviours of one code have a gap between their ranges or come in
+	 * the same runs (one after the other: frontier then edges). */
+	for (size_t j = 0; j < b->n_g; j++)
+		for (size_t i = 0; i < j && b->g[j].alive; i++) {
+			group *a = &b->g[i], *g = &b->g[j];
+			size_t either, both;
+			if (!a->alive || a->code != g->code || !overlap(b, a, g))
+				continue;
+			shared_runs(b, a, g, &either, &both);
+			if (2 * both < either)
+				merge(b, a, g);
+		}
 }

@@ -126,12 +126,23 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
 /* At the end of the run: merge each transient group (younger than its
  * code phase's first, met in runs shorter than SL_BEHAVE_MIN_RUN intervals
  * on average: the intervals of a transition) into the nearest lasting
- * group of its code phase; then each successor -- a group founded after
- * an older group of its code phase was last joined, by an interval within
- * the threshold of the older group's range of features: one behaviour
- * that drifted while other code ran -- into that older group.
- * sl_behave_final() then maps their ids there. */
+ * group of its code phase; each ramp (a younger group whose every run
+ * goes from one group to another, each interval nearer the second, within
+ * half the threshold of the segment between them: a gradual transition)
+ * into the one of those two of its code phase; then each successor -- a
+ * group founded by an interval within the threshold of an older group's
+ * range of features, after which the older group was given nothing
+ * beyond half the threshold of the successor's range: one behaviour that
+ * drifted while other code ran -- into that older group; last, of two
+ * groups of one code phase whose ranges overlap in every feature and that
+ * come together in fewer than half of the runs of the code phase either
+ * comes in, the younger into the older.  sl_behave_final() then maps
+ * their ids there. */
 void sl_behave_finish(sl_behave *b);
+/* Code phase `from` is code phase `into` (their branch vectors could not
+ * be told apart): its groups become `into`'s, and groups that behave
+ * alike (centroids within half the threshold) are merged. */
+void sl_behave_merge_code(sl_behave *b, uint32_t from, uint32_t into);
 #define SL_BEHAVE_MIN_RUN 2.0
 
 #endif

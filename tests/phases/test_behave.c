@@ -4,8 +4,11 @@
  * group, groups that converge are merged, a drifting behaviour is
  * followed, a group that a drift left behind is merged into its successor
  * at the end of the run (not a second behaviour that alternates with the
- * first, nor one that starts beyond anything the first did), and missing
- * features are ignored. */
+ * first, nor one that starts beyond anything the first did) even when the
+ * drift later comes back near the group left behind, a ramp into the next
+ * phase is merged into the phase it leaves however long it takes (not a
+ * behaviour that sits between two phases), two code phases made one merge
+ * the groups that behave alike, and missing features are ignored. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -207,6 +210,183 @@ static void test_finish_merges_successor(void **state)
 	sl_behave_free(b);
 }
 
+/* Code phase 0 in runs of 8 intervals between runs of code 1 (at 4.0);
+ * interval k of run r behaves as v(r, k) (log CPI v, rate 0.5 v).  Returns
+ * the phase of its first interval, and in *second the phase of the sixth
+ * interval of run 3. */
+static uint32_t runs_of(sl_behave *b, double (*v)(int, int), uint32_t *second)
+{
+	double x[2];
+	uint32_t first = 0;
+	for (int run = 0; run < 8; run++) {
+		feat(x, 4.0, 4.0, run);
+		sl_behave_assign(b, 1, x);
+		for (int k = 0; k < 8; k++) {
+			feat(x, v(run, k), 0.5 * v(run, k), 8 * run + k);
+			uint32_t id = sl_behave_assign(b, 0, x);
+			if (!run && !k)
+				first = id;
+			if (run == 3 && k == 5)
+				*second = id;
+		}
+	}
+	return first;
+}
+
+/* runs 0-2 at 0 and 0.5 in turn; run 3 where the drift took it while
+ * code 1 ran (1.3, as `moved` above); run 4 drifts back down by 0.1 an
+ * interval, to 0.6, so that its last intervals are nearer the centroid
+ * left behind (0.35) than the lagging new one and join the old group;
+ * runs 5-7 at 1.0 */
+static double back(int run, int k)
+{
+	return run < 3 ? wobble(k) : run == 3 ? 1.3 + 0.02 * k : run == 4 ? 1.3 - 0.1 * k : 1.0;
+}
+/* the same, but run 4 is the first behaviour again: a second behaviour */
+static double again(int run, int k)
+{
+	return run == 4 ? wobble(k) : back(run, k);
+}
+
+/* A behaviour that drifts over more than the threshold and back, taking
+ * turns by runs: runs 0 and 1 rise to 1.19 and fall back (the first group's
+ * range), runs 3, 5 and 7 are where the drift has gone (1.5; run 5 comes
+ * down into the first group's range, its intervals down to 0.78 nearer
+ * the second group's lagging centroid, only its last, 0.66, joining the
+ * first), runs 2, 4 and 6 back at 0.1. */
+static double turns(int run, int k)
+{
+	if (run < 2)
+		return run ? 0.17 * (7 - k) : 0.17 * k;
+	if (run % 2 == 0)
+		return 0.1;
+	return run == 5 ? 1.5 - 0.12 * k : 1.5;
+}
+/* the same, but run 5 stays at 1.5: two ranges apart, two behaviours */
+static double apart(int run, int k)
+{
+	return run == 5 ? 1.5 : turns(run, k);
+}
+/* from run 3 on, every run at 0.1 for four intervals, then from 1.5 down
+ * to 0.9 (into the first group's range): the two come in the same runs,
+ * two behaviours of one code */
+static double together(int run, int k)
+{
+	return run < 3 ? turns(run, k) : k < 4 ? 0.1 : 1.5 - 0.2 * (k - 4);
+}
+
+/* Drive b with `drive` and behaviour v: the phase of the marked interval
+ * (*t) is not the first interval's online, and is at the end of the run
+ * iff `merged`. */
+static void check_finish(uint32_t (*drive)(sl_behave *, double (*)(int, int), uint32_t *),
+			 double (*v)(int, int), int merged)
+{
+	uint32_t t = 0;
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	uint32_t a = drive(b, v, &t);
+	assert_int_not_equal(sl_behave_final(b, t), sl_behave_final(b, a)); /* split online */
+	sl_behave_finish(b);
+	assert_int_equal(sl_behave_final(b, t) == sl_behave_final(b, a), merged);
+	sl_behave_free(b);
+}
+
+/* A drift that leaves its group behind and later comes back near it: the
+ * old group is joined again after the successor was founded, but only by
+ * intervals within half the threshold of the successor's range -- one
+ * behaviour, merged at the end.  (The rule before asked that the old
+ * group never be joined again, and kept these two phases.)  If the old
+ * group is joined again by its own behaviour, far from the successor's
+ * range, the two are two behaviours. */
+/* Two groups of one code phase whose ranges overlap and that take turns
+ * by runs (never, or in fewer than half of their runs, both in one) are one
+ * behaviour drifting over more than the threshold: merged at the end.  Not
+ * when their ranges are apart, nor when they come in the same runs. */
+static void test_finish_merges_turns(void **state)
+{
+	(void)state;
+	check_finish(runs_of, turns, 1);
+	check_finish(runs_of, apart, 0);
+	check_finish(runs_of, together, 0);
+}
+
+static void test_finish_merges_successor_come_back(void **state)
+{
+	(void)state;
+	check_finish(runs_of, back, 1);
+	check_finish(runs_of, again, 0);
+}
+
+/* Code 0 runs 8 intervals at 0 then `tail` 3 intervals, then code 1 runs
+ * 8 at 3.0; 8 times.  Returns the phase of code 0's first interval, and in
+ * *t the phase of the first tail interval. */
+static uint32_t ramps(sl_behave *b, double (*tail)(int, int), uint32_t *t)
+{
+	double x[2];
+	uint32_t first = 0;
+	for (int rep = 0; rep < 8; rep++) {
+		for (int k = 0; k < 11; k++) {
+			double v = k < 8 ? 0.0 : tail(rep, k - 8);
+			feat(x, v, 0.5 * v, 20 * rep + k);
+			uint32_t id = sl_behave_assign(b, 0, x);
+			if (!rep && !k)
+				first = id;
+			if (!rep && k == 8)
+				*t = id;
+		}
+		for (int k = 0; k < 8; k++) {
+			feat(x, 3.0, 1.5, 20 * rep + 11 + k);
+			sl_behave_assign(b, 1, x);
+		}
+	}
+	return first;
+}
+/* towards code 1's behaviour, 3 intervals: runs of 3, not transient */
+static double up(int rep, int k) { return (void)rep, 1.0 + 0.5 * k; }
+/* the same intervals in the other order: not a ramp from 0 to 3.0 */
+static double down(int rep, int k) { return (void)rep, 2.0 - 0.5 * k; }
+
+/* A gradual transition of 3 intervals into the next code phase founds a
+ * group of its own (1.0 is beyond the threshold from 0), met in runs of 3
+ * (so not transient); each interval lies on the way from the phase it
+ * leaves to the one it enters, further on than the one before: a ramp,
+ * merged at the end into the phase of its code.  Behaviour between the
+ * two that does not move towards the next phase is kept. */
+static void test_finish_merges_ramps(void **state)
+{
+	(void)state;
+	check_finish(ramps, up, 1);
+	check_finish(ramps, down, 0);
+}
+
+/* Two code phases made one: groups within half the threshold of each
+ * other merge, a group that behaves otherwise stays a phase. */
+static void test_merge_code(void **state)
+{
+	(void)state;
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	double x[2];
+	uint32_t a = 0, c = 0, d = 0;
+	for (int i = 0; i < 30; i++) {
+		/* code 0 at 0, code 1 at 0, code 1 at 2.0, in runs of 5 */
+		int step = (i / 5) % 3;
+		double v = step == 2 ? 2.0 : 0.0;
+		feat(x, v, v, i);
+		uint32_t id = sl_behave_assign(b, step ? 1 : 0, x);
+		if (i == 0)
+			a = id;
+		if (i == 5)
+			c = id;
+		if (i == 10)
+			d = id; /* not after a change of code: founds a group */
+	}
+	assert_int_not_equal(a, c);
+	assert_int_not_equal(c, d);
+	sl_behave_merge_code(b, 1, 0);
+	assert_int_equal(sl_behave_final(b, c), a);
+	assert_int_equal(sl_behave_final(b, d), d);
+	sl_behave_free(b);
+}
+
 static void test_merge_and_missing(void **state)
 {
 	(void)state;
@@ -244,6 +424,10 @@ int main(void)
 		cmocka_unit_test(test_finish_merges_transients),
 		cmocka_unit_test(test_drift_is_followed),
 		cmocka_unit_test(test_finish_merges_successor),
+		cmocka_unit_test(test_finish_merges_successor_come_back),
+		cmocka_unit_test(test_finish_merges_ramps),
+		cmocka_unit_test(test_finish_merges_turns),
+		cmocka_unit_test(test_merge_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
