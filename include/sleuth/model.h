@@ -222,7 +222,7 @@ typedef struct sl_model {
 	double bw_gbps;
 	double *other_stalls;     /* mlp: per phase id, stall cycles with other
 				   * causes per instruction (models/model.c,
-				   * pollution_begin); NULL: not separated */
+				   * other_stalls_begin); NULL: not separated */
 	int power;                /* the power model is evaluated */
 	size_t n_terms;
 	int *k_term;              /* view index of each power term */
