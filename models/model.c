@@ -348,7 +348,8 @@ static double median(double *v, size_t k)
  * hit's cycles S counts) and b (S's cycles per mispredict) what the
  * machine's probes measured (memory: stall_llc_share,
  * stall_per_mispredict).  So N = (S - M - a fh - b mispredicts) / (1 - r)
- * in an interval that counted S, M and O together; per instruction, its
+ * in an interval that counted S, M and O together and is not a
+ * one-interval instance; per instruction, its
  * median over such intervals of each phase (at least
  * MLP_OTHER_STALLS_MIN: the stall counter rotates) is the phase's rate,
  * and every interval of the phase sheds r N of its M, r its own.  Left
@@ -372,6 +373,11 @@ static void other_stalls_begin(sl_model *md)
 		int all = c > 0 && p->iv[i].instructions;
 		for (size_t j = 0; j < SL_ARRAY_LEN(ks) && all; j++)
 			all = sl_interp_src(v, i, (size_t)ks[j]) == SL_SRC_MEASURED;
+		/* nor a one-interval instance: a straddle of the phases either
+		 * side, more often than not (models/interp.c, "mixed") */
+		uint32_t ph = p->iv[i].phase;
+		all = all && ((i > 0 && p->iv[i - 1].phase == ph) ||
+			      (i + 1 < p->n_intervals && p->iv[i + 1].phase == ph));
 		if (!all)
 			continue;
 		double o = SL_MIN(count_or0(md, i, md->k_ocyc), c);
