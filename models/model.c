@@ -337,48 +337,6 @@ static double median(double *v, size_t k)
 	return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
-/* Whether interval i is in a phase instance of two or more intervals. */
-static int in_longer_instance(const sl_profile *p, size_t i)
-{
-	uint32_t ph = p->iv[i].phase;
-	return (i > 0 && p->iv[i - 1].phase == ph) ||
-	       (i + 1 < p->n_intervals && p->iv[i + 1].phase == ph);
-}
-
-/* A phase whose rate of other stalls is unknown (NAN: it measured too
- * few) but that is no phase of straddles (at least MLP_OTHER_STALLS_MIN
- * intervals in instances of two or more: a group a drift split off,
- * docs/phases.md) takes the rate of the nearest phase that has one, by
- * the interpolation's behaviour distance (its "similar" level). */
-static void borrow_nearest(const sl_model *md, double *rate)
-{
-	const sl_profile *p = md->prof;
-	const sl_interp *v = &md->view;
-	size_t np = v->n_phase_ids, nf = v->n_feat;
-	size_t *multi = sl_xcalloc(np, sizeof *multi);
-	for (size_t i = 0; i < p->n_intervals; i++)
-		multi[p->iv[i].phase] += in_longer_instance(p, i);
-	double *own = sl_xmalloc((np + 1) * sizeof *own);
-	memcpy(own, rate, np * sizeof *rate);
-	for (size_t ph = 0; ph < np; ph++) {
-		if (!isnan(own[ph]) || multi[ph] < MLP_OTHER_STALLS_MIN || isnan(v->feat[ph * nf]))
-			continue;
-		double best = INFINITY;
-		for (size_t q = 0; q < np; q++) {
-			if (isnan(own[q]) || isnan(v->feat[q * nf]))
-				continue;
-			double d = 0;
-			for (size_t f = 0; f < nf; f++)
-				d += (v->feat[q * nf + f] - v->feat[ph * nf + f]) *
-				     (v->feat[q * nf + f] - v->feat[ph * nf + f]);
-			if (d < best)
-				best = d, rate[ph] = own[q];
-		}
-	}
-	free(own);
-	free(multi);
-}
-
 /*
  * The stalls with other causes under a miss (docs/models.md, "Stalls
  * with other causes under a miss").  M, the cycles stalled while a miss
@@ -393,8 +351,7 @@ static void borrow_nearest(const sl_model *md, double *rate)
  * in an interval that counted S, M and O together and is not a
  * one-interval instance; per instruction, its
  * median over such intervals of each phase (at least
- * MLP_OTHER_STALLS_MIN: the stall counter rotates; else borrow_nearest)
- * is the phase's rate,
+ * MLP_OTHER_STALLS_MIN: the stall counter rotates) is the phase's rate,
  * and every interval of the phase sheds r N of its M, r its own.  Left
  * unset (no correction) without the roles or the probes.
  */
@@ -418,7 +375,9 @@ static void other_stalls_begin(sl_model *md)
 			all = sl_interp_src(v, i, (size_t)ks[j]) == SL_SRC_MEASURED;
 		/* nor a one-interval instance: a straddle of the phases either
 		 * side, more often than not (models/interp.c, "mixed") */
-		all = all && in_longer_instance(p, i);
+		uint32_t ph = p->iv[i].phase;
+		all = all && ((i > 0 && p->iv[i - 1].phase == ph) ||
+			      (i + 1 < p->n_intervals && p->iv[i + 1].phase == ph));
 		if (!all)
 			continue;
 		double o = SL_MIN(count_or0(md, i, md->k_ocyc), c);
@@ -434,12 +393,8 @@ static void other_stalls_begin(sl_model *md)
 		for (size_t i = 0; i < p->n_intervals; i++)
 			if (p->iv[i].phase == ph && !isnan(x[i]))
 				vals[k++] = x[i];
-		rate[ph] = k >= MLP_OTHER_STALLS_MIN ? median(vals, k) : NAN;
+		rate[ph] = k >= MLP_OTHER_STALLS_MIN ? median(vals, k) : 0;
 	}
-	borrow_nearest(md, rate);
-	for (size_t ph = 0; ph < np; ph++)
-		if (isnan(rate[ph]))
-			rate[ph] = 0; /* none near either: not separated */
 	md->other_stalls = rate;
 	free(x);
 	free(vals);
