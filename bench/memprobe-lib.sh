@@ -43,3 +43,16 @@ mp_latency_point() {
 		       (q >= 0 ? q / (x * f) : l2), (tl - tc) * 1e9 / h
 	}'
 }
+
+# mp_stall SL SC CL CC SB MB MC: what the stall counter counts besides the
+# stalls on misses (the mlp model's other stalls, docs/models.md): the
+# share of an LLC hit's cycles (the LLC-resident loop less the L2-resident
+# one: stall cycles SL - SC over cycles CL - CC) and its cycles per
+# mispredict (the mispredicting loop less the L2-resident one: stall
+# cycles SB - SC over mispredicts MB - MC)
+mp_stall() {
+	awk -v sl="$1" -v sc="$2" -v cl="$3" -v cc="$4" -v sb="$5" -v mb="$6" -v mc="$7" 'BEGIN {
+		printf "  stall_llc_share: %.3f\n  stall_per_mispredict: %.2f\n",
+		       (sl - sc) / (cl - cc), (sb - sc) / (mb - mc)
+	}'
+}

@@ -25,6 +25,11 @@
 #       moves by under 5% while the clock drops to fmin, it is
 #       bandwidth-bound, and B = (LLC misses + prefetches) * 64 B / time
 #       at fmax (where the PMU counts prefetches); else B is left out;
+#     stall_llc_share, stall_per_mispredict  (where the PMU counts stall
+#       cycles and mispredicts) what the stall counter counts besides the
+#       stalls on misses: probe/llc.yaml less probe/core.yaml, stall cycles
+#       per cycle; probe/branch.yaml (the core loop with mispredicts) less
+#       probe/core.yaml, stall cycles per mispredict; at fmax;
 #     loaded: [{gbps, ns}]  (with B and offcore occupancy) the latency demand
 #       misses see under load: data/workloads/probe/loaded.yaml at fmax,
 #       one phase per load level (its first, mixed, interval left out),
@@ -101,6 +106,28 @@ if [ "$q1" -ge 0 ] && mp_bound "$t1" "$t2"; then
 	}
 	END { for (i = 1; i <= n; i++) { l = order[i]; print t[l], x[l], p[l], q[l] } }' \
 		"$tmp/loaded.yaml" | while read -r t x p q; do mp_loaded "$t" "$x" "$p" "$q" "$fmax"; done
+fi
+
+# evsum TRACE EVENT: the sum of EVENT over the trace's intervals (-1: the
+# trace lacks it)
+evsum() {
+	awk -v want="$2" '
+	/^events:/ { ev = 1; next }
+	ev && /^- / { k++; if ($2 == want) col = k; next }
+	ev && !/^- / { ev = 0 }
+	/^- \{t: / && col { s = $0; sub(/.* n: \[/, "", s); sub(/\].*/, "", s)
+			    split(s, v, ", "); x += v[col] }
+	END { printf "%.0f\n", col ? x : -1 }' "$1"
+}
+stall=UOPS_EXECUTED:PORT015_STALL_CYCLES misp=BR_MISP_EXEC:ANY
+for p in core llc branch; do
+	"$sleuth" simulate -q "$src/data/workloads/probe/$p.yaml" -m "$sim" -f "$fmax" -o "$tmp/st-$p.yaml"
+done
+if [ "$(evsum "$tmp/st-core.yaml" "$stall")" -ge 0 ] && [ "$(evsum "$tmp/st-core.yaml" "$misp")" -ge 0 ]; then
+	mp_stall "$(evsum "$tmp/st-llc.yaml" "$stall")" "$(evsum "$tmp/st-core.yaml" "$stall")" \
+		"$(evsum "$tmp/st-llc.yaml" cycles)" "$(evsum "$tmp/st-core.yaml" cycles)" \
+		"$(evsum "$tmp/st-branch.yaml" "$stall")" "$(evsum "$tmp/st-branch.yaml" "$misp")" \
+		"$(evsum "$tmp/st-core.yaml" "$misp")"
 fi
 
 lat2=$(sed -n 's/^memory_latency_ns: //p' "$tmp/lat")

@@ -21,7 +21,7 @@
 static const char *const known_roles[] = {
 	"branch_sample", "stall_cycles", "llc_misses", "resource_stalls",
 	"memory_stall_cycles", "offcore_cycles", "offcore_occupancy", "prefetches",
-	"llc_references", "miss_stall_cycles", NULL,
+	"llc_references", "miss_stall_cycles", "mispredicts", NULL,
 };
 
 /*
@@ -243,11 +243,13 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	return 0;
 }
 
-/* memory: {bandwidth_gbps: B, latency: [{ghz: F, ns: L, llc_ns: H}, ...]},
- * every key optional but ghz and ns; latency points sorted by ghz. */
+/* memory: {bandwidth_gbps: B, latency: [{ghz: F, ns: L, llc_ns: H}, ...],
+ * stall_llc_share: S, stall_per_mispredict: P}, every key optional but
+ * ghz and ns; latency points sorted by ghz. */
 static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 {
-	static const char *const known[] = {"bandwidth_gbps", "latency", "loaded", NULL};
+	static const char *const known[] = {"bandwidth_gbps", "latency", "loaded",
+					    "stall_llc_share", "stall_per_mispredict", NULL};
 	static const char *const known_ld[] = {"gbps", "ns", NULL};
 	static const char *const known_pt[] = {"ghz", "ns", "llc_ns", NULL};
 	const sl_ynode *x;
@@ -258,6 +260,17 @@ static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	if (sl_ymap_get(v, "bandwidth_gbps") &&
 	    get_positive(yp, v, "bandwidth_gbps", NULL, MAX_RATE, &m->mem_bandwidth_gbps) < 0)
 		return -1;
+	/* what the stall_cycles event counts of other stalls: both or neither */
+	const sl_ynode *sh = sl_ymap_get(v, "stall_llc_share");
+	const sl_ynode *sp = sl_ymap_get(v, "stall_per_mispredict");
+	if (!sh != !sp)
+		return sl_yerr(yp, (sh ? sh : sp)->line, sh ? "stall_llc_share" : "stall_per_mispredict",
+			       "comes with %s (both are measured by bench/memprobe-sim.sh); give both or neither",
+			       sh ? "stall_per_mispredict" : "stall_llc_share");
+	if (sh && (get_bounded(yp, sh, "stall_llc_share", 0, 2, &m->mem_stall_llc_share) < 0 ||
+		   get_bounded(yp, sp, "stall_per_mispredict", 0, 1e4, &m->mem_stall_mispredict) < 0))
+		return -1;
+	m->has_stall_probe = sh != NULL;
 	if ((x = sl_ymap_get(v, "loaded"))) {
 		if (sl_yexpect(yp, x, SL_YSEQ, "loaded") < 0)
 			return -1;
@@ -562,6 +575,10 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 				sl_yw_end_map(&w);
 			}
 			sl_yw_end_seq(&w);
+		}
+		if (m->has_stall_probe) {
+			sl_yw_kdouble(&w, "stall_llc_share", m->mem_stall_llc_share);
+			sl_yw_kdouble(&w, "stall_per_mispredict", m->mem_stall_mispredict);
 		}
 		sl_yw_end_map(&w);
 	}

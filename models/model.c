@@ -125,6 +125,8 @@ static int check_inputs(const sl_profile *p, const sl_machine *m, sl_time_model 
 	return 0;
 }
 
+static void other_stalls_begin(sl_model *md);
+
 const char *const sl_cycle_count_roles[6] = {
 	"stall_cycles",   "resource_stalls",   "memory_stall_cycles",
 	"miss_stall_cycles", "offcore_cycles", "offcore_occupancy",
@@ -136,7 +138,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	memset(md, 0, sizeof *md);
 	md->temp_c = NAN;
 	md->k_stall = md->k_llc = md->k_memstall = -1;
-	md->k_ocyc = md->k_occ = md->k_pf = md->k_llcref = md->k_mst = -1;
+	md->k_ocyc = md->k_occ = md->k_pf = md->k_llcref = md->k_mst = md->k_misp = -1;
 	md->k_c0 = -1;
 	if (check_inputs(p, m, t, flags) < 0)
 		return -1;
@@ -169,8 +171,17 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		if ((ev = sl_machine_role(m, "llc_references")) &&
 		    sl_machine_llc_hit(m, sl_machine_fmax(m)) > 0)
 			md->k_llcref = sl_model_add_event(&evs, &n, &cap, ev);
-		if ((ev = sl_machine_role(m, "miss_stall_cycles")))
+		if ((ev = sl_machine_role(m, "miss_stall_cycles"))) {
 			md->k_mst = sl_model_add_event(&evs, &n, &cap, ev);
+			/* the stall cycles and mispredicts tell how much of
+			 * M is other stalls (other_stalls_begin) */
+			if (m->has_stall_probe && (ev = sl_machine_role(m, "stall_cycles")) &&
+			    sl_machine_role(m, "mispredicts")) {
+				md->k_stall = sl_model_add_event(&evs, &n, &cap, ev);
+				md->k_misp = sl_model_add_event(&evs, &n, &cap,
+								sl_machine_role(m, "mispredicts"));
+			}
+		}
 		/* the most traffic any probe achieved */
 		md->bw_gbps = m->mem_bandwidth_gbps;
 		if (m->n_mem_loaded)
@@ -232,12 +243,15 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		if (need_measured(md, md->k_ocyc, "offcore_cycles") < 0 ||
 		    need_measured(md, md->k_llc, "llc_misses") < 0)
 			goto fail;
-		int *opt[] = {&md->k_occ, &md->k_pf, &md->k_llcref, &md->k_mst};
+		int *opt[] = {&md->k_occ, &md->k_pf, &md->k_llcref, &md->k_mst, &md->k_stall,
+			      &md->k_misp};
 		for (size_t j = 0; j < SL_ARRAY_LEN(opt); j++)
 			if (*opt[j] >= 0 &&
 			    md->view.ev_cells[(size_t)*opt[j] * SL_SRC_N + SL_SRC_NONE])
 				*opt[j] = -1;
 	}
+	if (t == SL_TIME_MLP)
+		other_stalls_begin(md);
 	if (sl_dither_end(md) < 0)
 		goto fail;
 	for (size_t j = 0; md->power && j < md->n_terms; j++)
@@ -259,6 +273,7 @@ void sl_model_free(sl_model *md)
 	free(md->term_energy);
 	free(md->k_scaled);
 	sl_anchor_free(md->anchor);
+	free(md->other_stalls);
 	memset(md, 0, sizeof *md);
 }
 
@@ -293,6 +308,96 @@ static double offchip_stalls(const sl_model *md, size_t i, double c)
 			    sl_interp_count(v, i, (size_t)md->k_llc) * md->mem_ns *
 				    md->f0_ghz);
 	return st < 0 ? 0 : st > c ? c : st;
+}
+
+/* The fewest intervals of a phase that counted S, M and O together for
+ * its rate of other stalls (other_stalls_begin). */
+#define MLP_OTHER_STALLS_MIN 3
+
+static double count_or0(const sl_model *md, size_t i, int k);
+
+/* The LLC hits' cycles at f0 of interval i (mlp_cycles' fh), given c and O. */
+static double llc_hit_cycles(const sl_model *md, size_t i, double c, double o)
+{
+	double hits = SL_MAX(0.0, count_or0(md, i, md->k_llcref) - count_or0(md, i, md->k_llc));
+	return SL_MAX(0.0, SL_MIN(hits * sl_machine_llc_hit(md->mach, md->f0_ghz) * md->f0_ghz,
+				  c - o));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..k-1], k > 0 (sorts v). */
+static double median(double *v, size_t k)
+{
+	qsort(v, k, sizeof *v, cmp_double);
+	return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+/*
+ * The stalls with other causes under a miss (docs/models.md, "Stalls
+ * with other causes under a miss").  M, the cycles stalled while a miss
+ * is out, also counts the dependency and resource stalls that happen to
+ * fall while one is out.  Taken as independent of the misses, N such
+ * stall cycles fall under a miss in the share r = O / c of the cycles
+ * that have one out: M = Mown + r N.  The stall cycles S count every
+ * stall: S = Mown + N + a fh + b mispredicts, with a (the share of an LLC
+ * hit's cycles S counts) and b (S's cycles per mispredict) what the
+ * machine's probes measured (memory: stall_llc_share,
+ * stall_per_mispredict).  So N = (S - M - a fh - b mispredicts) / (1 - r)
+ * in an interval that counted S, M and O together and is not a
+ * one-interval instance; per instruction, its
+ * median over such intervals of each phase (at least
+ * MLP_OTHER_STALLS_MIN: the stall counter rotates) is the phase's rate,
+ * and every interval of the phase sheds r N of its M, r its own.  Left
+ * unset (no correction) without the roles or the probes.
+ */
+static void other_stalls_begin(sl_model *md)
+{
+	const sl_profile *p = md->prof;
+	const sl_interp *v = &md->view;
+	const sl_machine *m = md->mach;
+	size_t np = v->n_phase_ids;
+	if (md->k_mst < 0 || md->k_stall < 0 || md->k_misp < 0 || !m->has_stall_probe || !np)
+		return;
+	double *x = sl_xmalloc((p->n_intervals + 1) * sizeof *x);
+	double *vals = sl_xmalloc((p->n_intervals + 1) * sizeof *vals);
+	double *rate = sl_xcalloc(np, sizeof *rate);
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		x[i] = NAN;
+		double c = (double)p->iv[i].cycles;
+		int ks[] = {md->k_mst, md->k_stall, md->k_ocyc};
+		int all = c > 0 && p->iv[i].instructions;
+		for (size_t j = 0; j < SL_ARRAY_LEN(ks) && all; j++)
+			all = sl_interp_src(v, i, (size_t)ks[j]) == SL_SRC_MEASURED;
+		/* nor a one-interval instance: a straddle of the phases either
+		 * side, more often than not (models/interp.c, "mixed") */
+		uint32_t ph = p->iv[i].phase;
+		all = all && ((i > 0 && p->iv[i - 1].phase == ph) ||
+			      (i + 1 < p->n_intervals && p->iv[i + 1].phase == ph));
+		if (!all)
+			continue;
+		double o = SL_MIN(count_or0(md, i, md->k_ocyc), c);
+		double mst = SL_MIN(count_or0(md, i, md->k_mst), o);
+		double st = count_or0(md, i, md->k_stall);
+		double other = st - mst - m->mem_stall_llc_share * llc_hit_cycles(md, i, c, o) -
+			       m->mem_stall_mispredict * count_or0(md, i, md->k_misp);
+		if (o < c)
+			x[i] = SL_MAX(0.0, other) / (1 - o / c) / (double)p->iv[i].instructions;
+	}
+	for (size_t ph = 0; ph < np; ph++) {
+		size_t k = 0;
+		for (size_t i = 0; i < p->n_intervals; i++)
+			if (p->iv[i].phase == ph && !isnan(x[i]))
+				vals[k++] = x[i];
+		rate[ph] = k >= MLP_OTHER_STALLS_MIN ? median(vals, k) : 0;
+	}
+	md->other_stalls = rate;
+	free(x);
+	free(vals);
 }
 
 static double count_or0(const sl_model *md, size_t i, int k)
@@ -331,8 +436,7 @@ static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, doub
 	double o = SL_MIN(count_or0(md, i, md->k_ocyc), c);
 	double x = count_or0(md, i, md->k_llc);
 	double lr = sl_machine_mem_latency(m, f1) / sl_machine_mem_latency(m, f0);
-	double hits = SL_MAX(0.0, count_or0(md, i, md->k_llcref) - x);
-	double fh = SL_MIN(hits * sl_machine_llc_hit(m, f0) * f0, c - o);
+	double fh = llc_hit_cycles(md, i, c, o);
 	double fh1 = fh > 0 ? fh * sl_machine_llc_hit(m, f1) * f1 /
 				      (sl_machine_llc_hit(m, f0) * f0)
 			    : 0;
@@ -345,8 +449,14 @@ static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, doub
 	double mst = NAN;
 	if (md->k_mst >= 0 &&
 	    sl_interp_src(&md->view, i, (size_t)md->k_mst) ==
-		    sl_interp_src(&md->view, i, (size_t)md->k_ocyc))
-		mst = SL_MIN(count_or0(md, i, md->k_mst), o) * (1 - pol);
+		    sl_interp_src(&md->view, i, (size_t)md->k_ocyc)) {
+		/* less the other stalls under its misses (other_stalls_begin) */
+		mst = SL_MIN(count_or0(md, i, md->k_mst), o);
+		if (md->other_stalls && c > 0)
+			mst = SL_MAX(0.0, mst - o / c * md->other_stalls[md->prof->iv[i].phase] *
+							(double)md->prof->iv[i].instructions);
+		mst *= 1 - pol;
+	}
 	double hidden = isnan(mst) ? 0 : o - mst;
 	double w = isnan(mst) ? c - o - fh : c - mst - fh;
 	/* the offcore cycles at f1 without queueing */

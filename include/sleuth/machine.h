@@ -78,6 +78,12 @@ typedef struct sl_machine {
 	 * traffic (GB/s), ascending traffic */
 	size_t n_mem_loaded;
 	double *mem_loaded_gbps, *mem_loaded_ns;
+	/* what the stall_cycles event counts besides the stalls on misses, as
+	 * probes measured it (memory: stall_llc_share, stall_per_mispredict):
+	 * the share of an LLC hit's cycles, and cycles per mispredict; the mlp
+	 * model separates the other stalls under a miss with them */
+	int has_stall_probe;
+	double mem_stall_llc_share, mem_stall_mispredict;
 	size_t n_time_error;
 	sl_time_error *time_error;
 } sl_machine;

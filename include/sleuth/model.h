@@ -222,8 +222,11 @@ typedef struct sl_model {
 	int k_stall, k_llc, k_memstall;
 	/* the mlp model's: offcore cycles and occupancy, prefetches, LLC
 	 * references (-1 when unused), and the machine's measured memory */
-	int k_ocyc, k_occ, k_pf, k_llcref, k_mst;
+	int k_ocyc, k_occ, k_pf, k_llcref, k_mst, k_misp;
 	double bw_gbps;
+	double *other_stalls;     /* mlp: per phase id, stall cycles with other
+				   * causes per instruction (models/model.c,
+				   * other_stalls_begin); NULL: not separated */
 	int power;                /* the power model is evaluated */
 	size_t n_terms;
 	int *k_term;              /* view index of each power term */
