@@ -33,6 +33,9 @@ typedef struct sl_power_term {
 	 * fixed voltage (the uncore, DRAM), P += coeff * 1e-9 * count / time,
 	 * rather than effective capacitance switched at the core's f * V^2 */
 	int energy;
+	/* keep: auto (a skeleton's term, docs/formats.md): sleuth calibrate
+	 * keeps it only if it lowers the leave-one-workload-out error */
+	int keep_auto;
 } sl_power_term;
 
 /* time_error: (optional, written by sleuth calibrate) how far a time model's

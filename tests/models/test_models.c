@@ -503,7 +503,7 @@ static void test_clamps(void **state)
 				 {0, 0, 1, 1000000000, 1000000000, NAN},
 				 {1, 0, 1, 1000000000, 1000000000, NAN}};
 	uint64_t counts[] = {0, 100000000000ULL, 500000000};
-	sl_power_term term = {"X", 1, 2.0, 0};
+	sl_power_term term = {"X", 1, 2.0, 0, 0};
 	sl_profile p;
 	sl_machine m;
 	mk_x(&p, iv, 3, counts, &m, &term);
@@ -612,7 +612,7 @@ static void test_aggregate(void **state)
 				 {0, 0, 1, 1000000000, 3000, NAN},
 				 {0, 0, 1, 3000000000, 4000, NAN}};
 	uint64_t counts[] = {0, 1000000000, 0, 0};
-	sl_power_term term = {"X", 1, 1.0, 0};
+	sl_power_term term = {"X", 1, 1.0, 0, 0};
 	sl_profile p;
 	sl_machine m;
 	mk_x(&p, iv, 4, counts, &m, &term);
