@@ -198,10 +198,21 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 				md->k_scaled[j] |= re && !strcmp(re, ev);
 			}
 			md->term_energy[j] = m->terms[j].energy;
+			/* a cycle count is at most one per cycle: the least
+			 * the model can mean is every cycle stalled */
+			if (md->k_scaled[j] && !md->term_energy[j] && m->terms[j].coeff < 0)
+				md->ceff_floor += m->terms[j].coeff;
 			if (m->terms[j].coeff > 0)
 				*(md->term_energy[j] ? &md->energy_peak : &md->ceff_peak) +=
 					m->terms[j].coeff * SL_PEAK_RATE_PER_CYCLE;
 		}
+		/* What a stall can gate is what switches while the core runs
+		 * idle: the constant's capacitance (a negative constant means
+		 * nothing), or with the constant fixed at 0 (no idle log) the
+		 * clock tree static_w carries.  With no negative cycle count,
+		 * idle is static power, as always. */
+		if (md->ceff_floor < 0)
+			md->ceff_floor = SL_MIN(0.0, SL_MAX(0.0, m->constant) + md->ceff_floor);
 	}
 	int rc = sl_dither_begin(md, p, &evs, &n, &cap);
 	if (rc == 0) {
@@ -433,8 +444,7 @@ double sl_model_cycles(const sl_model *md, size_t i, double f1_ghz)
 
 double sl_model_idle_w(const sl_model *md, const sl_opoint *op)
 {
-	(void)md;
-	return op->static_w;
+	return op->static_w + md->ceff_floor * op->ghz * op->volts * op->volts;
 }
 
 double sl_model_peak_w(const sl_model *md, const sl_opoint *op)
