@@ -157,12 +157,12 @@ static int read_roles(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	return 0;
 }
 
-/* A term's key of two values (value, explanation, value, explanation:
- * the first the default): *second = 1 when it says the second. */
-static int term_choice(sl_yparser *yp, const sl_ynode *term, const char *key,
-		       const char *what, const char *const v[4], int *second)
+/* A key of two values (value, explanation, value, explanation: the first
+ * the default) in a mapping: *second = 1 when it says the second. */
+static int choice(sl_yparser *yp, const sl_ynode *map, const char *key, const char *what,
+		  const char *const v[4], int *second)
 {
-	const sl_ynode *k = sl_ymap_get(term, key);
+	const sl_ynode *k = sl_ymap_get(map, key);
 	const char *s;
 	if (!k)
 		return 0;
@@ -183,7 +183,11 @@ static int term_choice(sl_yparser *yp, const sl_ynode *term, const char *key,
 static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 {
 	static const char *const known[] = {"constant", "terms", "temp_ref_c", "temp_coeff",
-					    NULL};
+					    "floor", NULL};
+	static const char *const floors[] = {
+		"static", "the idle clamp is static_w, the default",
+		"stalled", "a core stalled in every cycle, when negative cycle-count "
+			   "terms outweigh the constant"};
 	static const char *const known_term[] = {"event", "coeff", "kind", "keep", NULL};
 	size_t with_coeff = 0;
 	const sl_ynode *c, *t;
@@ -205,6 +209,8 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		   get_bounded(yp, tc, "temp_coeff", -MAX_COEFF, MAX_COEFF, &m->temp_coeff) < 0))
 		return -1;
 	m->has_temp = tr != NULL;
+	if (choice(yp, v, "floor", "floor", floors, &m->floor_stalled) < 0)
+		return -1;
 	if (!(t = sl_yreq(yp, v, "terms", "power")) || sl_yexpect(yp, t, SL_YSEQ, "terms") < 0)
 		return -1;
 	if (t->n > MAX_TERMS)
@@ -228,8 +234,8 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 			"always", "the default",
 			"auto", "calibrate keeps the term only if it lowers the "
 				"leave-one-workload-out error"};
-		if (term_choice(yp, p, "kind", "power term kind", kinds, &term->energy) < 0 ||
-		    term_choice(yp, p, "keep", "value", keeps, &term->keep_auto) < 0)
+		if (choice(yp, p, "kind", "power term kind", kinds, &term->energy) < 0 ||
+		    choice(yp, p, "keep", "value", keeps, &term->keep_auto) < 0)
 			return -1;
 		/* one event may be a term of each kind, not twice of one */
 		for (size_t j = 0; j < i; j++)
@@ -538,6 +544,8 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 			sl_yw_kdouble(&w, "temp_ref_c", m->temp_ref_c);
 			sl_yw_kdouble(&w, "temp_coeff", m->temp_coeff);
 		}
+		if (m->floor_stalled)
+			sl_yw_kstr(&w, "floor", "stalled");
 		sl_yw_plain(&w, "terms");
 		sl_yw_seq(&w, 0);
 		for (size_t i = 0; i < m->n_terms; i++) {

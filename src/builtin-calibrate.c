@@ -19,6 +19,7 @@
 #include "sleuth/common.h"
 #include "sleuth/hw.h"
 #include "sleuth/machine.h"
+#include "sleuth/model.h"
 #include "sleuth/powerlog.h"
 #include "util/term.h"
 
@@ -520,7 +521,9 @@ static void report(const cal_opts *o, const cal_state *st)
 		fprintf(st->rep, "  no leave-one-workload-out error: %s\n", st->cv_why);
 }
 
-static void warnings(const cal_state *st)
+/* (floor: the model's least Ceff, sl_model_ceff_floor: a core stalled in
+ * every cycle when negative cycle-count terms let it fall below 0) */
+static void warnings(const cal_state *st, double floor)
 {
 	const sl_calib_fit *f = &st->fit;
 	if (st->too_short)
@@ -532,7 +535,9 @@ static void warnings(const cal_state *st)
 			"near-collinear columns %s; their coefficients are unreliable, "
 			"fit fewer or other events", f->cond,
 			f->collinear ? f->collinear : "(unknown)");
-	if (f->n_neg_ceff)
+	/* below 0 down to the floor is a stalled core gating its clock, which
+	 * static_w holds: what the model means, and predict keeps */
+	if (f->n_neg_ceff && f->min_ceff < floor)
 		sl_warn("the model predicts a negative Ceff (down to %.4g nF) for %zu of "
 			"%zu training intervals", f->min_ceff, f->n_neg_ceff, f->n_used);
 }
@@ -791,9 +796,11 @@ static int run(const cal_opts *o, cal_state *st)
 		snprintf(st->cv_why, sizeof st->cv_why, "%s", sl_error());
 	st->rep = strcmp(o->out, "-") ? stdout : stderr;
 	report(o, st);
-	warnings(st);
 	sl_machine out;
 	sl_calib_model(&out, &st->m, &st->d, &st->fit);
+	/* a stalled core may fall below static_w when the fit says so */
+	out.floor_stalled = sl_model_ceff_floor(&out) < 0;
+	warnings(st, sl_model_ceff_floor(&out));
 	size_t tpairs = sl_calib_time_error(&out, st->runs, st->n_runs);
 	if (tpairs)
 		fprintf(st->rep, "\n");

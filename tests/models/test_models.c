@@ -535,10 +535,11 @@ static void test_clamps(void **state)
 }
 
 /* The idle clamp of a machine whose static_w holds the clock a stall gates
- * (constant fixed at 0, a negative stall term): a core stalled 90% of its
- * cycles is predicted below static power, not clamped to it; the floor is
- * every cycle stalled.  A constant that covers the stall term keeps the
- * floor at static power. */
+ * (constant fixed at 0, a negative stall term, floor: stalled): a core
+ * stalled 90% of its cycles is predicted below static power, not clamped
+ * to it; the floor is every cycle stalled.  A constant that covers the
+ * stall term keeps the floor at static power, and so does a file without
+ * floor: stalled (it predicts as it always did). */
 static void test_idle_floor(void **state)
 {
 	(void)state;
@@ -552,6 +553,7 @@ static void test_idle_floor(void **state)
 	m.roles = roles;
 	m.n_roles = 2;
 	m.constant = 0;
+	m.floor_stalled = 1;
 	sl_model md;
 	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_LINEAR, 0), 0);
 	assert_near(md.ceff_floor, -2.0, 1e-12);
@@ -567,6 +569,13 @@ static void test_idle_floor(void **state)
 	m.constant = 3.0; /* the constant holds more than a stall gates */
 	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_LINEAR, 0), 0);
 	assert_near(sl_model_idle_w(&md, &op), op.static_w, 1e-9);
+	sl_model_free(&md);
+	m.constant = 0;
+	m.floor_stalled = 0; /* an older file: clamped to static_w */
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_LINEAR, 0), 0);
+	sl_model_predict(&md, &op, 0, &pr);
+	assert_int_equal(pr.clamped, SL_CLAMP_IDLE);
+	assert_near(pr.power_w, op.static_w, 1e-9);
 	sl_model_free(&md);
 }
 
