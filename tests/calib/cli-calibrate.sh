@@ -281,6 +281,12 @@ grep -q 'keep' <(grep -v '^#' "$T/ka.yaml") && fail "keep: written into a fitted
 grep -q '^# events: from the skeleton (keep: auto: UOPS_RETIRED:ANY kept, BR_MISP_EXEC:ANY left out)' \
 	"$T/ka.yaml" && ok || fail "comment: $(grep '^# events' "$T/ka.yaml")"
 expect_ok -- "$CHECK" "$T/ka.yaml"
+"$SLEUTH" machine show "$T/sk-a.yaml" | grep -q "^  BR_MISP_EXEC:ANY  *(keep: auto)" && ok ||
+	fail "machine show: keep: auto not shown"
+# a fitted model with floor: stalled (a stalled core below static_w) says so
+"$SLEUTH" machine show "$SRCDIR/tests/fuzz/seeds/machine/floor-stalled.yaml" |
+	grep -q "idle clamp: a core stalled in every cycle, Ceff -11.5 nF (floor: stalled)" && ok ||
+	fail "machine show: floor: stalled not shown"
 sed 's/keep: auto/keep: sometimes/' "$T/sk-a.yaml" >"$T/sk-b.yaml"
 calib_fails "sk-b.yaml:[0-9]*: key 'keep': unknown value 'sometimes'; use 'always'" -m "$T/sk-b.yaml" "${TR[@]}"
 
