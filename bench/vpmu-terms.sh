@@ -15,7 +15,7 @@
 # profiles; more events rotate over the counters than in bench/vpmu.sh,
 # whose figures therefore differ a little.
 #
-#   bench/vpmu-terms.sh [BUILDDIR]      # about 8 minutes alone
+#   bench/vpmu-terms.sh [BUILDDIR]      # about 5 minutes
 # KEEP=DIR keeps the profiles and fits there.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)

@@ -186,8 +186,8 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 					    "floor", NULL};
 	static const char *const floors[] = {
 		"static", "the idle clamp is static_w, the default",
-		"stalled", "a core stalled in every cycle, when negative cycle-count "
-			   "terms outweigh the constant"};
+		"stalled", ("a core stalled in every cycle, when negative cycle-count "
+			    "terms outweigh the constant")};
 	static const char *const known_term[] = {"event", "coeff", "kind", "keep", NULL};
 	size_t with_coeff = 0;
 	const sl_ynode *c, *t;
@@ -232,8 +232,8 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 			"energy", "nJ per event at a fixed voltage"};
 		static const char *const keeps[] = {
 			"always", "the default",
-			"auto", "calibrate keeps the term only if it lowers the "
-				"leave-one-workload-out error"};
+			"auto", ("calibrate keeps the term only if it lowers the "
+				 "leave-one-workload-out error")};
 		if (choice(yp, p, "kind", "power term kind", kinds, &term->energy) < 0 ||
 		    choice(yp, p, "keep", "value", keeps, &term->keep_auto) < 0)
 			return -1;
