@@ -34,19 +34,16 @@
 # on one core.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-build=$(realpath "${1:-$src/build}")
-sleuth=$build/sleuth
-progs=$build/bench/vpmu
-compare=$build/bench/vpmu-compare
+. "$src/bench/vpmu-lib.sh" "${1:-}"
 skeleton=$src/data/machines/vpmu-nehalem-i7-920.skeleton.yaml
 mlp_skeleton=$src/data/machines/vpmu-nehalem-i7-920-mlp.skeleton.yaml
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sleuth-vpmu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-INTERVAL=${INTERVAL:-2M}
-PERIOD=${PERIOD:-2003}
-TRAIN=(matmul stream sort interp)
+# tree: a training program added with issue 12 (latency-bound, unlike the
+# first four; docs/benchmarks.md "Memory-bound programs' power on the
+# virtual PMU"); TRAIN="matmul stream sort interp" gives the old split
+TRAIN=(${TRAIN:-matmul stream sort interp tree})
 TEST=(chase hash zlib stencil crc)
-PSTATES=(2.66 2.53 2.40 2.26 2.13 2.00 1.86 1.73 1.60)
 FMAX=2.66 MID=2.13 FMIN=1.60
 MODELS=(${MODELS:-stall})
 declare -A STAGE_FNS=(
@@ -54,24 +51,8 @@ declare -A STAGE_FNS=(
 	[chase]="ch_build ch_chase ch_walk" [sort]="so_generate so_quick so_merge"
 	[hash]="ht_insert ht_lookup" [zlib]="zl_generate zl_deflate zl_inflate"
 	[interp]="in_compile in_run" [stencil]="sc_init sc_sweep sc_norm"
-	[crc]="cr_fill cr_crc cr_scan")
+	[crc]="cr_fill cr_crc cr_scan" [tree]="tr_insert tr_lookup sum_in_order")
 
-# The programs run in a fixed environment: the client's environment is on
-# its stack, so another variable (WRITE_MODEL=1, say) shifts its stack
-# addresses and changes its cache behaviour a little, as on real machines.
-CLEAN_ENV=(env -i PATH=/usr/bin:/bin)
-
-# vrun MACHINE GHZ OUT PROGRAM ARGS...: one vPMU run; prints its wall time
-# (PIN: run --pin, default time)
-vrun() {
-	local m=$1 f=$2 out=$3; shift 3
-	local t0 t1
-	t0=$(date +%s.%N)
-	"${CLEAN_ENV[@]}" nice "$sleuth" run -q --backend vpmu --freq "$f" --interval "$INTERVAL" \
-		--sample-period "$PERIOD" --pin "${PIN:-time}" --machine "$m" -o "$out" -- "$@" >/dev/null
-	t1=$(date +%s.%N)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
-}
 # total PROFILE: the run's time (its own frequency: measured)
 total() {
 	"$sleuth" predict "$1" --freq "$(prof_ghz "$1")" --per interval --time-only |

@@ -157,6 +157,24 @@ static int read_roles(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	return 0;
 }
 
+/* A key of two values (value, explanation, value, explanation: the first
+ * the default) in a mapping: *second = 1 when it says the second. */
+static int choice(sl_yparser *yp, const sl_ynode *map, const char *key, const char *what,
+		  const char *const v[4], int *second)
+{
+	const sl_ynode *k = sl_ymap_get(map, key);
+	const char *s;
+	if (!k)
+		return 0;
+	if (sl_yget_str(yp, k, key, &s) < 0)
+		return -1;
+	if (strcmp(s, v[0]) && strcmp(s, v[2]))
+		return sl_yerr(yp, k->line, key, "unknown %s '%s'; use '%s' (%s) or '%s' (%s)",
+			       what, s, v[0], v[1], v[2], v[3]);
+	*second = !strcmp(s, v[2]);
+	return 0;
+}
+
 /*
  * power: is absent, a skeleton (terms without coeff, no constant) or a
  * fitted model (constant and every coeff).  Anything in between is a file
@@ -165,8 +183,12 @@ static int read_roles(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 {
 	static const char *const known[] = {"constant", "terms", "temp_ref_c", "temp_coeff",
-					    NULL};
-	static const char *const known_term[] = {"event", "coeff", "kind", NULL};
+					    "floor", NULL};
+	static const char *const floors[] = {
+		"static", "the idle clamp is static_w, the default",
+		"stalled", ("a core stalled in every cycle, when negative cycle-count "
+			    "terms outweigh the constant")};
+	static const char *const known_term[] = {"event", "coeff", "kind", "keep", NULL};
 	size_t with_coeff = 0;
 	const sl_ynode *c, *t;
 	if (sl_yexpect(yp, v, SL_YMAP, "power") < 0)
@@ -187,6 +209,8 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		   get_bounded(yp, tc, "temp_coeff", -MAX_COEFF, MAX_COEFF, &m->temp_coeff) < 0))
 		return -1;
 	m->has_temp = tr != NULL;
+	if (choice(yp, v, "floor", "floor", floors, &m->floor_stalled) < 0)
+		return -1;
 	if (!(t = sl_yreq(yp, v, "terms", "power")) || sl_yexpect(yp, t, SL_YSEQ, "terms") < 0)
 		return -1;
 	if (t->n > MAX_TERMS)
@@ -203,17 +227,16 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		if (!(e = sl_yreq(yp, p, "event", "a power term")) ||
 		    sl_yget_str(yp, e, "event", &ev) < 0)
 			return -1;
-		if ((k = sl_ymap_get(p, "kind"))) {
-			const char *kind;
-			if (sl_yget_str(yp, k, "kind", &kind) < 0)
-				return -1;
-			if (strcmp(kind, "energy") && strcmp(kind, "ceff"))
-				return sl_yerr(yp, k->line, "kind",
-					       "unknown power term kind '%s'; use 'ceff' (effective "
-					       "capacitance, the default) or 'energy' (nJ per event "
-					       "at a fixed voltage)", kind);
-			term->energy = !strcmp(kind, "energy");
-		}
+		static const char *const kinds[] = {
+			"ceff", "effective capacitance, the default",
+			"energy", "nJ per event at a fixed voltage"};
+		static const char *const keeps[] = {
+			"always", "the default",
+			"auto", ("calibrate keeps the term only if it lowers the "
+				 "leave-one-workload-out error")};
+		if (choice(yp, p, "kind", "power term kind", kinds, &term->energy) < 0 ||
+		    choice(yp, p, "keep", "value", keeps, &term->keep_auto) < 0)
+			return -1;
 		/* one event may be a term of each kind, not twice of one */
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(m->terms[j].event, ev) && m->terms[j].energy == term->energy)
@@ -534,6 +557,8 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 			sl_yw_kdouble(&w, "temp_ref_c", m->temp_ref_c);
 			sl_yw_kdouble(&w, "temp_coeff", m->temp_coeff);
 		}
+		if (m->floor_stalled)
+			sl_yw_kstr(&w, "floor", "stalled");
 		sl_yw_plain(&w, "terms");
 		sl_yw_seq(&w, 0);
 		for (size_t i = 0; i < m->n_terms; i++) {
@@ -541,6 +566,8 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 			sl_yw_kstr(&w, "event", m->terms[i].event);
 			if (m->terms[i].energy)
 				sl_yw_kstr(&w, "kind", "energy");
+			if (m->terms[i].keep_auto)
+				sl_yw_kstr(&w, "keep", "auto");
 			if (m->terms[i].has_coeff)
 				sl_yw_kdouble(&w, "coeff", m->terms[i].coeff);
 			sl_yw_end_map(&w);

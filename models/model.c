@@ -132,6 +132,37 @@ const char *const sl_cycle_count_roles[6] = {
 	"miss_stall_cycles", "offcore_cycles", "offcore_occupancy",
 };
 
+/* Cycle counts that overlap memory stalls scale with them (docs/models.md,
+ * "Event rates at the target"): is the event one of the machine's? */
+static int scaled_cycles(const sl_machine *m, const char *ev)
+{
+	static const char *const cycle_roles[] = {"stall_cycles", "resource_stalls",
+						  "memory_stall_cycles", "miss_stall_cycles"};
+	for (size_t r = 0; r < SL_ARRAY_LEN(cycle_roles); r++) {
+		const char *re = sl_machine_role(m, cycle_roles[r]);
+		if (re && !strcmp(re, ev))
+			return 1;
+	}
+	return 0;
+}
+
+double sl_model_ceff_floor(const sl_machine *m)
+{
+	/* a cycle count is at most one per cycle: the least the model can
+	 * mean is every cycle stalled */
+	double neg = 0;
+	for (size_t j = 0; j < m->n_terms; j++)
+		if (!m->terms[j].energy && m->terms[j].coeff < 0 &&
+		    scaled_cycles(m, m->terms[j].event))
+			neg += m->terms[j].coeff;
+	/* What a stall can gate is what switches while the core runs idle:
+	 * the constant's capacitance (a negative constant means nothing), or
+	 * with the constant fixed at 0 (no idle log) the clock tree static_w
+	 * carries.  With no negative cycle count, idle is static power, as
+	 * always. */
+	return neg < 0 ? SL_MIN(0.0, SL_MAX(0.0, m->constant) + neg) : 0;
+}
+
 int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		  sl_time_model t, int flags)
 {
@@ -188,9 +219,6 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 			md->bw_gbps = SL_MAX(md->bw_gbps, m->mem_loaded_gbps[m->n_mem_loaded - 1]);
 	}
 	if (md->power) {
-		static const char *const cycle_roles[] = {
-			"stall_cycles", "resource_stalls", "memory_stall_cycles",
-			"miss_stall_cycles"};
 		md->n_terms = m->n_terms;
 		md->k_term = sl_xcalloc(m->n_terms + 1, sizeof *md->k_term);
 		md->coeff = sl_xcalloc(m->n_terms + 1, sizeof *md->coeff);
@@ -198,16 +226,12 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		md->term_energy = sl_xcalloc(m->n_terms + 1, sizeof *md->term_energy);
 		md->constant = m->constant;
 		md->ceff_peak = m->constant;
+		md->ceff_floor = m->floor_stalled ? sl_model_ceff_floor(m) : 0;
 		for (size_t j = 0; j < m->n_terms; j++) {
 			const char *ev = m->terms[j].event;
 			md->k_term[j] = sl_model_add_event(&evs, &n, &cap, ev);
 			md->coeff[j] = m->terms[j].coeff;
-			/* Cycle counts that overlap memory stalls scale with them
-			 * (docs/models.md, "Event rates at the target"). */
-			for (size_t r = 0; r < SL_ARRAY_LEN(cycle_roles); r++) {
-				const char *re = sl_machine_role(m, cycle_roles[r]);
-				md->k_scaled[j] |= re && !strcmp(re, ev);
-			}
+			md->k_scaled[j] = scaled_cycles(m, ev);
 			md->term_energy[j] = m->terms[j].energy;
 			if (m->terms[j].coeff > 0)
 				*(md->term_energy[j] ? &md->energy_peak : &md->ceff_peak) +=
@@ -543,8 +567,7 @@ double sl_model_cycles(const sl_model *md, size_t i, double f1_ghz)
 
 double sl_model_idle_w(const sl_model *md, const sl_opoint *op)
 {
-	(void)md;
-	return op->static_w;
+	return op->static_w + md->ceff_floor * op->ghz * op->volts * op->volts;
 }
 
 double sl_model_peak_w(const sl_model *md, const sl_opoint *op)

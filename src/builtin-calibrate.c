@@ -19,6 +19,7 @@
 #include "sleuth/common.h"
 #include "sleuth/hw.h"
 #include "sleuth/machine.h"
+#include "sleuth/model.h"
 #include "sleuth/powerlog.h"
 #include "util/term.h"
 
@@ -72,6 +73,11 @@ typedef struct cal_state {
 	 * with and without it, and whether it was left out */
 	int temp_judged, temp_dropped;
 	double temp_cv_with, temp_cv_without;
+	/* the skeleton's keep: auto terms, judged the same way: per skeleton
+	 * term, 1 kept, -1 left out, 0 not judged (keep: always, or no
+	 * cross-validation), and the errors with and without it */
+	int *auto_kept;
+	double *auto_cv_with, *auto_cv_without;
 	FILE *rep;             /* the report: stdout, or stderr when the model is */
 } cal_state;
 
@@ -382,6 +388,20 @@ static void never_counted(const cal_state *st)
 	}
 }
 
+/* The report's lines on the keep: auto terms. */
+static void auto_terms_report(const cal_state *st)
+{
+	for (size_t k = 0; st->auto_kept && k < st->m.n_terms; k++) {
+		if (!st->auto_kept[k])
+			continue;
+		const sl_power_term *t = &st->m.terms[k];
+		fprintf(st->rep, "term %s (%skeep: auto): %s, leave-one-workload-out error "
+			"%.2f%% with it, %.2f%% without\n", t->event,
+			t->energy ? "energy, " : "", st->auto_kept[k] > 0 ? "kept" : "left out",
+			100 * st->auto_cv_with[k], 100 * st->auto_cv_without[k]);
+	}
+}
+
 static void report(const cal_opts *o, const cal_state *st)
 {
 	const sl_calib_data *d = &st->d;
@@ -413,6 +433,7 @@ static void report(const cal_opts *o, const cal_state *st)
 	char *sl = static_line(o, st);
 	fprintf(st->rep, "%s\n", sl);
 	free(sl);
+	auto_terms_report(st);
 	if (st->temp_dropped)
 		fprintf(st->rep, "temperature: a term fitted on %.1f to %.1f C did not lower the "
 			"leave-one-workload-out error (%.2f%% with it, %.2f%% without): left "
@@ -500,7 +521,9 @@ static void report(const cal_opts *o, const cal_state *st)
 		fprintf(st->rep, "  no leave-one-workload-out error: %s\n", st->cv_why);
 }
 
-static void warnings(const cal_state *st)
+/* (floor: the model's least Ceff, sl_model_ceff_floor: a core stalled in
+ * every cycle when negative cycle-count terms let it fall below 0) */
+static void warnings(const cal_state *st, double floor)
 {
 	const sl_calib_fit *f = &st->fit;
 	if (st->too_short)
@@ -512,7 +535,9 @@ static void warnings(const cal_state *st)
 			"near-collinear columns %s; their coefficients are unreliable, "
 			"fit fewer or other events", f->cond,
 			f->collinear ? f->collinear : "(unknown)");
-	if (f->n_neg_ceff)
+	/* below 0 down to the floor is a stalled core gating its clock, which
+	 * static_w holds: what the model means, and predict keeps */
+	if (f->n_neg_ceff && f->min_ceff < floor)
 		sl_warn("the model predicts a negative Ceff (down to %.4g nF) for %zu of "
 			"%zu training intervals", f->min_ceff, f->n_neg_ceff, f->n_used);
 }
@@ -540,7 +565,15 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 		snprintf(tl, sizeof tl, "temperature: static_w holds at %.0f C; +%.4g W per volt "
 			 "per C above it (fitted on %.1f to %.1f C)\n", st->fit.temp_ref,
 			 st->fit.temp_coeff, st->temp_lo, st->temp_hi);
-	char cv[64] = "no cross-validation";
+	char cv[64] = "no cross-validation", at[400] = "";
+	for (size_t k = 0, n = 0; st->auto_kept && k < st->m.n_terms && n + 80 < sizeof at; k++)
+		if (st->auto_kept[k])
+			n += (size_t)snprintf(at + n, sizeof at - n, "%s%s%s %s",
+					      n ? ", " : " (keep: auto: ", st->m.terms[k].event,
+					      st->m.terms[k].energy ? " (energy)" : "",
+					      st->auto_kept[k] > 0 ? "kept" : "left out");
+	if (at[0])
+		strcat(at, ")");
 	if (st->cv_ok)
 		snprintf(cv, sizeof cv, "leave-one-workload-out error %.2f%%",
 			 100 * st->fit.cv_mape);
@@ -549,32 +582,104 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 		"skeleton: %s\n"
 		"training: %zu intervals of %zu workloads: %s\n"
 		"%s\n%s%s"
-		"events: %s; %s fit: R^2 %.4f, mean abs. error of interval power "
+		"events: %s%s; %s fit: R^2 %.4f, mean abs. error of interval power "
 		"%.2f%%, %s",
 		SLEUTH_VERSION, when, o->machine, st->fit.n_used, st->d.n_workloads, ins,
 		sl, st->novolts ? "volts: RELATIVE (the skeleton gave none): each P-state's V "
 				  "fitted, 1 at the fastest trained one\n" : "", tl, o->select ? "chosen by --select (greedy, leave-one-workload-out)"
-			      : "from the skeleton",
+			      : "from the skeleton", at,
 		o->robust ? "robust" : "least-squares", st->fit.r2, 100 * st->fit.mape, cv);
 	free(sl);
 	return s;
 }
 
-/* Leave-one-workload-out error of the chosen events with or without the
- * temperature term; -1 when it cannot be computed. */
-static int temp_cv(const cal_state *st, const sl_calib_opts *co, int temp, double *cv)
+/* Leave-one-workload-out error of the fit of these terms; -1 when it
+ * cannot be computed. */
+static int terms_cv(const cal_state *st, const sl_calib_opts *co, const size_t *terms,
+		    size_t n_terms, double *cv)
 {
-	sl_calib_opts c = *co;
-	c.temp = temp;
 	sl_calib_fit f;
-	int rc = sl_calib_fit_run(&f, &st->d, &st->m, st->terms, st->n_terms, &c);
+	int rc = sl_calib_fit_run(&f, &st->d, &st->m, terms, n_terms, co);
 	if (rc == 0)
-		rc = sl_calib_cv(&f, &st->d, &st->m, &c);
+		rc = sl_calib_cv(&f, &st->d, &st->m, co);
 	if (rc == 0)
 		*cv = f.cv_mape;
 	sl_calib_fit_free(&f);
 	return rc;
 }
+
+/* The same for the chosen events with or without the temperature term. */
+static int temp_cv(const cal_state *st, const sl_calib_opts *co, int temp, double *cv)
+{
+	sl_calib_opts c = *co;
+	c.temp = temp;
+	return terms_cv(st, &c, st->terms, st->n_terms, cv);
+}
+
+/*
+ * The skeleton's keep: auto terms: each kept only if it lowers the
+ * leave-one-workload-out error.  From the sure terms (keep: always), the
+ * auto term that lowers the error most is added, while one does (greedy,
+ * as --select); the rest are left out.  A term can fit the training runs
+ * and still predict other programs worse (a stall count standing in for
+ * activity, an event only one program exercises), which leaving a
+ * program out shows.  Unjudgeable (one workload) every term is kept.
+ */
+static void judge_terms(const cal_opts *o, cal_state *st, const sl_calib_opts *co)
+{
+	const sl_machine *m = &st->m;
+	size_t n_auto = 0, n = 0;
+	for (size_t k = 0; k < m->n_terms; k++)
+		n_auto += m->terms[k].keep_auto;
+	if (o->select || !n_auto)
+		return;
+	size_t *set = sl_xcalloc(m->n_terms, sizeof *set);
+	int *kept = sl_xcalloc(m->n_terms, sizeof *kept);
+	double *with = sl_xcalloc(m->n_terms, sizeof *with);
+	double cur;
+	for (size_t k = 0; k < m->n_terms; k++)
+		if (!m->terms[k].keep_auto)
+			set[n++] = st->terms[k];
+	if (terms_cv(st, co, set, n, &cur) < 0) {
+		free(set);
+		free(kept);
+		free(with);
+		return;
+	}
+	st->auto_kept = kept;
+	st->auto_cv_with = with;
+	st->auto_cv_without = sl_xcalloc(m->n_terms, sizeof *st->auto_cv_without);
+	for (;;) {
+		size_t best = m->n_terms;
+		double best_cv = cur;
+		for (size_t k = 0; k < m->n_terms; k++) {
+			if (!m->terms[k].keep_auto || kept[k] > 0)
+				continue;
+			set[n] = st->terms[k];
+			kept[k] = -1;
+			with[k] = NAN;
+			st->auto_cv_without[k] = cur;
+			if (terms_cv(st, co, set, n + 1, &with[k]) == 0 && with[k] < best_cv) {
+				best = k;
+				best_cv = with[k];
+			}
+		}
+		if (best == m->n_terms)
+			break;
+		set[n++] = st->terms[best];
+		kept[best] = 1;
+		cur = best_cv;
+	}
+	/* the kept terms in the skeleton's order */
+	n = 0;
+	for (size_t k = 0; k < m->n_terms; k++)
+		if (kept[k] >= 0)
+			set[n++] = st->terms[k];
+	free(st->terms);
+	st->terms = set;
+	st->n_terms = n;
+}
+
 
 /*
  * --temp-term auto: keep the temperature term only if it lowers the
@@ -675,6 +780,12 @@ static int run(const cal_opts *o, cal_state *st)
 		    sl_calib_relative_volts(&st->d, &st->m, st->terms, st->n_terms, &co,
 					    &st->volt_iters) < 0)
 			return -1;
+	judge_terms(o, st, &co);
+	/* fitted relative voltages are fitted again for the terms kept */
+	if (st->novolts && st->auto_kept &&
+	    sl_calib_relative_volts(&st->d, &st->m, st->terms, st->n_terms, &co,
+				    &st->volt_iters) < 0)
+		return -1;
 	if (o->temp_term == TT_AUTO && co.temp)
 		judge_temp(st, &co);
 	if (sl_calib_fit_run(&st->fit, &st->d, &st->m, st->terms, st->n_terms, &co) < 0)
@@ -685,9 +796,11 @@ static int run(const cal_opts *o, cal_state *st)
 		snprintf(st->cv_why, sizeof st->cv_why, "%s", sl_error());
 	st->rep = strcmp(o->out, "-") ? stdout : stderr;
 	report(o, st);
-	warnings(st);
 	sl_machine out;
 	sl_calib_model(&out, &st->m, &st->d, &st->fit);
+	/* a stalled core may fall below static_w when the fit says so */
+	out.floor_stalled = sl_model_ceff_floor(&out) < 0;
+	warnings(st, sl_model_ceff_floor(&out));
 	size_t tpairs = sl_calib_time_error(&out, st->runs, st->n_runs);
 	if (tpairs)
 		fprintf(st->rep, "\n");
@@ -904,6 +1017,9 @@ static int cmd_calibrate(int argc, char **argv)
 	free(st.idle_measured);
 	free(st.terms);
 	free(st.select_cv);
+	free(st.auto_kept);
+	free(st.auto_cv_with);
+	free(st.auto_cv_without);
 	free(st.run_temp);
 	sl_machine_free(&st.m);
 	return rc;
@@ -933,7 +1049,9 @@ const struct sl_cmd sl_cmd_calibrate = {
 	"\n"
 	"Options:\n"
 	"  -m, --machine FILE   the machine skeleton (P-states with volts; power:\n"
-	"                       terms lists the events to fit)\n"
+	"                       terms lists the events to fit; a term with keep: auto\n"
+	"                       is kept only if it lowers the leave-one-workload-out\n"
+	"                       error)\n"
 	"  -o, --output FILE    the model to write\n"
 	"  --idle-log FILE      static power per P-state (ghz,power_w rows, averaged);\n"
 	"                       without it one activity-independent term per trained\n"

@@ -16,6 +16,7 @@
 #include "sleuth/common.h"
 #include "sleuth/hw.h"
 #include "sleuth/machine.h"
+#include "sleuth/model.h"
 
 #define CMD "machine"
 
@@ -208,8 +209,13 @@ static int show(const char *file)
 		if (m.terms[i].has_coeff)
 			printf(" %g", m.terms[i].coeff);
 		/* energy per event at a fixed voltage, not capacitance */
-		printf("%s\n", m.terms[i].energy ? " (energy, nJ per event)" : "");
+		printf("%s%s\n", m.terms[i].energy ? " (energy, nJ per event)" : "",
+		       m.terms[i].keep_auto ? " (keep: auto)" : "");
 	}
+	double floor = m.floor_stalled && m.has_constant ? sl_model_ceff_floor(&m) : 0;
+	if (floor < 0)
+		printf("  idle clamp: a core stalled in every cycle, Ceff %g nF (floor: stalled)\n",
+		       floor);
 	can_predict(&m);
 	sl_machine_free(&m);
 	return 0;

@@ -33,6 +33,9 @@ typedef struct sl_power_term {
 	 * fixed voltage (the uncore, DRAM), P += coeff * 1e-9 * count / time,
 	 * rather than effective capacitance switched at the core's f * V^2 */
 	int energy;
+	/* keep: auto (a skeleton's term, docs/formats.md): sleuth calibrate
+	 * keeps it only if it lowers the leave-one-workload-out error */
+	int keep_auto;
 } sl_power_term;
 
 /* time_error: (optional, written by sleuth calibrate) how far a time model's
@@ -66,6 +69,10 @@ typedef struct sl_machine {
 	 * (T - temp_ref_c), temp_coeff in W per volt per deg C. */
 	int has_temp;
 	double temp_ref_c, temp_coeff;
+	/* power: floor: stalled (written by calibrate): the idle clamp is a
+	 * core stalled in every cycle when negative cycle-count terms outweigh
+	 * the constant (sl_model_ceff_floor); absent (static): static_w */
+	int floor_stalled;
 	/* memory: (optional) what probes measured of the memory system, for
 	 * the mlp time model (docs/models.md): sustained bandwidth, and at
 	 * some P-states (ascending ghz) the DRAM latency a pointer chase sees

@@ -234,6 +234,9 @@ typedef struct sl_model {
 	int *k_scaled;            /* per term: 1 if a cycle count that scales */
 	double constant;
 	double ceff_peak;         /* nF, see SL_PEAK_RATE_PER_CYCLE */
+	double ceff_floor;        /* nF, <= 0: a core stalled every cycle with
+				   * nothing else switching (sl_model_idle_w;
+				   * 0 unless the machine says floor: stalled) */
 	double temp_c;            /* die temperature for static power; NAN: the
 				   * machine's temp_ref_c (set with sl_model_set_temp) */
 	struct sl_anchor *anchor; /* owned; NULL: power from the counters alone
@@ -289,10 +292,18 @@ void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i,
 
 /* Predicted cycles of interval i at f1 (the time model alone). */
 double sl_model_cycles(const sl_model *md, size_t i, double f1_ghz);
-/* Idle power (the lower clamp): static power at the point's voltage.
+/* Idle power (the lower clamp): static power at the point's voltage, plus
+ * ceff_floor * f * V^2 when the machine says floor: stalled and its
+ * negative cycle-count terms (a stalled core gating its clock) outweigh its
+ * constant: a core stalled in every cycle, its static_w fitted without an
+ * idle log and so holding the clock a stall gates.
  * Peak power (the upper clamp): static + ceff_peak * f * V^2 +
  * energy_peak * f. */
 double sl_model_idle_w(const sl_model *md, const sl_opoint *op);
+/* A fitted machine's ceff_floor (nF, <= 0; sl_model_idle_w) when its
+ * power: says floor: stalled (the model uses 0 otherwise, as files without
+ * the key always did). */
+double sl_model_ceff_floor(const sl_machine *m);
 double sl_model_peak_w(const sl_model *md, const sl_opoint *op);
 
 /* ---- anchoring on the measured power ---------------------------------- */

@@ -131,6 +131,40 @@ static void test_skeletons(void **state)
 	sl_machine_free(&m);
 }
 
+/* keep: auto on a skeleton's term (calibrate judges it): read, written
+ * back, and absent from a term without it. */
+static void test_keep_auto(void **state)
+{
+	(void)state;
+	sl_machine m, m2;
+	const char *text = HEAD PSTATES EVENTS
+		"power:\n  terms:\n"
+		"    - {event: LLC_MISSES}\n"
+		"    - {event: STALLS, keep: auto}\n"
+		"    - {event: L2_MISS, kind: energy, keep: always}\n";
+	assert_int_equal(load(text, &m), 0);
+	assert_int_equal(m.n_terms, 3);
+	assert_int_equal(m.floor_stalled, 0);
+	assert_int_equal(m.terms[0].keep_auto, 0);
+	assert_int_equal(m.terms[1].keep_auto, 1);
+	assert_int_equal(m.terms[2].keep_auto, 0);
+	char dir[] = "/tmp/sleuth-machine-ut.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = sl_xasprintf("%s/m.yaml", dir);
+	assert_int_equal(sl_machine_write(path, &m, NULL), 0);
+	assert_int_equal(sl_machine_load(path, &m2), 0);
+	for (size_t k = 0; k < 3; k++)
+		assert_int_equal(m2.terms[k].keep_auto, m.terms[k].keep_auto);
+	const char *k1 = strstr(m2.text, "keep: auto");
+	assert_non_null(k1);
+	assert_null(strstr(k1 + 1, "keep:"));
+	sl_machine_free(&m2);
+	sl_machine_free(&m);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 /* Terms of kind energy (nJ per event at a fixed voltage): one event may be
  * a term of each kind; write -> load keeps the kind; a file without kinds
  * is read and written as before (every term effective capacitance). */
@@ -139,13 +173,14 @@ static void test_energy_terms(void **state)
 	(void)state;
 	sl_machine m, m2;
 	const char *text = HEAD PSTATES EVENTS
-		"power:\n  constant: 2.11\n  terms:\n"
+		"power:\n  constant: 2.11\n  floor: stalled\n  terms:\n"
 		"    - {event: LLC_MISSES, coeff: 3.5}\n"
 		"    - {event: LLC_MISSES, kind: energy, coeff: 25}\n"
 		"    - {event: L2_RQSTS:MISS, kind: ceff, coeff: -4.51}\n";
 	assert_int_equal(load(text, &m), 0);
 	assert_int_equal(m.n_terms, 3);
 	assert_true(!m.terms[0].energy && m.terms[0].coeff == 3.5);
+	assert_int_equal(m.floor_stalled, 1);
 	assert_true(m.terms[1].energy && m.terms[1].coeff == 25);
 	assert_true(!m.terms[2].energy);
 	assert_int_equal(sl_machine_complete(&m), 1);
@@ -159,6 +194,7 @@ static void test_energy_terms(void **state)
 	assert_int_equal(sl_machine_write(path, &m, NULL), 0);
 	assert_int_equal(sl_machine_load(path, &m2), 0);
 	assert_int_equal(m2.n_terms, 3);
+	assert_int_equal(m2.floor_stalled, 1);
 	for (size_t k = 0; k < 3; k++) {
 		assert_string_equal(m2.terms[k].event, m.terms[k].event);
 		assert_int_equal(m2.terms[k].energy, m.terms[k].energy);
@@ -176,6 +212,7 @@ static void test_energy_terms(void **state)
 	assert_int_equal(load(HEAD PSTATES EVENTS POWER, &m), 0);
 	for (size_t k = 0; k < m.n_terms; k++)
 		assert_int_equal(m.terms[k].energy, 0);
+	assert_int_equal(m.floor_stalled, 0);
 	assert_int_equal(sl_machine_write(path, &m, NULL), 0);
 	assert_int_equal(sl_machine_load(path, &m2), 0);
 	check_example(&m2);
@@ -226,6 +263,8 @@ static const struct {
 	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A, kind: energy}\n    - {event: A, kind: energy}\n", "m.yaml:16: key 'event': A is a power term of kind energy twice"},
 	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A, kind: joules}\n", "m.yaml:15: key 'kind': unknown power term kind 'joules'; use 'ceff'"},
 	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A, kind: [energy]}\n", "m.yaml:15: key 'kind': expected a scalar"},
+	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A, keep: maybe}\n", "m.yaml:15: key 'keep': unknown value 'maybe'; use 'always'"},
+	{HEAD PSTATES EVENTS "power:\n  floor: low\n  terms:\n    - {event: A}\n", "m.yaml:14: key 'floor': unknown floor 'low'; use 'static'"},
 	{HEAD PSTATES EVENTS "power:\n  constant: .inf\n  terms: []\n", "m.yaml:14: key 'constant': an infinite value"},
 	{HEAD PSTATES EVENTS "power:\n  constant: 1\n  terms:\n    - {event: A, coeff: x}\n", "m.yaml:16: key 'coeff': expected a number"},
 	{HEAD "name: y\n", "m.yaml:5: key 'name': duplicate key"},
@@ -253,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_example_and_round_trip),
 		cmocka_unit_test(test_skeletons),
 		cmocka_unit_test(test_energy_terms),
+		cmocka_unit_test(test_keep_auto),
 		cmocka_unit_test(test_rejections),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,12 +42,12 @@ static sl_role nhm_roles[] = {
 	{"resource_stalls", "RESOURCE_STALLS:ANY"},
 };
 static sl_power_term nhm_terms[] = {
-	{"UOPS_EXECUTED:PORT234_CORE", 1, 0.7464, 0},
-	{"L2_RQSTS:MISS", 1, 4.5096, 0},
-	{"L2_RQSTS:REFERENCES", 1, 3.0845, 0},
-	{"RESOURCE_STALLS:ANY", 1, -1.3846, 0},
-	{"FP_COMP_OPS_EXE:SSE_FP", 1, 0.9415, 0},
-	{"BR_MISP_EXEC:ANY", 1, 0.3467, 0},
+	{"UOPS_EXECUTED:PORT234_CORE", 1, 0.7464, 0, 0},
+	{"L2_RQSTS:MISS", 1, 4.5096, 0, 0},
+	{"L2_RQSTS:REFERENCES", 1, 3.0845, 0, 0},
+	{"RESOURCE_STALLS:ANY", 1, -1.3846, 0, 0},
+	{"FP_COMP_OPS_EXE:SSE_FP", 1, 0.9415, 0, 0},
+	{"BR_MISP_EXEC:ANY", 1, 0.3467, 0, 0},
 };
 
 void mknhm(sl_machine *m)

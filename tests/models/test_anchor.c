@@ -21,7 +21,7 @@
 
 static char *x_events[] = {"X"};
 static sl_role x_roles[] = {{"branch_sample", "B"}};
-static sl_power_term x_term = {"X", 1, 1.0, 0};
+static sl_power_term x_term = {"X", 1, 1.0, 0, 0};
 
 /*
  * Phases 0 1 0 0 (instances 0, 1, 2 = intervals 2 and 3) at 2.0 GHz, the
@@ -130,7 +130,7 @@ static void test_energy_term(void **state)
 {
 	(void)state;
 	fx *f = test_malloc(sizeof *f);
-	sl_power_term terms[] = {{"X", 1, 1.0, 0}, {"X", 1, 10.0, 1}};
+	sl_power_term terms[] = {{"X", 1, 1.0, 0, 0}, {"X", 1, 10.0, 1, 0}};
 	double dyn0 = 2.0 * 1.11 * 1.11;
 	double e[] = {NAN, (S20 + dyn0 + 20 + 4) * 0.5, NAN, NAN};
 	mk(f, e);

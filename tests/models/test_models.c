@@ -503,7 +503,7 @@ static void test_clamps(void **state)
 				 {0, 0, 1, 1000000000, 1000000000, NAN},
 				 {1, 0, 1, 1000000000, 1000000000, NAN}};
 	uint64_t counts[] = {0, 100000000000ULL, 500000000};
-	sl_power_term term = {"X", 1, 2.0, 0};
+	sl_power_term term = {"X", 1, 2.0, 0, 0};
 	sl_profile p;
 	sl_machine m;
 	mk_x(&p, iv, 3, counts, &m, &term);
@@ -531,6 +531,51 @@ static void test_clamps(void **state)
 	assert_int_equal(tot.clamped_idle, 1);
 	assert_int_equal(tot.clamped_peak, 1);
 	assert_int_equal(ph[1].clamped_idle + ph[1].clamped_peak, 0);
+	sl_model_free(&md);
+}
+
+/* The idle clamp of a machine whose static_w holds the clock a stall gates
+ * (constant fixed at 0, a negative stall term, floor: stalled): a core
+ * stalled 90% of its cycles is predicted below static power, not clamped
+ * to it; the floor is every cycle stalled.  A constant that covers the
+ * stall term keeps the floor at static power, and so does a file without
+ * floor: stalled (it predicts as it always did). */
+static void test_idle_floor(void **state)
+{
+	(void)state;
+	static sl_role roles[] = {{"branch_sample", "B"}, {"stall_cycles", "X"}};
+	sl_prof_interval iv[] = {{0, 0, 1, 1000000000, 1000000000, NAN}};
+	uint64_t counts[] = {900000000};
+	sl_power_term term = {"X", 1, -2.0, 0, 0};
+	sl_profile p;
+	sl_machine m;
+	mk_x(&p, iv, 1, counts, &m, &term);
+	m.roles = roles;
+	m.n_roles = 2;
+	m.constant = 0;
+	m.floor_stalled = 1;
+	sl_model md;
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_LINEAR, 0), 0);
+	assert_near(md.ceff_floor, -2.0, 1e-12);
+	sl_opoint op;
+	assert_int_equal(sl_model_opoint(&md, 2.0, &op), 0);
+	double fv2 = 2.0 * op.volts * op.volts;
+	assert_near(sl_model_idle_w(&md, &op), op.static_w - 2.0 * fv2, 1e-9);
+	sl_pred pr;
+	sl_model_predict(&md, &op, 0, &pr);
+	assert_int_equal(pr.clamped, SL_CLAMP_NONE);
+	assert_near(pr.power_w, op.static_w - 1.8 * fv2, 1e-9);
+	sl_model_free(&md);
+	m.constant = 3.0; /* the constant holds more than a stall gates */
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_LINEAR, 0), 0);
+	assert_near(sl_model_idle_w(&md, &op), op.static_w, 1e-9);
+	sl_model_free(&md);
+	m.constant = 0;
+	m.floor_stalled = 0; /* an older file: clamped to static_w */
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_LINEAR, 0), 0);
+	sl_model_predict(&md, &op, 0, &pr);
+	assert_int_equal(pr.clamped, SL_CLAMP_IDLE);
+	assert_near(pr.power_w, op.static_w, 1e-9);
 	sl_model_free(&md);
 }
 
@@ -612,7 +657,7 @@ static void test_aggregate(void **state)
 				 {0, 0, 1, 1000000000, 3000, NAN},
 				 {0, 0, 1, 3000000000, 4000, NAN}};
 	uint64_t counts[] = {0, 1000000000, 0, 0};
-	sl_power_term term = {"X", 1, 1.0, 0};
+	sl_power_term term = {"X", 1, 1.0, 0, 0};
 	sl_profile p;
 	sl_machine m;
 	mk_x(&p, iv, 4, counts, &m, &term);
@@ -778,6 +823,7 @@ int main(void)
 		cmocka_unit_test(test_time_model_parse),
 		cmocka_unit_test_setup_teardown(test_power_model, one_setup, one_teardown),
 		cmocka_unit_test(test_clamps),
+		cmocka_unit_test(test_idle_floor),
 		cmocka_unit_test(test_opoints),
 		cmocka_unit_test(test_aggregate),
 		cmocka_unit_test(test_refusals),
