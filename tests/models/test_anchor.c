@@ -266,7 +266,7 @@ static void test_departure(void **state)
 {
 	(void)state;
 	static char *ev[] = {"X", "Y"};
-	sl_power_term terms[] = {{"X", 1, 1.0, 0}, {"Y", 1, 10.0, 1}};
+	sl_power_term terms[] = {{"X", 1, 1.0, 0, 0}, {"Y", 1, 10.0, 1, 0}};
 	sl_prof_interval iv[5];
 	for (size_t i = 0; i < 5; i++)
 		iv[i] = (sl_prof_interval){i == 2 || i == 4, (double)i, 1.0, 2000000000,
