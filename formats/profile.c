@@ -349,7 +349,8 @@ static void enc_counts(buf *b, const sl_profile *p)
 	put_u32(b, (uint32_t)p->n_events);
 	put_u32(b, (uint32_t)words);
 	for (size_t i = 0; i < p->n_intervals; i++) {
-		const uint64_t *c = p->counts + i * p->n_events;
+		/* (a profile without events may have no counts array) */
+		const uint64_t *c = p->n_events ? p->counts + i * p->n_events : NULL;
 		memset(mask, 0, words * sizeof *mask);
 		for (size_t k = 0; k < p->n_events; k++)
 			if (c[k] != SL_MISSING)
