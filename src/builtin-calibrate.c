@@ -815,7 +815,9 @@ static int run(const cal_opts *o, cal_state *st)
 	return rc;
 }
 
-/* The leading '#' lines of a machine file, without their "# ", or NULL. */
+/* The leading '#' lines of a machine file, without their "# ", or NULL;
+ * but the lines that say where its time_error: came from, which
+ * --time-error-only replaces with its own (they piled up, one a run). */
 static char *leading_comment(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -826,6 +828,8 @@ static char *leading_comment(const char *path)
 	ssize_t n;
 	while ((n = getline(&line, &cap, f)) > 0 && line[0] == '#') {
 		const char *t = line + 1 + (line[1] == ' ');
+		if (!strncmp(t, "time_error: ", 12))
+			continue;
 		size_t tl = strlen(t);
 		out = sl_xrealloc(out, len + tl + 2);
 		memcpy(out + len, t, tl + 1);

@@ -52,6 +52,11 @@ diff <(grep -v '^#' "$T/n.yaml") <(awk '/^time_error:/ { s = 1; next } s && /^[a
 	ok || fail "--time-error-only changed more than time_error:"
 grep -q '^# fitted by sleuth calibrate' "$T/te.yaml" && grep -q '^# time_error: sleuth calibrate .* --time-error-only' "$T/te.yaml" &&
 	ok || fail "--time-error-only comment: $(grep '^#' "$T/te.yaml")"
+# measured again: its own line replaces the last run's
+"$SLEUTH" calibrate --time-error-only -m "$T/te.yaml" -o "$T/te2.yaml" "${profs[@]}" >/dev/null 2>&1 ||
+	fail "calibrate --time-error-only on its own output"
+[ "$(grep -c '^# time_error: ' "$T/te2.yaml")" = 1 ] && grep -q '^# fitted by sleuth calibrate' "$T/te2.yaml" &&
+	ok || fail "--time-error-only again: $(grep '^#' "$T/te2.yaml")"
 # it fits nothing, and needs pairs: one-line errors naming the fix
 expect_exit 2 "drop --select" -- "$SLEUTH" calibrate --time-error-only --select 3 -m "$T/n.yaml" -o "$T/x.yaml" "${profs[@]}"
 expect_exit 1 "at several P-states" -- "$SLEUTH" calibrate --time-error-only -m "$T/n.yaml" -o "$T/x.yaml" "${profs[0]}"
