@@ -368,8 +368,8 @@ static double down(int rep, int k) { return (void)rep, 2.0 - 0.5 * k; }
 /* A gradual transition of 3 intervals into the next code phase founds a
  * group of its own (1.0 is beyond the threshold from 0), met in runs of 3
  * (so not transient); each interval lies on the way from the phase it
- * leaves to the one it enters, further on than the one before: a ramp,
- * merged at the end into the phase of its code.  Behaviour between the
+ * leaves to the one it enters, no nearer the first than the one before: a
+ * ramp, merged at the end into the phase of its code.  Behaviour between the
  * two that does not move towards the next phase is kept, and so is one
  * that moves on but off the way from one phase to the other. */
 static void test_finish_merges_ramps(void **state)
