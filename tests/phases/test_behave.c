@@ -7,8 +7,11 @@
  * first, nor one that starts beyond anything the first did) even when the
  * drift later comes back near the group left behind, a ramp into the next
  * phase is merged into the phase it leaves however long it takes (not a
- * behaviour that sits between two phases), two code phases made one merge
- * the groups that behave alike, and missing features are ignored. */
+ * behaviour that sits between two phases, nor one off the way between
+ * them), two groups of one code that take turns by runs are one behaviour
+ * (not when their ranges are apart or they come in the same runs), two
+ * code phases made one merge the groups that behave alike, and missing
+ * features are ignored. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
