@@ -249,6 +249,30 @@ static void test_nothing(void **state)
 }
 
 /*
+ * Phases 0 0 1 0 1 at 2.0 GHz, each interval 1 s, 2e9 cycles and 1e9
+ * instructions, measuring energy[i]; X (1 nF) and Y (10 nJ per event, of
+ * kind energy) counted as counts[] (interval by interval, X then Y); the
+ * model initialised, not anchored.  iv: the caller's 5 intervals.
+ */
+static fx *mk_xy(sl_prof_interval *iv, uint64_t *counts, const double *energy)
+{
+	static char *ev[] = {"X", "Y"};
+	static sl_power_term terms[] = {{"X", 1, 1.0, 0}, {"Y", 1, 10.0, 1}};
+	for (size_t i = 0; i < 5; i++)
+		iv[i] = (sl_prof_interval){i == 2 || i == 4, (double)i, 1.0, 2000000000,
+					   1000000000, energy[i]};
+	fx *f = test_malloc(sizeof *f);
+	mkprof(&f->p, 5, iv, 2, ev, counts, 2.0);
+	mknhm(&f->m);
+	f->m.roles = x_roles;
+	f->m.n_roles = 1;
+	f->m.terms = terms;
+	f->m.n_terms = 2;
+	assert_int_equal(sl_model_init(&f->md, &f->p, &f->m, SL_TIME_LINEAR, 0), 0);
+	return f;
+}
+
+/*
  * The departure of an instance from its phase's residual, split by where
  * its interpolation is uncertain.  X (1 nF) is counted in every interval,
  * Y (10 nJ per event, a term of kind energy) in every interval but 3.
@@ -266,26 +290,15 @@ static void test_nothing(void **state)
 static void test_departure(void **state)
 {
 	(void)state;
-	static char *ev[] = {"X", "Y"};
-	sl_power_term terms[] = {{"X", 1, 1.0, 0}, {"Y", 1, 10.0, 1}};
 	sl_prof_interval iv[5];
-	for (size_t i = 0; i < 5; i++)
-		iv[i] = (sl_prof_interval){i == 2 || i == 4, (double)i, 1.0, 2000000000,
-					   1000000000, NAN};
 	uint64_t counts[] = {4000000000, 100000000, 4000000000, 120000000, 0, 0,
 			     4000000000, M,         0,          0};
 	double dyn0 = 2.0 * 1.11 * 1.11, ceff0 = 2 * dyn0;
 	double model0[] = {S20 + ceff0 + 1, S20 + ceff0 + 1.2, S20, S20 + ceff0 + 1.1, S20};
+	double e[5];
 	for (size_t i = 0; i < 5; i++)
-		iv[i].energy_j = model0[i] + (i == 3 ? 2.9 : 0);
-	fx *f = test_malloc(sizeof *f);
-	mkprof(&f->p, 5, iv, 2, ev, counts, 2.0);
-	mknhm(&f->m);
-	f->m.roles = x_roles;
-	f->m.n_roles = 1;
-	f->m.terms = terms;
-	f->m.n_terms = 2;
-	assert_int_equal(sl_model_init(&f->md, &f->p, &f->m, SL_TIME_LINEAR, 0), 0);
+		e[i] = model0[i] + (i == 3 ? 2.9 : 0);
+	fx *f = mk_xy(iv, counts, e);
 	assert_near(sl_interp_count(&f->md.view, 3, 1), 1.1e8, 1);
 	/* Y's rates stray 1 / 11 from phase 0's mean (phase 1 never ran it) */
 	assert_near(f->md.view.spread[1], 1.0 / 11, 1e-9);
@@ -324,22 +337,11 @@ static void test_departure(void **state)
  */
 static void departure_mixed(int y_once)
 {
-	static char *ev[] = {"X", "Y"};
-	sl_power_term terms[] = {{"X", 1, 1.0, 0}, {"Y", 1, 10.0, 1}};
 	sl_prof_interval iv[5];
-	for (size_t i = 0; i < 5; i++)
-		iv[i] = (sl_prof_interval){i == 2 || i == 4, (double)i, 1.0, 2000000000,
-					   1000000000, S20 + 5};
 	uint64_t counts[] = {4000000000, 100000000, 4400000000, y_once ? M : 120000000, 0, 0,
 			     M,          M,         0,          0};
-	fx *f = test_malloc(sizeof *f);
-	mkprof(&f->p, 5, iv, 2, ev, counts, 2.0);
-	mknhm(&f->m);
-	f->m.roles = x_roles;
-	f->m.n_roles = 1;
-	f->m.terms = terms;
-	f->m.n_terms = 2;
-	assert_int_equal(sl_model_init(&f->md, &f->p, &f->m, SL_TIME_LINEAR, 0), 0);
+	double e[] = {S20 + 5, S20 + 5, S20 + 5, S20 + 5, S20 + 5};
+	fx *f = mk_xy(iv, counts, e);
 	assert_int_equal(sl_model_anchor(&f->md), 1);
 	const sl_anchor *a = f->md.anchor;
 	const sl_interp *v = &f->md.view;
