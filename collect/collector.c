@@ -51,7 +51,6 @@ typedef struct loop {
 	double *code_n;
 	double *code_runs;
 	size_t n_code;
-	uint32_t prev_code;   /* the code phase of the interval before */
 } loop;
 
 /*
@@ -99,9 +98,8 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 		L->n_code = n;
 	}
 	L->code_samples[code] += (double)o->n_samples;
-	L->code_runs[code] += !L->code_n[code] || code != L->prev_code;
+	L->code_runs[code] += !L->code_n[code] || code != L->last_code;
 	L->code_n[code]++;
-	L->prev_code = code;
 	/* A dithered interval ran at another clock: its CPI and cycle counts
 	 * are not the run's behaviour.  Running the code of the interval
 	 * before it, it keeps that one's phase; else it joins its code
@@ -142,8 +140,7 @@ static void merge_codes(loop *L)
 				continue;
 			double samples = (L->code_samples[i] + L->code_samples[j]) /
 					 (L->code_n[i] + L->code_n[j]);
-			double noise = SL_MIN(sl_threshold_for(L->dims, (size_t)samples) - SL_THRESHOLD_MARGIN,
-					      NOISE_THRESHOLD_CAP - L->margin);
+			double noise = noise_threshold(L, (size_t)samples) - L->margin;
 			if (sl_bv_distance(sl_cluster_centroid(L->cl, (uint32_t)i),
 					   sl_cluster_centroid(L->cl, (uint32_t)j), L->dims) <= noise) {
 				root[j] = (uint32_t)i;

@@ -366,7 +366,9 @@ static group *ramp_into(sl_behave *b, const group *g)
 
 /* Runs of a code phase (from one change of code to the next) in which a or
  * g was given an interval other than the run's first and last (the mixed
- * ones): *either, and *both for those where both were. */
+ * ones; the run's last is mixed only when a change of code follows, so the
+ * run that ends the log keeps its last): *either, and *both for those where
+ * both were. */
 static void shared_runs(const sl_behave *b, const group *a, const group *g, size_t *either,
 			size_t *both)
 {

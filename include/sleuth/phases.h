@@ -127,12 +127,13 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
  * code phase's first, met in runs shorter than SL_BEHAVE_MIN_RUN intervals
  * on average: the intervals of a transition) into the nearest lasting
  * group of its code phase; each ramp (a younger group whose every run
- * goes from one group to another, each interval nearer the second, within
- * half the threshold of the segment between them: a gradual transition)
- * into the one of those two of its code phase; then each successor -- a
- * group founded by an interval within the threshold of an older group's
- * range of features, after which the older group was given nothing
- * beyond half the threshold of the successor's range: one behaviour that
+ * goes from one group to another, each interval within half the threshold
+ * of the segment between them and no nearer the first than the interval
+ * before: a gradual transition) into the one of those two of its code
+ * phase; then each successor -- a group founded by an interval within the
+ * threshold of an older group's range of features, after which the older
+ * group was given nothing beyond half the threshold of the successor's
+ * range but first intervals after a change of code: one behaviour that
  * drifted while other code ran -- into that older group; last, of two
  * groups of one code phase whose ranges overlap in every feature and that
  * come together in fewer than half of the runs of the code phase either

@@ -2,8 +2,9 @@
  * Unit tests of anchoring (models/anchor.c) against hand computations on a
  * profile built in memory: the residual per instance, borrowed from the
  * phase and then the program when an instance measured no energy, carried
- * to another frequency as effective capacitance (or as static power), the
- * clamp at zero, the cases where nothing is anchored, and that
+ * to another frequency as effective capacitance (or as static power), an
+ * instance's departure from its phase's residual split by where its
+ * interpolated counts are uncertain, the clamp at zero, the cases where nothing is anchored, and that
  * sl_model_init alone never anchors (what calibrate relies on).
  */
 #include <string.h>
@@ -248,6 +249,30 @@ static void test_nothing(void **state)
 }
 
 /*
+ * Phases 0 0 1 0 1 at 2.0 GHz, each interval 1 s, 2e9 cycles and 1e9
+ * instructions, measuring energy[i]; X (1 nF) and Y (10 nJ per event, of
+ * kind energy) counted as counts[] (interval by interval, X then Y); the
+ * model initialised, not anchored.  iv: the caller's 5 intervals.
+ */
+static fx *mk_xy(sl_prof_interval *iv, uint64_t *counts, const double *energy)
+{
+	static char *ev[] = {"X", "Y"};
+	static sl_power_term terms[] = {{"X", 1, 1.0, 0, 0}, {"Y", 1, 10.0, 1, 0}};
+	for (size_t i = 0; i < 5; i++)
+		iv[i] = (sl_prof_interval){i == 2 || i == 4, (double)i, 1.0, 2000000000,
+					   1000000000, energy[i]};
+	fx *f = test_malloc(sizeof *f);
+	mkprof(&f->p, 5, iv, 2, ev, counts, 2.0);
+	mknhm(&f->m);
+	f->m.roles = x_roles;
+	f->m.n_roles = 1;
+	f->m.terms = terms;
+	f->m.n_terms = 2;
+	assert_int_equal(sl_model_init(&f->md, &f->p, &f->m, SL_TIME_LINEAR, 0), 0);
+	return f;
+}
+
+/*
  * The departure of an instance from its phase's residual, split by where
  * its interpolation is uncertain.  X (1 nF) is counted in every interval,
  * Y (10 nJ per event, a term of kind energy) in every interval but 3.
@@ -265,26 +290,15 @@ static void test_nothing(void **state)
 static void test_departure(void **state)
 {
 	(void)state;
-	static char *ev[] = {"X", "Y"};
-	sl_power_term terms[] = {{"X", 1, 1.0, 0, 0}, {"Y", 1, 10.0, 1, 0}};
 	sl_prof_interval iv[5];
-	for (size_t i = 0; i < 5; i++)
-		iv[i] = (sl_prof_interval){i == 2 || i == 4, (double)i, 1.0, 2000000000,
-					   1000000000, NAN};
 	uint64_t counts[] = {4000000000, 100000000, 4000000000, 120000000, 0, 0,
 			     4000000000, M,         0,          0};
 	double dyn0 = 2.0 * 1.11 * 1.11, ceff0 = 2 * dyn0;
 	double model0[] = {S20 + ceff0 + 1, S20 + ceff0 + 1.2, S20, S20 + ceff0 + 1.1, S20};
+	double e[5];
 	for (size_t i = 0; i < 5; i++)
-		iv[i].energy_j = model0[i] + (i == 3 ? 2.9 : 0);
-	fx *f = test_malloc(sizeof *f);
-	mkprof(&f->p, 5, iv, 2, ev, counts, 2.0);
-	mknhm(&f->m);
-	f->m.roles = x_roles;
-	f->m.n_roles = 1;
-	f->m.terms = terms;
-	f->m.n_terms = 2;
-	assert_int_equal(sl_model_init(&f->md, &f->p, &f->m, SL_TIME_LINEAR, 0), 0);
+		e[i] = model0[i] + (i == 3 ? 2.9 : 0);
+	fx *f = mk_xy(iv, counts, e);
 	assert_near(sl_interp_count(&f->md.view, 3, 1), 1.1e8, 1);
 	/* Y's rates stray 1 / 11 from phase 0's mean (phase 1 never ran it) */
 	assert_near(f->md.view.spread[1], 1.0 / 11, 1e-9);
@@ -309,6 +323,53 @@ static void test_departure(void **state)
 	test_free(f);
 }
 
+/*
+ * The departure's split weighs each interpolated term by its energy at f0
+ * -- times V0^2 for capacitance -- and its event's spread.  Phases 0 0 1
+ * 0 1 as in test_departure, X (1 nF) and Y (10 nJ) both unmeasured in
+ * interval 3 (its own instance, number 2), taken from phase 0's measured
+ * intervals: X 4.0e9 and 4.4e9 there (spread 0.2 / 4.2 = 1/21), Y 1e8 and
+ * 1.2e8 (1/11).  So X weighs 4.2e9 x 1/21 x 1.11^2 nJ and Y 10 x 1.1e8 x
+ * 1/11 = 1e8 nJ: the energy share of the summed squares is
+ * 1 / (1 + 2.4642^2) = 0.1414 (0.2 without the V0^2).  With Y measured
+ * once in phase 0, its spread is unknown, and instances that interpolated
+ * it keep the model's split.
+ */
+static void departure_mixed(int y_once)
+{
+	sl_prof_interval iv[5];
+	uint64_t counts[] = {4000000000, 100000000, 4400000000, y_once ? M : 120000000, 0, 0,
+			     M,          M,         0,          0};
+	double e[] = {S20 + 5, S20 + 5, S20 + 5, S20 + 5, S20 + 5};
+	fx *f = mk_xy(iv, counts, e);
+	assert_int_equal(sl_model_anchor(&f->md), 1);
+	const sl_anchor *a = f->md.anchor;
+	const sl_interp *v = &f->md.view;
+	assert_near(v->spread[0], 1.0 / 21, 1e-9);
+	if (y_once) {
+		assert_true(isnan(v->spread[1]));
+		assert_near(a->dep_fixed[0], a->inst_fixed[0], 1e-12);
+		assert_near(a->dep_fixed[2], a->inst_fixed[2], 1e-12);
+	} else {
+		assert_near(v->spread[1], 1.0 / 11, 1e-9);
+		assert_near(sl_interp_count(v, 3, 0), 4.2e9, 1);
+		assert_near(sl_interp_count(v, 3, 1), 1.1e8, 1);
+		double cap = 4.2e9 / 21 * 1.11 * 1.11, en = 1e8;
+		assert_near(a->dep_fixed[2], en * en / (en * en + cap * cap), 1e-9);
+		assert_near(a->dep_fixed[2], 0.1414, 1e-4);
+		assert_near(a->dep_fixed[0], a->inst_fixed[0], 1e-12); /* all measured */
+	}
+	sl_model_free(&f->md);
+	test_free(f);
+}
+
+static void test_departure_mixed(void **state)
+{
+	(void)state;
+	departure_mixed(0);
+	departure_mixed(1);
+}
+
 static void test_mode_parse(void **state)
 {
 	(void)state;
@@ -329,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_phase_borrow),
 		cmocka_unit_test(test_energy_term),
 		cmocka_unit_test(test_departure),
+		cmocka_unit_test(test_departure_mixed),
 		cmocka_unit_test(test_clamp),
 		cmocka_unit_test(test_nothing),
 		cmocka_unit_test(test_mode_parse),

@@ -50,4 +50,12 @@ done
 n() { "$SLEUTH" phases "$1" | sed -n 's/.* intervals, \([0-9]*\) phases.*/\1/p'; }
 [ "$(n on.prof)" = "$(n off.prof)" ] && ok || fail "gcc-like: $(n on.prof) phases with --split, $(n off.prof) without"
 "$SLEUTH" run -q --replay gcc.yaml --split 0 -o x.prof 2>err.txt; [ $? = 2 ] && ok || fail "--split 0 accepted"
+# The code merge leaves alone a younger code phase met in runs shorter
+# than SL_BEHAVE_MIN_RUN (docs/phases.md, "Code that drifts"): milc-like
+# at seed 1 keeps its boundary intervals (26 one-interval instances) a
+# phase of their own; merged into update they cost the time model.
+"$SLEUTH" simulate -q "$SRCDIR/data/workloads/milc-like.yaml" -o milc.yaml || fail "simulate milc-like"
+"$SLEUTH" run -q --replay milc.yaml -o milc.prof || fail "run milc-like"
+b=$("$SLEUTH" phases milc.prof | awk '$1 ~ /^[0-9]+$/ && $2 > 0 && $2 == $3 { n += $2 } END { print n + 0 }')
+[ "$b" -ge 13 ] && ok || fail "milc-like: $b intervals in phases of one-interval instances, want >= 13"
 finish

@@ -7,8 +7,11 @@
  * first, nor one that starts beyond anything the first did) even when the
  * drift later comes back near the group left behind, a ramp into the next
  * phase is merged into the phase it leaves however long it takes (not a
- * behaviour that sits between two phases), two code phases made one merge
- * the groups that behave alike, and missing features are ignored. */
+ * behaviour that sits between two phases, nor one off the way between
+ * them), two groups of one code that take turns by runs are one behaviour
+ * (not when their ranges are apart or they come in the same runs), two
+ * code phases made one merge the groups that behave alike, and missing
+ * features are ignored. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -267,6 +270,13 @@ static double apart(int run, int k)
 {
 	return run == 5 ? 1.5 : turns(run, k);
 }
+/* the same, but the last interval of each run back at 0.1 (runs 2, 4
+ * and 6) is where the drift has gone (1.5): the two groups meet there only
+ * in the last, mixed, interval of a run, and still take turns */
+static double last_turns(int run, int k)
+{
+	return run >= 2 && run % 2 == 0 && k == 7 ? 1.5 : turns(run, k);
+}
 /* from run 3 on, every run at 0.1 for four intervals, then from 1.5 down
  * to 0.9 (into the first group's range): the two come in the same runs,
  * two behaviours of one code */
@@ -290,13 +300,6 @@ static void check_finish(uint32_t (*drive)(sl_behave *, double (*)(int, int), ui
 	sl_behave_free(b);
 }
 
-/* A drift that leaves its group behind and later comes back near it: the
- * old group is joined again after the successor was founded, but only by
- * intervals within half the threshold of the successor's range -- one
- * behaviour, merged at the end.  (The rule before asked that the old
- * group never be joined again, and kept these two phases.)  If the old
- * group is joined again by its own behaviour, far from the successor's
- * range, the two are two behaviours. */
 /* Two groups of one code phase whose ranges overlap and that take turns
  * by runs (never, or in fewer than half of their runs, both in one) are one
  * behaviour drifting over more than the threshold: merged at the end.  Not
@@ -305,10 +308,18 @@ static void test_finish_merges_turns(void **state)
 {
 	(void)state;
 	check_finish(runs_of, turns, 1);
+	check_finish(runs_of, last_turns, 1);
 	check_finish(runs_of, apart, 0);
 	check_finish(runs_of, together, 0);
 }
 
+/* A drift that leaves its group behind and later comes back near it: the
+ * old group is joined again after the successor was founded, but only by
+ * intervals within half the threshold of the successor's range -- one
+ * behaviour, merged at the end.  (The rule before asked that the old
+ * group never be joined again, and kept these two phases.)  If the old
+ * group is joined again by its own behaviour, far from the successor's
+ * range, the two are two behaviours. */
 static void test_finish_merges_successor_come_back(void **state)
 {
 	(void)state;
@@ -316,17 +327,18 @@ static void test_finish_merges_successor_come_back(void **state)
 	check_finish(runs_of, again, 0);
 }
 
-/* Code 0 runs 8 intervals at 0 then `tail` 3 intervals, then code 1 runs
- * 8 at 3.0; 8 times.  Returns the phase of code 0's first interval, and in
- * *t the phase of the first tail interval. */
-static uint32_t ramps(sl_behave *b, double (*tail)(int, int), uint32_t *t)
+/* Code 0 runs 8 intervals at 0 then `tail` 3 intervals (log CPI v, rate
+ * 0.5 v + lift), then code 1 runs 8 at 3.0; 8 times.  Returns the phase of
+ * code 0's first interval, and in *t the phase of the first tail
+ * interval. */
+static uint32_t ramps_lift(sl_behave *b, double (*tail)(int, int), double lift, uint32_t *t)
 {
 	double x[2];
 	uint32_t first = 0;
 	for (int rep = 0; rep < 8; rep++) {
 		for (int k = 0; k < 11; k++) {
 			double v = k < 8 ? 0.0 : tail(rep, k - 8);
-			feat(x, v, 0.5 * v, 20 * rep + k);
+			feat(x, v, 0.5 * v + (k < 8 ? 0 : lift), 20 * rep + k);
 			uint32_t id = sl_behave_assign(b, 0, x);
 			if (!rep && !k)
 				first = id;
@@ -340,6 +352,17 @@ static uint32_t ramps(sl_behave *b, double (*tail)(int, int), uint32_t *t)
 	}
 	return first;
 }
+static uint32_t ramps(sl_behave *b, double (*tail)(int, int), uint32_t *t)
+{
+	return ramps_lift(b, tail, 0, t);
+}
+/* the same tail, its rate 1.0 higher: 0.67 or more (in either feature)
+ * from the segment between the two phases, off the way from one to the
+ * other */
+static uint32_t askew(sl_behave *b, double (*tail)(int, int), uint32_t *t)
+{
+	return ramps_lift(b, tail, 1.0, t);
+}
 /* towards code 1's behaviour, 3 intervals: runs of 3, not transient */
 static double up(int rep, int k) { return (void)rep, 1.0 + 0.5 * k; }
 /* the same intervals in the other order: not a ramp from 0 to 3.0 */
@@ -348,14 +371,16 @@ static double down(int rep, int k) { return (void)rep, 2.0 - 0.5 * k; }
 /* A gradual transition of 3 intervals into the next code phase founds a
  * group of its own (1.0 is beyond the threshold from 0), met in runs of 3
  * (so not transient); each interval lies on the way from the phase it
- * leaves to the one it enters, further on than the one before: a ramp,
- * merged at the end into the phase of its code.  Behaviour between the
- * two that does not move towards the next phase is kept. */
+ * leaves to the one it enters, no nearer the first than the one before: a
+ * ramp, merged at the end into the phase of its code.  Behaviour between the
+ * two that does not move towards the next phase is kept, and so is one
+ * that moves on but off the way from one phase to the other. */
 static void test_finish_merges_ramps(void **state)
 {
 	(void)state;
 	check_finish(ramps, up, 1);
 	check_finish(ramps, down, 0);
+	check_finish(askew, up, 0);
 }
 
 /* Two code phases made one: groups within half the threshold of each
