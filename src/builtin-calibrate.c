@@ -565,15 +565,17 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 		snprintf(tl, sizeof tl, "temperature: static_w holds at %.0f C; +%.4g W per volt "
 			 "per C above it (fitted on %.1f to %.1f C)\n", st->fit.temp_ref,
 			 st->fit.temp_coeff, st->temp_lo, st->temp_hi);
-	char cv[64] = "no cross-validation", at[400] = "";
-	for (size_t k = 0, n = 0; st->auto_kept && k < st->m.n_terms && n + 80 < sizeof at; k++)
-		if (st->auto_kept[k])
-			n += (size_t)snprintf(at + n, sizeof at - n, "%s%s%s %s",
-					      n ? ", " : " (keep: auto: ", st->m.terms[k].event,
-					      st->m.terms[k].energy ? " (energy)" : "",
-					      st->auto_kept[k] > 0 ? "kept" : "left out");
-	if (at[0])
-		strcat(at, ")");
+	char cv[64] = "no cross-validation", *at = NULL;
+	/* every judged term, however long its event's name */
+	for (size_t k = 0; st->auto_kept && k < st->m.n_terms; k++)
+		if (st->auto_kept[k]) {
+			char *a = sl_xasprintf("%s%s%s%s %s", at ? at : " (keep: auto: ",
+					       at ? ", " : "", st->m.terms[k].event,
+					       st->m.terms[k].energy ? " (energy)" : "",
+					       st->auto_kept[k] > 0 ? "kept" : "left out");
+			free(at);
+			at = a;
+		}
 	if (st->cv_ok)
 		snprintf(cv, sizeof cv, "leave-one-workload-out error %.2f%%",
 			 100 * st->fit.cv_mape);
@@ -582,14 +584,15 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 		"skeleton: %s\n"
 		"training: %zu intervals of %zu workloads: %s\n"
 		"%s\n%s%s"
-		"events: %s%s; %s fit: R^2 %.4f, mean abs. error of interval power "
+		"events: %s%s%s; %s fit: R^2 %.4f, mean abs. error of interval power "
 		"%.2f%%, %s",
 		SLEUTH_VERSION, when, o->machine, st->fit.n_used, st->d.n_workloads, ins,
 		sl, st->novolts ? "volts: RELATIVE (the skeleton gave none): each P-state's V "
 				  "fitted, 1 at the fastest trained one\n" : "", tl, o->select ? "chosen by --select (greedy, leave-one-workload-out)"
-			      : "from the skeleton", at,
+			      : "from the skeleton", at ? at : "", at ? ")" : "",
 		o->robust ? "robust" : "least-squares", st->fit.r2, 100 * st->fit.mape, cv);
 	free(sl);
+	free(at);
 	return s;
 }
 
