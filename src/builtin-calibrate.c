@@ -395,10 +395,17 @@ static void auto_terms_report(const cal_state *st)
 		if (!st->auto_kept[k])
 			continue;
 		const sl_power_term *t = &st->m.terms[k];
+		char with[64];
+		/* NAN: its fit could not be cross-validated (too few workloads
+		 * count the event, say), so it was left out */
+		if (isnan(st->auto_cv_with[k]))
+			snprintf(with, sizeof with, "none with it (not computable)");
+		else
+			snprintf(with, sizeof with, "%.2f%% with it", 100 * st->auto_cv_with[k]);
 		fprintf(st->rep, "term %s (%skeep: auto): %s, leave-one-workload-out error "
-			"%.2f%% with it, %.2f%% without\n", t->event,
-			t->energy ? "energy, " : "", st->auto_kept[k] > 0 ? "kept" : "left out",
-			100 * st->auto_cv_with[k], 100 * st->auto_cv_without[k]);
+			"%s, %.2f%% without\n", t->event, t->energy ? "energy, " : "",
+			st->auto_kept[k] > 0 ? "kept" : "left out", with,
+			100 * st->auto_cv_without[k]);
 	}
 }
 
