@@ -1,6 +1,6 @@
 #!/bin/bash
 # The mlp model's stalls with other causes under a miss (models/model.c,
-# pollution_begin; docs/models.md) must not regress, end to end through
+# other_stalls_begin; docs/models.md) must not regress, end to end through
 # the CLI (bench/accuracy-workload.sh): workloads of the hard suite whose
 # slow phases hide whole misses behind the ROB at 1.60 GHz while their
 # miss-stall counter also counts dependency and resource stalls (rob-clip,
