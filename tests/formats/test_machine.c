@@ -131,6 +131,19 @@ static void test_skeletons(void **state)
 	sl_machine_free(&m);
 }
 
+/* m written to a scratch file and loaded back into *out. */
+static void round_trip(const sl_machine *m, sl_machine *out)
+{
+	char dir[] = "/tmp/sleuth-machine-ut.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = sl_xasprintf("%s/m.yaml", dir);
+	assert_int_equal(sl_machine_write(path, m, NULL), 0);
+	assert_int_equal(sl_machine_load(path, out), 0);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 /* keep: auto on a skeleton's term (calibrate judges it): read, written
  * back, and absent from a term without it. */
 static void test_keep_auto(void **state)
@@ -148,11 +161,7 @@ static void test_keep_auto(void **state)
 	assert_int_equal(m.terms[0].keep_auto, 0);
 	assert_int_equal(m.terms[1].keep_auto, 1);
 	assert_int_equal(m.terms[2].keep_auto, 0);
-	char dir[] = "/tmp/sleuth-machine-ut.XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	char *path = sl_xasprintf("%s/m.yaml", dir);
-	assert_int_equal(sl_machine_write(path, &m, NULL), 0);
-	assert_int_equal(sl_machine_load(path, &m2), 0);
+	round_trip(&m, &m2);
 	for (size_t k = 0; k < 3; k++)
 		assert_int_equal(m2.terms[k].keep_auto, m.terms[k].keep_auto);
 	const char *k1 = strstr(m2.text, "keep: auto");
@@ -160,9 +169,6 @@ static void test_keep_auto(void **state)
 	assert_null(strstr(k1 + 1, "keep:"));
 	sl_machine_free(&m2);
 	sl_machine_free(&m);
-	unlink(path);
-	rmdir(dir);
-	free(path);
 }
 
 /* memory: stall_llc_share and stall_per_mispredict (the mlp model's other
@@ -178,27 +184,19 @@ static void test_stall_probes(void **state)
 	assert_int_equal(m.has_stall_probe, 1);
 	assert_true(m.mem_stall_llc_share == 0.85 && m.mem_stall_mispredict == 10.2);
 	assert_string_equal(sl_machine_role(&m, "mispredicts"), "BR_MISP_EXEC:ANY");
-	char dir[] = "/tmp/sleuth-machine-ut.XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	char *path = sl_xasprintf("%s/m.yaml", dir);
-	assert_int_equal(sl_machine_write(path, &m, NULL), 0);
-	assert_int_equal(sl_machine_load(path, &m2), 0);
+	round_trip(&m, &m2);
 	assert_int_equal(m2.has_stall_probe, 1);
 	assert_true(m2.mem_stall_llc_share == 0.85 && m2.mem_stall_mispredict == 10.2);
 	sl_machine_free(&m2);
 	sl_machine_free(&m);
 	assert_int_equal(load(HEAD PSTATES EVENTS POWER "memory:\n  bandwidth_gbps: 12\n", &m), 0);
 	assert_int_equal(m.has_stall_probe, 0);
-	assert_int_equal(sl_machine_write(path, &m, NULL), 0);
-	assert_int_equal(sl_machine_load(path, &m2), 0);
+	round_trip(&m, &m2);
 	assert_int_equal(m2.has_stall_probe, 0);
 	assert_null(strstr(m2.text, "stall_llc_share"));
 	assert_null(strstr(m2.text, "stall_per_mispredict"));
 	sl_machine_free(&m2);
 	sl_machine_free(&m);
-	unlink(path);
-	rmdir(dir);
-	free(path);
 }
 
 /* Terms of kind energy (nJ per event at a fixed voltage): one event may be
