@@ -808,8 +808,6 @@ static int run(const cal_opts *o, cal_state *st)
 	report(o, st);
 	sl_machine out;
 	sl_calib_model(&out, &st->m, &st->d, &st->fit);
-	/* a stalled core may fall below static_w when the fit says so */
-	out.floor_stalled = sl_model_ceff_floor(&out) < 0;
 	warnings(st, sl_model_ceff_floor(&out));
 	size_t tpairs = sl_calib_time_error(&out, st->runs, st->n_runs);
 	if (tpairs)

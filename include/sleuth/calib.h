@@ -228,8 +228,10 @@ void sl_calib_static_interp(const sl_machine *m, const int *known_ps,
 			    const double *known_w, size_t n_known, double *out);
 
 /* The complete machine: the skeleton with static_w on every P-state and the
- * fitted power section.  Free with sl_calib_model_free (strings are
- * borrowed from the skeleton and the data). */
+ * fitted power section, with floor: stalled when the fit's negative
+ * cycle-count terms outweigh its constant (sl_model_ceff_floor).  Free with
+ * sl_calib_model_free (strings are borrowed from the skeleton and the
+ * data). */
 void sl_calib_model(sl_machine *out, const sl_machine *skeleton,
 		    const sl_calib_data *d, const sl_calib_fit *fit);
 void sl_calib_model_free(sl_machine *out);
