@@ -603,37 +603,20 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 	return s;
 }
 
-/* Leave-one-workload-out error of the fit of these terms; -1 when it
- * cannot be computed. */
-static int terms_cv(const cal_state *st, const sl_calib_opts *co, const size_t *terms,
-		    size_t n_terms, double *cv)
-{
-	sl_calib_fit f;
-	int rc = sl_calib_fit_run(&f, &st->d, &st->m, terms, n_terms, co);
-	if (rc == 0)
-		rc = sl_calib_cv(&f, &st->d, &st->m, co);
-	if (rc == 0)
-		*cv = f.cv_mape;
-	sl_calib_fit_free(&f);
-	return rc;
-}
-
-/* The same for the chosen events with or without the temperature term. */
+/* Leave-one-workload-out error of the chosen events with or without the
+ * temperature term; -1 when it cannot be computed. */
 static int temp_cv(const cal_state *st, const sl_calib_opts *co, int temp, double *cv)
 {
 	sl_calib_opts c = *co;
 	c.temp = temp;
-	return terms_cv(st, &c, st->terms, st->n_terms, cv);
+	return sl_calib_terms_cv(&st->d, &st->m, st->terms, st->n_terms, &c, cv);
 }
 
 /*
- * The skeleton's keep: auto terms: each kept only if it lowers the
- * leave-one-workload-out error.  From the sure terms (keep: always), the
- * auto term that lowers the error most is added, while one does (greedy,
- * as --select); the rest are left out.  A term can fit the training runs
- * and still predict other programs worse (a stall count standing in for
- * activity, an event only one program exercises), which leaving a
- * program out shows.  Unjudgeable (one workload) every term is kept.
+ * The skeleton's keep: auto terms, each kept only if it lowers the
+ * leave-one-workload-out error (sl_calib_keep_auto); the kept terms replace
+ * st->terms in the skeleton's order.  Unjudgeable (one workload) every term
+ * is kept.
  */
 static void judge_terms(const cal_opts *o, cal_state *st, const sl_calib_opts *co)
 {
@@ -643,53 +626,23 @@ static void judge_terms(const cal_opts *o, cal_state *st, const sl_calib_opts *c
 		n_auto += m->terms[k].keep_auto;
 	if (o->select || !n_auto)
 		return;
-	size_t *set = sl_xcalloc(m->n_terms, sizeof *set);
 	int *kept = sl_xcalloc(m->n_terms, sizeof *kept);
 	double *with = sl_xcalloc(m->n_terms, sizeof *with);
-	double cur;
-	for (size_t k = 0; k < m->n_terms; k++)
-		if (!m->terms[k].keep_auto)
-			set[n++] = st->terms[k];
-	if (terms_cv(st, co, set, n, &cur) < 0) {
-		free(set);
+	double *without = sl_xcalloc(m->n_terms, sizeof *without);
+	if (sl_calib_keep_auto(&st->d, m, st->terms, co, kept, with, without) < 0) {
 		free(kept);
 		free(with);
+		free(without);
 		return;
 	}
 	st->auto_kept = kept;
 	st->auto_cv_with = with;
-	st->auto_cv_without = sl_xcalloc(m->n_terms, sizeof *st->auto_cv_without);
-	for (;;) {
-		size_t best = m->n_terms;
-		double best_cv = cur;
-		for (size_t k = 0; k < m->n_terms; k++) {
-			if (!m->terms[k].keep_auto || kept[k] > 0)
-				continue;
-			set[n] = st->terms[k];
-			kept[k] = -1;
-			with[k] = NAN;
-			st->auto_cv_without[k] = cur;
-			if (terms_cv(st, co, set, n + 1, &with[k]) == 0 && with[k] < best_cv) {
-				best = k;
-				best_cv = with[k];
-			}
-		}
-		if (best == m->n_terms)
-			break;
-		set[n++] = st->terms[best];
-		kept[best] = 1;
-		cur = best_cv;
-	}
-	/* the kept terms in the skeleton's order */
-	n = 0;
+	st->auto_cv_without = without;
 	for (size_t k = 0; k < m->n_terms; k++)
 		if (kept[k] >= 0)
-			set[n++] = st->terms[k];
-	free(st->terms);
-	st->terms = set;
+			st->terms[n++] = st->terms[k];
 	st->n_terms = n;
 }
-
 
 /*
  * --temp-term auto: keep the temperature term only if it lowers the
