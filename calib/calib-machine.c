@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sleuth/common.h"
+#include "sleuth/model.h"
 
 typedef struct vw {
 	double v, w;
@@ -88,6 +89,9 @@ void sl_calib_model(sl_machine *out, const sl_machine *skeleton,
 		out->terms[k].has_coeff = 1;
 		out->terms[k].coeff = fit->coeff[k];
 	}
+	/* a stalled core may fall below static_w when the fit says so
+	 * (sl_model_ceff_floor), whatever the skeleton said */
+	out->floor_stalled = sl_model_ceff_floor(out) < 0;
 }
 
 void sl_calib_model_free(sl_machine *out)

@@ -548,3 +548,62 @@ int sl_calib_select(const sl_calib_data *d, const sl_machine *m, size_t k,
 	free(cand);
 	return rc;
 }
+
+int sl_calib_terms_cv(const sl_calib_data *d, const sl_machine *m, const size_t *terms,
+		      size_t n_terms, const sl_calib_opts *o, double *cv)
+{
+	sl_calib_fit f;
+	int rc = sl_calib_fit_run(&f, d, m, terms, n_terms, o);
+	if (rc == 0)
+		rc = sl_calib_cv(&f, d, m, o);
+	if (rc == 0)
+		*cv = f.cv_mape;
+	sl_calib_fit_free(&f);
+	return rc;
+}
+
+/*
+ * A term can fit the training runs and still predict other programs worse
+ * (a stall count standing in for activity, an event only one program
+ * exercises), which leaving a program out shows: keep: auto terms are
+ * added only while one lowers that error, greedily as sl_calib_select.
+ */
+int sl_calib_keep_auto(const sl_calib_data *d, const sl_machine *m, const size_t *terms,
+		       const sl_calib_opts *o, int *kept, double *cv_with, double *cv_without)
+{
+	size_t *set = sl_xcalloc(m->n_terms + 1, sizeof *set), n = 0;
+	double cur = NAN;
+	for (size_t k = 0; k < m->n_terms; k++) {
+		kept[k] = 0;
+		cv_with[k] = cv_without[k] = NAN;
+		if (!m->terms[k].keep_auto)
+			set[n++] = terms[k];
+	}
+	if (sl_calib_terms_cv(d, m, set, n, o, &cur) < 0) {
+		free(set);
+		return -1;
+	}
+	for (;;) {
+		size_t best = m->n_terms;
+		double best_cv = cur;
+		for (size_t k = 0; k < m->n_terms; k++) {
+			if (!m->terms[k].keep_auto || kept[k] > 0)
+				continue;
+			set[n] = terms[k];
+			kept[k] = -1;
+			cv_with[k] = NAN;
+			cv_without[k] = cur;
+			if (sl_calib_terms_cv(d, m, set, n + 1, o, &cv_with[k]) == 0 && cv_with[k] < best_cv) {
+				best = k;
+				best_cv = cv_with[k];
+			}
+		}
+		if (best == m->n_terms)
+			break;
+		set[n++] = terms[best];
+		kept[best] = 1;
+		cur = best_cv;
+	}
+	free(set);
+	return 0;
+}

@@ -567,7 +567,10 @@ double sl_model_cycles(const sl_model *md, size_t i, double f1_ghz)
 
 double sl_model_idle_w(const sl_model *md, const sl_opoint *op)
 {
-	return op->static_w + md->ceff_floor * op->ghz * op->volts * op->volts;
+	double w = op->static_w + md->ceff_floor * op->ghz * op->volts * op->volts;
+	/* a stalled core's floor (floor: stalled) below static_w, never below
+	 * 0 W: power is positive, whatever a fit's stall terms say */
+	return md->ceff_floor < 0 ? SL_MAX(0.0, w) : w;
 }
 
 double sl_model_peak_w(const sl_model *md, const sl_opoint *op)

@@ -395,10 +395,17 @@ static void auto_terms_report(const cal_state *st)
 		if (!st->auto_kept[k])
 			continue;
 		const sl_power_term *t = &st->m.terms[k];
+		char with[64];
+		/* NAN: its fit could not be cross-validated (too few workloads
+		 * count the event, say), so it was left out */
+		if (isnan(st->auto_cv_with[k]))
+			snprintf(with, sizeof with, "none with it (not computable)");
+		else
+			snprintf(with, sizeof with, "%.2f%% with it", 100 * st->auto_cv_with[k]);
 		fprintf(st->rep, "term %s (%skeep: auto): %s, leave-one-workload-out error "
-			"%.2f%% with it, %.2f%% without\n", t->event,
-			t->energy ? "energy, " : "", st->auto_kept[k] > 0 ? "kept" : "left out",
-			100 * st->auto_cv_with[k], 100 * st->auto_cv_without[k]);
+			"%s, %.2f%% without\n", t->event, t->energy ? "energy, " : "",
+			st->auto_kept[k] > 0 ? "kept" : "left out", with,
+			100 * st->auto_cv_without[k]);
 	}
 }
 
@@ -565,15 +572,17 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 		snprintf(tl, sizeof tl, "temperature: static_w holds at %.0f C; +%.4g W per volt "
 			 "per C above it (fitted on %.1f to %.1f C)\n", st->fit.temp_ref,
 			 st->fit.temp_coeff, st->temp_lo, st->temp_hi);
-	char cv[64] = "no cross-validation", at[400] = "";
-	for (size_t k = 0, n = 0; st->auto_kept && k < st->m.n_terms && n + 80 < sizeof at; k++)
-		if (st->auto_kept[k])
-			n += (size_t)snprintf(at + n, sizeof at - n, "%s%s%s %s",
-					      n ? ", " : " (keep: auto: ", st->m.terms[k].event,
-					      st->m.terms[k].energy ? " (energy)" : "",
-					      st->auto_kept[k] > 0 ? "kept" : "left out");
-	if (at[0])
-		strcat(at, ")");
+	char cv[64] = "no cross-validation", *at = NULL;
+	/* every judged term, however long its event's name */
+	for (size_t k = 0; st->auto_kept && k < st->m.n_terms; k++)
+		if (st->auto_kept[k]) {
+			char *a = sl_xasprintf("%s%s%s%s %s", at ? at : " (keep: auto: ",
+					       at ? ", " : "", st->m.terms[k].event,
+					       st->m.terms[k].energy ? " (energy)" : "",
+					       st->auto_kept[k] > 0 ? "kept" : "left out");
+			free(at);
+			at = a;
+		}
 	if (st->cv_ok)
 		snprintf(cv, sizeof cv, "leave-one-workload-out error %.2f%%",
 			 100 * st->fit.cv_mape);
@@ -582,48 +591,32 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 		"skeleton: %s\n"
 		"training: %zu intervals of %zu workloads: %s\n"
 		"%s\n%s%s"
-		"events: %s%s; %s fit: R^2 %.4f, mean abs. error of interval power "
+		"events: %s%s%s; %s fit: R^2 %.4f, mean abs. error of interval power "
 		"%.2f%%, %s",
 		SLEUTH_VERSION, when, o->machine, st->fit.n_used, st->d.n_workloads, ins,
 		sl, st->novolts ? "volts: RELATIVE (the skeleton gave none): each P-state's V "
 				  "fitted, 1 at the fastest trained one\n" : "", tl, o->select ? "chosen by --select (greedy, leave-one-workload-out)"
-			      : "from the skeleton", at,
+			      : "from the skeleton", at ? at : "", at ? ")" : "",
 		o->robust ? "robust" : "least-squares", st->fit.r2, 100 * st->fit.mape, cv);
 	free(sl);
+	free(at);
 	return s;
 }
 
-/* Leave-one-workload-out error of the fit of these terms; -1 when it
- * cannot be computed. */
-static int terms_cv(const cal_state *st, const sl_calib_opts *co, const size_t *terms,
-		    size_t n_terms, double *cv)
-{
-	sl_calib_fit f;
-	int rc = sl_calib_fit_run(&f, &st->d, &st->m, terms, n_terms, co);
-	if (rc == 0)
-		rc = sl_calib_cv(&f, &st->d, &st->m, co);
-	if (rc == 0)
-		*cv = f.cv_mape;
-	sl_calib_fit_free(&f);
-	return rc;
-}
-
-/* The same for the chosen events with or without the temperature term. */
+/* Leave-one-workload-out error of the chosen events with or without the
+ * temperature term; -1 when it cannot be computed. */
 static int temp_cv(const cal_state *st, const sl_calib_opts *co, int temp, double *cv)
 {
 	sl_calib_opts c = *co;
 	c.temp = temp;
-	return terms_cv(st, &c, st->terms, st->n_terms, cv);
+	return sl_calib_terms_cv(&st->d, &st->m, st->terms, st->n_terms, &c, cv);
 }
 
 /*
- * The skeleton's keep: auto terms: each kept only if it lowers the
- * leave-one-workload-out error.  From the sure terms (keep: always), the
- * auto term that lowers the error most is added, while one does (greedy,
- * as --select); the rest are left out.  A term can fit the training runs
- * and still predict other programs worse (a stall count standing in for
- * activity, an event only one program exercises), which leaving a
- * program out shows.  Unjudgeable (one workload) every term is kept.
+ * The skeleton's keep: auto terms, each kept only if it lowers the
+ * leave-one-workload-out error (sl_calib_keep_auto); the kept terms replace
+ * st->terms in the skeleton's order.  Unjudgeable (one workload) every term
+ * is kept.
  */
 static void judge_terms(const cal_opts *o, cal_state *st, const sl_calib_opts *co)
 {
@@ -633,53 +626,23 @@ static void judge_terms(const cal_opts *o, cal_state *st, const sl_calib_opts *c
 		n_auto += m->terms[k].keep_auto;
 	if (o->select || !n_auto)
 		return;
-	size_t *set = sl_xcalloc(m->n_terms, sizeof *set);
 	int *kept = sl_xcalloc(m->n_terms, sizeof *kept);
 	double *with = sl_xcalloc(m->n_terms, sizeof *with);
-	double cur;
-	for (size_t k = 0; k < m->n_terms; k++)
-		if (!m->terms[k].keep_auto)
-			set[n++] = st->terms[k];
-	if (terms_cv(st, co, set, n, &cur) < 0) {
-		free(set);
+	double *without = sl_xcalloc(m->n_terms, sizeof *without);
+	if (sl_calib_keep_auto(&st->d, m, st->terms, co, kept, with, without) < 0) {
 		free(kept);
 		free(with);
+		free(without);
 		return;
 	}
 	st->auto_kept = kept;
 	st->auto_cv_with = with;
-	st->auto_cv_without = sl_xcalloc(m->n_terms, sizeof *st->auto_cv_without);
-	for (;;) {
-		size_t best = m->n_terms;
-		double best_cv = cur;
-		for (size_t k = 0; k < m->n_terms; k++) {
-			if (!m->terms[k].keep_auto || kept[k] > 0)
-				continue;
-			set[n] = st->terms[k];
-			kept[k] = -1;
-			with[k] = NAN;
-			st->auto_cv_without[k] = cur;
-			if (terms_cv(st, co, set, n + 1, &with[k]) == 0 && with[k] < best_cv) {
-				best = k;
-				best_cv = with[k];
-			}
-		}
-		if (best == m->n_terms)
-			break;
-		set[n++] = st->terms[best];
-		kept[best] = 1;
-		cur = best_cv;
-	}
-	/* the kept terms in the skeleton's order */
-	n = 0;
+	st->auto_cv_without = without;
 	for (size_t k = 0; k < m->n_terms; k++)
 		if (kept[k] >= 0)
-			set[n++] = st->terms[k];
-	free(st->terms);
-	st->terms = set;
+			st->terms[n++] = st->terms[k];
 	st->n_terms = n;
 }
-
 
 /*
  * --temp-term auto: keep the temperature term only if it lowers the
@@ -798,8 +761,6 @@ static int run(const cal_opts *o, cal_state *st)
 	report(o, st);
 	sl_machine out;
 	sl_calib_model(&out, &st->m, &st->d, &st->fit);
-	/* a stalled core may fall below static_w when the fit says so */
-	out.floor_stalled = sl_model_ceff_floor(&out) < 0;
 	warnings(st, sl_model_ceff_floor(&out));
 	size_t tpairs = sl_calib_time_error(&out, st->runs, st->n_runs);
 	if (tpairs)

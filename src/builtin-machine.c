@@ -151,6 +151,22 @@ static void can_predict(const sl_machine *m)
 	else
 		printf("  time (stall model)    no: needs stall_cycles and llc_misses "
 		       "(or memory_stall_cycles)\n");
+	const char *ocyc = sl_machine_role(m, "offcore_cycles");
+	if (!ocyc || !sl_machine_role(m, "llc_misses"))
+		printf("  time (mlp model)      no: needs offcore_cycles and llc_misses\n");
+	else if (!m->has_stall_probe)
+		printf("  time (mlp model)      yes: misses outstanding counted by %s\n", ocyc);
+	else
+		/* the other stalls under a miss (docs/models.md) */
+		printf("  time (mlp model)      yes: misses outstanding counted by %s; other "
+		       "stalls under a miss %s (memory: stall_llc_share %g, "
+		       "stall_per_mispredict %g)\n", ocyc,
+		       sl_machine_role(m, "miss_stall_cycles") && sl_machine_role(m, "stall_cycles") &&
+				       sl_machine_role(m, "mispredicts")
+			       ? "separated"
+			       : "not separated: needs the roles miss_stall_cycles, stall_cycles "
+				 "and mispredicts",
+		       m->mem_stall_llc_share, m->mem_stall_mispredict);
 	printf("  time (linear model)   yes\n");
 	if (sl_machine_complete(m))
 		printf("  power and energy      yes: fitted model, %zu terms\n", m->n_terms);

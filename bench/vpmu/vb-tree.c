@@ -51,7 +51,9 @@ uint64_t tr_lookup(void)
 {
 	uint64_t found = 0;
 	for (uint32_t i = 0; i < LOOKUPS; i++) {
-		/* every other key is one inserted (the generator's sequence again) */
+		/* every other key is one inserted (a node picked by a
+		 * multiplicative hash of i), the others fresh from the generator
+		 * (almost never in the tree: a walk to a leaf) */
 		uint64_t k = (i & 1) ? pool[(i * 2654435761u) & (NODES - 1)].key : next_key() >> 8;
 		const struct tnode *p = root;
 		while (p && p->key != k)

@@ -218,6 +218,24 @@ int sl_calib_cv_novolts(sl_calib_fit *fit, const sl_calib_data *d, const sl_mach
 int sl_calib_select(const sl_calib_data *d, const sl_machine *m, size_t k,
 		    const sl_calib_opts *o, size_t *terms, double *cv);
 
+/* The leave-one-workload-out error of a fit of these terms (sl_calib_fit_run
+ * and sl_calib_cv); -1 with sl_error() when it cannot be computed. */
+int sl_calib_terms_cv(const sl_calib_data *d, const sl_machine *m, const size_t *terms,
+		      size_t n_terms, const sl_calib_opts *o, double *cv);
+
+/*
+ * A skeleton's keep: auto terms (docs/calibration.md, "Terms kept if they
+ * help"): terms[j] is m->terms[j]'s fit term.  From the terms without the
+ * key, the keep: auto term that lowers the leave-one-workload-out error
+ * most is added while one does (greedy).  kept[j]: 1 kept, -1 left out, 0
+ * keep: always; cv_with[j] and cv_without[j] the errors with and without
+ * it when last judged (cv_with NAN: it could not be cross-validated).  -1
+ * with sl_error() when the terms without the key cannot be (one
+ * workload): nothing judged.
+ */
+int sl_calib_keep_auto(const sl_calib_data *d, const sl_machine *m, const size_t *terms,
+		       const sl_calib_opts *o, int *kept, double *cv_with, double *cv_without);
+
 /*
  * Static power of every machine P-state from known values at some of them:
  * linear in voltage between neighbours, the end segments extended beyond
@@ -228,8 +246,10 @@ void sl_calib_static_interp(const sl_machine *m, const int *known_ps,
 			    const double *known_w, size_t n_known, double *out);
 
 /* The complete machine: the skeleton with static_w on every P-state and the
- * fitted power section.  Free with sl_calib_model_free (strings are
- * borrowed from the skeleton and the data). */
+ * fitted power section, with floor: stalled when the fit's negative
+ * cycle-count terms outweigh its constant (sl_model_ceff_floor).  Free with
+ * sl_calib_model_free (strings are borrowed from the skeleton and the
+ * data). */
 void sl_calib_model(sl_machine *out, const sl_machine *skeleton,
 		    const sl_calib_data *d, const sl_calib_fit *fit);
 void sl_calib_model_free(sl_machine *out);

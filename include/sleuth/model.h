@@ -296,7 +296,8 @@ double sl_model_cycles(const sl_model *md, size_t i, double f1_ghz);
  * ceff_floor * f * V^2 when the machine says floor: stalled and its
  * negative cycle-count terms (a stalled core gating its clock) outweigh its
  * constant: a core stalled in every cycle, its static_w fitted without an
- * idle log and so holding the clock a stall gates.
+ * idle log and so holding the clock a stall gates; never below 0 W (a
+ * fit whose stall terms outweigh static_w must not predict negative power).
  * Peak power (the upper clamp): static + ceff_peak * f * V^2 +
  * energy_peak * f. */
 double sl_model_idle_w(const sl_model *md, const sl_opoint *op);

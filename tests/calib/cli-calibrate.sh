@@ -287,6 +287,28 @@ expect_ok -- "$CHECK" "$T/ka.yaml"
 "$SLEUTH" machine show "$SRCDIR/tests/fuzz/seeds/machine/floor-stalled.yaml" |
 	grep -q "idle clamp: a core stalled in every cycle, Ceff -11.5 nF (floor: stalled)" && ok ||
 	fail "machine show: floor: stalled not shown"
+# an event's name of any length is named whole in the comment (it was cut
+# off, and the comment's buffer overrun, past some 300 characters)
+long=BR_MISP_EXEC:ANY_$(printf 'X%.0s' {1..600})
+mkdir -p "$T/long"
+for f in "${TR[@]}"; do sed "s/BR_MISP_EXEC:ANY/$long/g" "$f" >"$T/long/${f##*/}"; done
+sed "s/BR_MISP_EXEC:ANY/$long/" "$T/sk-a.yaml" >"$T/sk-l.yaml"
+expect_ok -- "$SLEUTH" calibrate -q -m "$T/sk-l.yaml" -o "$T/kl.yaml" "$T"/long/*.yaml
+grep -q "^# events: from the skeleton (keep: auto: UOPS_RETIRED:ANY kept, $long left out)" \
+	"$T/kl.yaml" && ok || fail "comment with a long event name: $(grep '^# events' "$T/kl.yaml")"
+# a keep: auto term only one workload counts cannot be cross-validated:
+# left out, and said so (not "nan%")
+mkdir -p "$T/one"
+for f in "${TR[@]}"; do
+	case ${f##*/} in
+	povray*) cp "$f" "$T/one/" ;;
+	*) sed 's/, BR_MISP_EXEC:ANY\]/]/; s/\(n: \[.*\), [0-9]*\], br/\1], br/' "$f" >"$T/one/${f##*/}" ;;
+	esac
+done
+out=$("$SLEUTH" calibrate -m "$T/sk-a.yaml" -o "$T/k1.yaml" "$T"/one/*.yaml) ||
+	fail "line $LINENO: sleuth exited $?: $out"
+grep -q '^term BR_MISP_EXEC:ANY (keep: auto): left out, leave-one-workload-out error none with it (not computable), [0-9.]*% without$' \
+	<<<"$out" && ok || fail "keep: auto, a term not cross-validated: $(grep '^term' <<<"$out")"
 sed 's/keep: auto/keep: sometimes/' "$T/sk-a.yaml" >"$T/sk-b.yaml"
 calib_fails "sk-b.yaml:[0-9]*: key 'keep': unknown value 'sometimes'; use 'always'" -m "$T/sk-b.yaml" "${TR[@]}"
 

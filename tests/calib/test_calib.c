@@ -336,7 +336,10 @@ static void test_recover_idle(void **state)
 
 	/* The written model carries exactly this. */
 	sl_machine out;
+	s.m.floor_stalled = 1; /* the fit decides, not the skeleton */
 	sl_calib_model(&out, &s.m, d, &fit);
+	s.m.floor_stalled = 0;
+	assert_int_equal(out.floor_stalled, 0);
 	assert_int_equal(sl_machine_complete(&out), 1);
 	assert_string_equal(out.terms[1].event, "EV_B");
 	NEAR(out.pstates[1].static_w, 19.0, 0);
@@ -495,6 +498,39 @@ static void test_recover_energy(void **state)
 		found |= sel[k] == ev_c + d->n_events;
 	assert_true(found);
 	assert_true(cv[2] < 1e-6);
+	synth_free(&s);
+}
+
+/* keep: auto (sl_calib_keep_auto): the true term EV_B, marked, is kept
+ * because leaving a workload out predicts it far better with it; EV_A
+ * (keep: always) is 0; a marked term is kept only if it lowered the
+ * error. */
+static void test_keep_auto(void **state)
+{
+	(void)state;
+	synth s;
+	int ps[2] = {0, 3};
+	synth_setup(&s, ps, 2, 0.002, 4, 0);
+	sl_calib_opts o = {.static_w = TRUE_STATIC};
+	sl_power_term pt[3] = {{"EV_A", 0, 0, 0, 0}, {"EV_B", 0, 0, 0, 1}, {"EV_C", 0, 0, 0, 1}};
+	size_t terms[3] = {s.terms[0], s.terms[1], (size_t)sl_calib_data_event(&s.d, "EV_C")};
+	sl_power_term *own = s.m.terms;
+	size_t n_own = s.m.n_terms;
+	s.m.terms = pt;
+	s.m.n_terms = 3;
+	int kept[3];
+	double with[3], without[3];
+	assert_int_equal(sl_calib_keep_auto(&s.d, &s.m, terms, &o, kept, with, without), 0);
+	assert_int_equal(kept[0], 0);
+	assert_int_equal(kept[1], 1);
+	assert_true(with[1] < 0.005 && without[1] > 10 * with[1]);
+	assert_true(kept[2] == 1 ? with[2] < without[2] : !(with[2] < without[2]));
+	double cv;
+	size_t both[2] = {terms[0], terms[1]};
+	assert_int_equal(sl_calib_terms_cv(&s.d, &s.m, both, 2, &o, &cv), 0);
+	NEAR(cv, kept[2] == 1 ? without[2] : with[1], 1e-12);
+	s.m.terms = own;
+	s.m.n_terms = n_own;
 	synth_free(&s);
 }
 
@@ -853,6 +889,7 @@ int main(void)
 		cmocka_unit_test(test_partly_idle),
 		cmocka_unit_test(test_recover_energy),
 		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_keep_auto),
 		cmocka_unit_test(test_select_cycle_counts),
 		cmocka_unit_test(test_robust),
 		cmocka_unit_test(test_diagnostics),

@@ -131,6 +131,19 @@ static void test_skeletons(void **state)
 	sl_machine_free(&m);
 }
 
+/* m written to a scratch file and loaded back into *out. */
+static void round_trip(const sl_machine *m, sl_machine *out)
+{
+	char dir[] = "/tmp/sleuth-machine-ut.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = sl_xasprintf("%s/m.yaml", dir);
+	assert_int_equal(sl_machine_write(path, m, NULL), 0);
+	assert_int_equal(sl_machine_load(path, out), 0);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 /* keep: auto on a skeleton's term (calibrate judges it): read, written
  * back, and absent from a term without it. */
 static void test_keep_auto(void **state)
@@ -148,11 +161,7 @@ static void test_keep_auto(void **state)
 	assert_int_equal(m.terms[0].keep_auto, 0);
 	assert_int_equal(m.terms[1].keep_auto, 1);
 	assert_int_equal(m.terms[2].keep_auto, 0);
-	char dir[] = "/tmp/sleuth-machine-ut.XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	char *path = sl_xasprintf("%s/m.yaml", dir);
-	assert_int_equal(sl_machine_write(path, &m, NULL), 0);
-	assert_int_equal(sl_machine_load(path, &m2), 0);
+	round_trip(&m, &m2);
 	for (size_t k = 0; k < 3; k++)
 		assert_int_equal(m2.terms[k].keep_auto, m.terms[k].keep_auto);
 	const char *k1 = strstr(m2.text, "keep: auto");
@@ -160,9 +169,34 @@ static void test_keep_auto(void **state)
 	assert_null(strstr(k1 + 1, "keep:"));
 	sl_machine_free(&m2);
 	sl_machine_free(&m);
-	unlink(path);
-	rmdir(dir);
-	free(path);
+}
+
+/* memory: stall_llc_share and stall_per_mispredict (the mlp model's other
+ * stalls) and the mispredicts role: read, written back exactly, and absent
+ * (has_stall_probe 0) from a file without them. */
+static void test_stall_probes(void **state)
+{
+	(void)state;
+	sl_machine m, m2;
+	const char *text = HEAD PSTATES EVENTS "  mispredicts: BR_MISP_EXEC:ANY\n" POWER
+		"memory:\n  stall_llc_share: 0.85\n  stall_per_mispredict: 10.2\n";
+	assert_int_equal(load(text, &m), 0);
+	assert_int_equal(m.has_stall_probe, 1);
+	assert_true(m.mem_stall_llc_share == 0.85 && m.mem_stall_mispredict == 10.2);
+	assert_string_equal(sl_machine_role(&m, "mispredicts"), "BR_MISP_EXEC:ANY");
+	round_trip(&m, &m2);
+	assert_int_equal(m2.has_stall_probe, 1);
+	assert_true(m2.mem_stall_llc_share == 0.85 && m2.mem_stall_mispredict == 10.2);
+	sl_machine_free(&m2);
+	sl_machine_free(&m);
+	assert_int_equal(load(HEAD PSTATES EVENTS POWER "memory:\n  bandwidth_gbps: 12\n", &m), 0);
+	assert_int_equal(m.has_stall_probe, 0);
+	round_trip(&m, &m2);
+	assert_int_equal(m2.has_stall_probe, 0);
+	assert_null(strstr(m2.text, "stall_llc_share"));
+	assert_null(strstr(m2.text, "stall_per_mispredict"));
+	sl_machine_free(&m2);
+	sl_machine_free(&m);
 }
 
 /* Terms of kind energy (nJ per event at a fixed voltage): one event may be
@@ -265,6 +299,10 @@ static const struct {
 	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A, kind: [energy]}\n", "m.yaml:15: key 'kind': expected a scalar"},
 	{HEAD PSTATES EVENTS "power:\n  terms:\n    - {event: A, keep: maybe}\n", "m.yaml:15: key 'keep': unknown value 'maybe'; use 'always'"},
 	{HEAD PSTATES EVENTS "power:\n  floor: low\n  terms:\n    - {event: A}\n", "m.yaml:14: key 'floor': unknown floor 'low'; use 'static'"},
+	{HEAD PSTATES EVENTS "memory:\n  stall_llc_share: 0.8\n", "m.yaml:14: key 'stall_llc_share': comes with stall_per_mispredict (both are measured by bench/memprobe-sim.sh); give both or neither"},
+	{HEAD PSTATES EVENTS "memory:\n  stall_per_mispredict: 10\n", "m.yaml:14: key 'stall_per_mispredict': comes with stall_llc_share"},
+	{HEAD PSTATES EVENTS "memory:\n  stall_llc_share: 3\n  stall_per_mispredict: 10\n", "m.yaml:14: key 'stall_llc_share': 3 is out of range; give 0 to 2"},
+	{HEAD PSTATES EVENTS "memory:\n  stall_llc_share: 0.8\n  stall_per_mispredict: -1\n", "m.yaml:15: key 'stall_per_mispredict': -1 is out of range"},
 	{HEAD PSTATES EVENTS "power:\n  constant: .inf\n  terms: []\n", "m.yaml:14: key 'constant': an infinite value"},
 	{HEAD PSTATES EVENTS "power:\n  constant: 1\n  terms:\n    - {event: A, coeff: x}\n", "m.yaml:16: key 'coeff': expected a number"},
 	{HEAD "name: y\n", "m.yaml:5: key 'name': duplicate key"},
@@ -293,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_skeletons),
 		cmocka_unit_test(test_energy_terms),
 		cmocka_unit_test(test_keep_auto),
+		cmocka_unit_test(test_stall_probes),
 		cmocka_unit_test(test_rejections),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

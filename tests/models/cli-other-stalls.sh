@@ -1,6 +1,6 @@
 #!/bin/bash
 # The mlp model's stalls with other causes under a miss (models/model.c,
-# pollution_begin; docs/models.md) must not regress, end to end through
+# other_stalls_begin; docs/models.md) must not regress, end to end through
 # the CLI (bench/accuracy-workload.sh): workloads of the hard suite whose
 # slow phases hide whole misses behind the ROB at 1.60 GHz while their
 # miss-stall counter also counts dependency and resource stalls (rob-clip,
@@ -39,6 +39,12 @@ below "graph-bfs worst true instance % with the probes" "$(get probe graph-bfs)"
 below "rob-clip without the probes (must be above 6%)" 6 "$(get noprobe rob-clip)"
 below "drift without the probes (must be above 6%)" 6 "$(get noprobe drift)"
 below "graph-bfs without the probes (must be above 6%)" 6 "$(get noprobe graph-bfs)"
+
+# machine show says whether the mlp model separates the other stalls
+"$SLEUTH" machine show "$probe" | grep -q '^  time (mlp model) *yes: .*; other stalls under a miss separated (memory: stall_llc_share 0.85, stall_per_mispredict 10.2)$' &&
+	ok || fail "machine show: the stall probes"
+"$SLEUTH" machine show "$T/noprobe.yaml" | grep -q '^  time (mlp model) *yes: misses outstanding counted by [^;]*$' &&
+	ok || fail "machine show: stall probes without them"
 
 # the reader: both probes or neither, each in range, written back
 sed '/^  stall_per_mispredict:/d' "$probe" >"$T/one.yaml"

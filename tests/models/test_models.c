@@ -570,7 +570,18 @@ static void test_idle_floor(void **state)
 	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_LINEAR, 0), 0);
 	assert_near(sl_model_idle_w(&md, &op), op.static_w, 1e-9);
 	sl_model_free(&md);
+	/* stall terms that outweigh static power: the floor is 0 W, and a
+	 * stalled interval's power is never negative */
+	term.coeff = -1000.0;
 	m.constant = 0;
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_LINEAR, 0), 0);
+	assert_true(op.static_w - 1000.0 * fv2 < 0);
+	assert_near(sl_model_idle_w(&md, &op), 0.0, 1e-12);
+	sl_model_predict(&md, &op, 0, &pr);
+	assert_int_equal(pr.clamped, SL_CLAMP_IDLE);
+	assert_true(pr.power_w >= 0 && pr.energy_j >= 0);
+	sl_model_free(&md);
+	term.coeff = -2.0;
 	m.floor_stalled = 0; /* an older file: clamped to static_w */
 	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_LINEAR, 0), 0);
 	sl_model_predict(&md, &op, 0, &pr);
