@@ -62,18 +62,6 @@ struct sl_dither {
 	size_t n_dithered;
 };
 
-/* An event of a role that counts cycles (sl_cycle_count_roles): at f2 it
- * is not what it would have been at f0. */
-static int counts_cycles(const sl_machine *m, const char *ev)
-{
-	for (size_t r = 0; r < SL_ARRAY_LEN(sl_cycle_count_roles); r++) {
-		const char *re = sl_machine_role(m, sl_cycle_count_roles[r]);
-		if (re && !strcmp(re, ev))
-			return 1;
-	}
-	return 0;
-}
-
 void sl_dither_free(struct sl_dither *d)
 {
 	if (!d)
@@ -160,7 +148,7 @@ int sl_dither_begin(sl_model *md, const sl_profile *p, const char ***evs, size_t
 	d->cyc2 = sl_xcalloc(ni, sizeof *d->cyc2);
 	int *cyc_col = sl_xcalloc(ne, sizeof *cyc_col);
 	for (size_t k = 0; k < p->n_events; k++)
-		cyc_col[k] = counts_cycles(md->mach, p->events[k]);
+		cyc_col[k] = sl_machine_counts_cycles(md->mach, p->events[k]);
 	for (size_t i = 0; i < ni; i++) {
 		uint64_t *row = d->f0.counts + i * ne;
 		int dith = sl_profile_dithered(p, i);

@@ -127,11 +127,6 @@ static int check_inputs(const sl_profile *p, const sl_machine *m, sl_time_model 
 
 static void other_stalls_begin(sl_model *md);
 
-const char *const sl_cycle_count_roles[6] = {
-	"stall_cycles",   "resource_stalls",   "memory_stall_cycles",
-	"miss_stall_cycles", "offcore_cycles", "offcore_occupancy",
-};
-
 /* Cycle counts that overlap memory stalls scale with them (docs/models.md,
  * "Event rates at the target"): is the event one of the machine's? */
 static int scaled_cycles(const sl_machine *m, const char *ev)
@@ -241,12 +236,13 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	int rc = sl_dither_begin(md, p, &evs, &n, &cap);
 	if (rc == 0) {
 		/* the events that count cycles, not work (sl_interp_build_cycles) */
-		const char *cyc[SL_ARRAY_LEN(sl_cycle_count_roles)];
+		const char **cyc = sl_xcalloc(m->n_roles + 1, sizeof *cyc);
 		size_t nc = 0;
-		for (size_t r = 0; r < SL_ARRAY_LEN(sl_cycle_count_roles); r++)
-			if ((cyc[nc] = sl_machine_role(m, sl_cycle_count_roles[r])))
-				nc++;
+		for (size_t r = 0; r < m->n_roles; r++)
+			if (sl_machine_counts_cycles(m, m->roles[r].event))
+				cyc[nc++] = m->roles[r].event;
 		rc = sl_interp_build_cycles(&md->view, md->prof, evs, n, cyc, nc);
+		free(cyc);
 	}
 	free(evs);
 	if (rc < 0)

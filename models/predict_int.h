@@ -36,10 +36,6 @@ double sl_model_cycles_refined(const sl_model *md, size_t i, double f1_ghz);
 void sl_refine_free(struct sl_refine *r);
 /* Append `ev` to a list of event names unless present; its index. */
 int sl_model_add_event(const char ***list, size_t *n, size_t *cap, const char *ev);
-/* The machine roles whose events count cycles, not work: interpolation
- * takes no rates per them (sl_interp_build_cycles), and a dithered
- * interval's are not what they would have been at f0 (models/model.c). */
-extern const char *const sl_cycle_count_roles[6];
 
 /* Two instances (or an interval and an instance) behave alike within this
  * Euclidean distance of their behaviour features (sl_interp_features):
