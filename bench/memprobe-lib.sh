@@ -52,6 +52,12 @@ mp_latency_point() {
 # cycles SB - SC over mispredicts MB - MC)
 mp_stall() {
 	awk -v sl="$1" -v sc="$2" -v cl="$3" -v cc="$4" -v sb="$5" -v mb="$6" -v mc="$7" 'BEGIN {
+		if (cl <= cc || mb <= mc) {
+			print "memprobe: the LLC loop took no more cycles than the L2 one, or the " \
+			      "branch loop mispredicted no more: the probes measure nothing here; " \
+			      "check the probe workloads and the machine'"'"'s events" > "/dev/stderr"
+			exit 1
+		}
 		printf "  stall_llc_share: %.3f\n  stall_per_mispredict: %.2f\n",
 		       (sl - sc) / (cl - cc), (sb - sc) / (mb - mc)
 	}'
