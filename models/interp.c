@@ -19,7 +19,11 @@
  * counts work (not cycles), when the event's counts are steadier against
  * it within phases: LLC misses per LLC reference of the same code vary
  * less between its intervals than per instruction, and the interval's
- * own reference count then scales them.
+ * own reference count then scales them -- as far as that count is like
+ * theirs: an instance whose count of the pinned event per instruction is
+ * more than twice or under half its sources' (a one-interval instance
+ * unlike the rest of its phase) takes the geometric mean of the count per
+ * pinned event and the count per instruction.
  *
  * An interval that straddles a phase change ran part of the phase before
  * and part of the one after, and its detected phase is often one of
@@ -307,7 +311,8 @@ static size_t near_search(const near_scratch *ns, const sl_interp *v, size_t j, 
  * j's phase that behave most like the instance (Euclidean distance in the
  * behaviour features), among the NEAR_WINDOW measured ones on each side of
  * it in time; NAN when its phase measured none. */
-static double near_rate(near_scratch *ns, const sl_interp *v, size_t k, size_t j, int *own)
+static double near_rate(near_scratch *ns, const sl_interp *v, size_t k, size_t j, int *own,
+			double *bpi, double *rpi)
 {
 	const sl_profile *p = v->prof;
 	const sl_instance *in = &v->inst[j];
@@ -319,13 +324,21 @@ static double near_rate(near_scratch *ns, const sl_interp *v, size_t k, size_t j
 	size_t nb = ns->n_nbr[j];
 	if (!nb)
 		return NAN;
-	double sum = 0;
+	double sum = 0, sb = 0, sr = 0;
+	int all_ins = 1;
 	*own = 1;
 	for (size_t q = 0; q < nb; q++) {
 		size_t i = best_i[q];
-		sum += (double)sl_prof_count(p, i, (size_t)v->col[k]) / sl_interp_base(v, i, k);
+		double c = (double)sl_prof_count(p, i, (size_t)v->col[k]);
+		double ins = (double)p->iv[i].instructions;
+		sum += c / sl_interp_base(v, i, k);
+		sb += sl_interp_base(v, i, k) / ins, sr += c / ins;
+		all_ins &= ins > 0;
 		*own &= i >= in->first && i < in->first + in->n;
 	}
+	/* bpi, rpi: the neighbours' count of the norm and of the event per
+	 * instruction (NAN when one had none) */
+	*bpi = all_ins ? sb / (double)nb : NAN, *rpi = sr / (double)nb;
 	return sum / (double)nb;
 }
 
@@ -448,6 +461,43 @@ static int choose_norm(const sl_interp *v, size_t k, const uint8_t *cyc, double 
 	return best;
 }
 
+/* How far (a factor) an instance's own count per instruction of the
+ * pinned event an event's rates are per may lie from its source
+ * intervals' before the proportion is no longer trusted whole (chosen on
+ * the tuning split, docs/benchmarks.md "Rates per a pinned event, far
+ * from their sources"). */
+#define NORM_FAR 2.0
+
+/*
+ * Instance j takes event k per its pinned norm from source intervals
+ * whose count of that norm per instruction averages bpi.  1 when the
+ * instance's own lies more than NORM_FAR from it: *scale is then the
+ * factor on the sources' rate per instruction the instance takes.  The
+ * proportion to the pinned event was chosen on intervals of a phase,
+ * which differ from each other by a little; an instance whose count of
+ * the pinned event is several times its sources' (a one-interval
+ * instance unlike the rest of its phase) is outside what it was chosen
+ * on, and neither the proportion (count per pinned event) nor its
+ * absence (count per instruction) can be told right from the profile:
+ * the instance takes their geometric mean, the square root of the
+ * ratio.
+ */
+static int norm_far(const sl_interp *v, size_t j, size_t k, double bpi, double *scale)
+{
+	const sl_profile *p = v->prof;
+	const sl_instance *in = &v->inst[j];
+	double b = 0, ins = 0;
+	*scale = 1;
+	for (size_t i = in->first; i < in->first + in->n; i++)
+		if (p->iv[i].instructions)
+			b += sl_interp_base(v, i, k), ins += (double)p->iv[i].instructions;
+	if (!(ins > 0 && bpi > 0 && b > 0))
+		return 0;
+	double x = b / ins / bpi;
+	*scale = sqrt(x);
+	return x > NORM_FAR || x < 1 / NORM_FAR;
+}
+
 /* One event: its means at each level, then the value every instance's
  * unmeasured intervals take (the nearest measured intervals of its phase,
  * else the nearest level's mean rate), and the cell tallies.  Nothing per
@@ -490,16 +540,23 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 		double r = pick(&ai[j], &ap[v->inst[j].phase], q >= 0 ? &ap[q] : NULL, &prog, &s);
 		/* when its phase measured the event: the measured intervals of
 		 * the phase that behave most like the instance, "instance" when
-		 * they all lie in it */
+		 * they all lie in it; per instruction in part when the
+		 * instance's count of the event's norm is far from theirs */
 		int own = 0;
+		double bpi = NAN, rpi = NAN;
 		double rn = unmeasured[j] && (s == SL_SRC_INSTANCE || s == SL_SRC_PHASE)
-				    ? near_rate(ns, v, k, j, &own)
+				    ? near_rate(ns, v, k, j, &own, &bpi, &rpi)
 				    : NAN;
 		dn[j * ne + k] = INFINITY;
 		if (!isnan(rn)) {
 			r = rn;
 			s = own ? SL_SRC_INSTANCE : SL_SRC_PHASE;
 			dn[j * ne + k] = near_dist(ns, v, j);
+			double sc;
+			if (v->norm[k] >= 0 && norm_far(v, j, k, bpi, &sc)) {
+				r = rpi * sc;
+				v->iins[j * ne + k] = 1;
+			}
 		}
 		v->imean[j * ne + k] = r;
 		v->isrc[j * ne + k] = (uint8_t)s;
@@ -598,7 +655,7 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 				continue;
 			double ra = rate_of(v, i - 1, k), rb = rate_of(v, i + 1, k);
 			out[j * ne + k] = ((1 - alpha[j]) * ra + alpha[j] * rb) *
-					  (double)p->iv[i].instructions / sl_interp_base(v, i, k);
+					  (double)p->iv[i].instructions / sl_interp_fill_base(v, i, k);
 		}
 	for (size_t j = 0; j < ni; j++)
 		for (size_t k = 0; k < ne; k++) {
@@ -658,6 +715,7 @@ int sl_interp_build_cycles(sl_interp *v, const sl_profile *p, const char *const 
 	size_t ne = n_events ? n_events : 1;
 	v->imean = sl_xcalloc(v->n_instances * ne, sizeof *v->imean);
 	v->isrc = sl_xcalloc(v->n_instances * ne, 1);
+	v->iins = sl_xcalloc(v->n_instances * ne, 1);
 	double *x = sl_xmalloc((p->n_events + 1) * sizeof *x);
 	phase_features(v, x);
 	near_scratch ns;
@@ -702,6 +760,7 @@ void sl_interp_free(sl_interp *v)
 	free(v->norm);
 	free(v->spread);
 	free(v->isrc);
+	free(v->iins);
 	free(v->feat);
 	free(v->pinned);
 	free(v->ev_cells);

@@ -83,6 +83,10 @@ typedef struct sl_interp {
 				     mean, pooled over phases; NAN: no phase
 				     measured it twice */
 	uint8_t *isrc;            /* n_instances x n_events: its level (sl_src) */
+	uint8_t *iins;            /* n_instances x n_events, or NULL: 1 when the
+				     instance's rate is per instruction although
+				     the event's norm is a pinned event (its own
+				     count of that event far from its sources') */
 	uint64_t cells[SL_SRC_N]; /* (interval, event) cells per source */
 	uint64_t *ev_cells;       /* n_events x SL_SRC_N: the same per event */
 
@@ -120,6 +124,15 @@ static inline double sl_interp_base(const sl_interp *v, size_t i, size_t k)
 					   : (double)v->prof->iv[i].instructions;
 }
 
+/* What the rate an unmeasured interval i takes of event k (imean) is per:
+ * sl_interp_base, or its instructions where the view said so (iins). */
+static inline double sl_interp_fill_base(const sl_interp *v, size_t i, size_t k)
+{
+	return v->iins && v->iins[(size_t)v->inst_of[i] * v->n_events + k]
+		       ? (double)v->prof->iv[i].instructions
+		       : sl_interp_base(v, i, k);
+}
+
 /* The count of event k in interval i (NAN for SL_SRC_NONE), and where it
  * came from. */
 static inline double sl_interp_count(const sl_interp *v, size_t i, size_t k)
@@ -130,7 +143,7 @@ static inline double sl_interp_count(const sl_interp *v, size_t i, size_t k)
 		if (c != SL_MISSING)
 			return (double)c;
 	}
-	return v->imean[(size_t)v->inst_of[i] * v->n_events + k] * sl_interp_base(v, i, k);
+	return v->imean[(size_t)v->inst_of[i] * v->n_events + k] * sl_interp_fill_base(v, i, k);
 }
 static inline sl_src sl_interp_src(const sl_interp *v, size_t i, size_t k)
 {

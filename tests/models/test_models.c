@@ -260,6 +260,41 @@ static void test_interp_norm(void **state)
 	sl_interp_free(&v);
 }
 
+/*
+ * Rates per a pinned event, far from their sources.  Phase A = 0 holds
+ * intervals 0-2 and, after one of B = 1, interval 4, a one-interval
+ * instance whose W is several times its phase's (1000 instructions each):
+ *
+ *   iv   0   1   2   3   4
+ *   ph   A   A   A   B   A
+ *   W    10  12  14  30  80
+ *   X    5   6   7   15  -
+ *
+ * X is steadiest against W, and iv4's nearest measured intervals are iv2
+ * and iv1 (W 13 per 1000 instructions on average, X 6.5).  Per W, iv4
+ * would take 0.5 x 80 = 40; per instruction 6.5.  Its W is 6.2 times its
+ * sources' (over NORM_FAR), so it takes their geometric mean,
+ * sqrt(40 x 6.5) = 16.1: not the 40 that made many-phases' one-interval
+ * instances the worst of the hard suite ("Rates per a pinned event, far
+ * from their sources").
+ */
+static void test_interp_norm_far(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[5];
+	static const uint32_t ph[] = {0, 0, 0, 1, 0};
+	uint64_t counts[] = {10, 5, 12, 6, 14, 7, 30, 15, 80, M};
+	for (size_t i = 0; i < 5; i++)
+		iv[i] = (sl_prof_interval){ph[i], (double)i, 1, 1000, 1000, NAN};
+	char *evs[] = {"W", "X"};
+	sl_profile p;
+	sl_interp v;
+	view2(&v, &p, 5, iv, evs, counts);
+	assert_int_equal(v.norm[1], 0);
+	want_cell(&v, 4, 1, SL_SRC_PHASE, sqrt(40 * 6.5), 0.05);
+	sl_interp_free(&v);
+}
+
 /* Means are of per-instruction rates: an interval twice as long weighs
  * the same, and a zero-instruction interval is left out of the mean. */
 static void test_interp_rates(void **state)
@@ -826,6 +861,7 @@ int main(void)
 		cmocka_unit_test(test_interp_straddle),
 		cmocka_unit_test(test_interp_straddle_event),
 		cmocka_unit_test(test_interp_norm),
+		cmocka_unit_test(test_interp_norm_far),
 		cmocka_unit_test(test_interp_similar),
 		cmocka_unit_test(test_interp_nearest),
 		cmocka_unit_test(test_interp_refusals),
