@@ -357,6 +357,29 @@ static double median(double *v, size_t k)
 	return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
+/* The phase nearest ph in behaviour (the view's phase features) among
+ * those whose intervals measured a rate of other stalls in at least
+ * MLP_OTHER_STALLS_MIN (cnt[q]); -1: none, or ph without features. */
+static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t ph)
+{
+	const sl_interp *v = &md->view;
+	size_t nf = v->n_feat;
+	int64_t best_q = -1;
+	double best = INFINITY;
+	if (isnan(v->feat[ph * nf]))
+		return -1;
+	for (size_t q = 0; q < v->n_phase_ids; q++) {
+		if (cnt[q] < MLP_OTHER_STALLS_MIN || isnan(v->feat[q * nf]))
+			continue;
+		double d = sl_feat_dist2(v->feat + ph * nf, v->feat + q * nf, nf);
+		if (d < best) {
+			best = d;
+			best_q = (int64_t)q;
+		}
+	}
+	return best_q;
+}
+
 /*
  * The stalls with other causes under a miss (docs/models.md, "Stalls
  * with other causes under a miss").  M, the cycles stalled while a miss
@@ -372,7 +395,12 @@ static double median(double *v, size_t k)
  * one-interval instance; per instruction, its
  * median over such intervals of each phase (at least
  * MLP_OTHER_STALLS_MIN: the stall counter rotates) is the phase's rate,
- * and every interval of the phase sheds r N of its M, r its own.  Left
+ * and every interval of the phase sheds r N of its M, r its own.  A
+ * phase that measured N in only 1 or 2 such intervals takes the smaller
+ * of their median and the rate of the phase nearest it in behaviour
+ * (nearest_rated): a few intervals are noise, the nearest phase may
+ * stall unlike it, and the smaller of the two sheds no more than either
+ * says (docs/benchmarks.md, "drift at fresh seeds").  Left
  * unset (no correction) without the roles or the probes.
  */
 static void other_stalls_begin(sl_model *md)
@@ -408,14 +436,28 @@ static void other_stalls_begin(sl_model *md)
 		if (o < c)
 			x[i] = SL_MAX(0.0, other) / (1 - o / c) / (double)p->iv[i].instructions;
 	}
+	/* own[ph]: the median over the phase's intervals, however few (NAN:
+	 * none); the rate where enough of them measured */
+	double *own = sl_xmalloc(np * sizeof *own);
+	size_t *cnt = sl_xcalloc(np, sizeof *cnt);
 	for (size_t ph = 0; ph < np; ph++) {
 		size_t k = 0;
 		for (size_t i = 0; i < p->n_intervals; i++)
 			if (p->iv[i].phase == ph && !isnan(x[i]))
 				vals[k++] = x[i];
-		rate[ph] = k >= MLP_OTHER_STALLS_MIN ? median(vals, k) : 0;
+		cnt[ph] = k;
+		own[ph] = k ? median(vals, k) : NAN;
+		rate[ph] = k >= MLP_OTHER_STALLS_MIN ? own[ph] : 0;
 	}
+	for (size_t ph = 0; ph < np; ph++)
+		if (cnt[ph] && cnt[ph] < MLP_OTHER_STALLS_MIN) {
+			int64_t q = nearest_rated(md, cnt, ph);
+			if (q >= 0)
+				rate[ph] = SL_MIN(own[ph], rate[q]);
+		}
 	md->other_stalls = rate;
+	free(own);
+	free(cnt);
 	free(x);
 	free(vals);
 }
