@@ -4,6 +4,8 @@
  * docs/models.md gives the equations and the reasoning behind each choice;
  * the comments here only point at them.
  */
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,19 +346,6 @@ static double llc_hit_cycles(const sl_model *md, size_t i, double c, double o)
 				  c - o));
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The median of v[0..k-1], k > 0 (sorts v). */
-static double median(double *v, size_t k)
-{
-	qsort(v, k, sizeof *v, cmp_double);
-	return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
-}
-
 /* The phase nearest ph in behaviour (the view's phase features) among
  * those whose intervals measured a rate of other stalls in at least
  * MLP_OTHER_STALLS_MIN (cnt[q]); -1: none, or ph without features. */
@@ -446,7 +435,8 @@ static void other_stalls_begin(sl_model *md)
 			if (p->iv[i].phase == ph && !isnan(x[i]))
 				vals[k++] = x[i];
 		cnt[ph] = k;
-		own[ph] = k ? median(vals, k) : NAN;
+		gsl_sort(vals, 1, k);
+		own[ph] = k ? gsl_stats_median_from_sorted_data(vals, 1, k) : NAN;
 		rate[ph] = k >= MLP_OTHER_STALLS_MIN ? own[ph] : 0;
 	}
 	for (size_t ph = 0; ph < np; ph++)
