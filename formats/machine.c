@@ -667,18 +667,24 @@ const char *sl_machine_role(const sl_machine *m, const char *role)
 	return NULL;
 }
 
+int sl_machine_role_in(const sl_machine *m, const char *event, const char *const *roles,
+		       size_t n_roles)
+{
+	for (size_t r = 0; r < n_roles; r++) {
+		const char *ev = sl_machine_role(m, roles[r]);
+		if (ev && !strcmp(ev, event))
+			return 1;
+	}
+	return 0;
+}
+
 int sl_machine_counts_cycles(const sl_machine *m, const char *event)
 {
 	static const char *const cycle_roles[] = {
 		"stall_cycles", "resource_stalls", "memory_stall_cycles",
 		"offcore_cycles", "offcore_occupancy", "miss_stall_cycles",
 	};
-	for (size_t r = 0; r < SL_ARRAY_LEN(cycle_roles); r++) {
-		const char *ev = sl_machine_role(m, cycle_roles[r]);
-		if (ev && !strcmp(ev, event))
-			return 1;
-	}
-	return 0;
+	return sl_machine_role_in(m, event, cycle_roles, SL_ARRAY_LEN(cycle_roles));
 }
 
 static int has_str(const char **v, size_t n, const char *s)

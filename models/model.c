@@ -135,12 +135,7 @@ static int scaled_cycles(const sl_machine *m, const char *ev)
 {
 	static const char *const cycle_roles[] = {"stall_cycles", "resource_stalls",
 						  "memory_stall_cycles", "miss_stall_cycles"};
-	for (size_t r = 0; r < SL_ARRAY_LEN(cycle_roles); r++) {
-		const char *re = sl_machine_role(m, cycle_roles[r]);
-		if (re && !strcmp(re, ev))
-			return 1;
-	}
-	return 0;
+	return sl_machine_role_in(m, ev, cycle_roles, SL_ARRAY_LEN(cycle_roles));
 }
 
 double sl_model_ceff_floor(const sl_machine *m)

@@ -110,6 +110,9 @@ int sl_machine_has_volts(const sl_machine *m);
 int sl_machine_known_role(const char *role);
 /* The event playing `role`, or NULL. */
 const char *sl_machine_role(const sl_machine *m, const char *role);
+/* 1 if the machine names `event` in one of these roles. */
+int sl_machine_role_in(const sl_machine *m, const char *event, const char *const *roles,
+		       size_t n_roles);
 /* 1 if the machine names `event` in a role that counts cycles in which
  * something holds (stalls, misses outstanding) rather than events. */
 int sl_machine_counts_cycles(const sl_machine *m, const char *event);
