@@ -40,13 +40,6 @@
 /* The view's name for the f0 cycles column: no PMU event has spaces. */
 #define F0_CYCLES "(cycles at the profiled frequency)"
 
-/* A dithered interval whose behaviour on the events that do not depend
- * on the clock (the view's pinned ones: log(1 + rate per 1000
- * instructions)) is farther than SL_LIKE_DIST (Euclidean) from the mean
- * of its instance's intervals at f0 is unlike them (a phase's first
- * interval, handing over from the phase before), and so is one whose
- * instance has no interval at f0: the refinement's like-behaviour
- * distance, not tuned again. */
 /* The bisection that inverts the time model: steps. */
 #define DITHER_INVERT_STEPS 60
 
@@ -127,7 +120,8 @@ int sl_dither_begin(sl_model *md, const sl_profile *p, const char ***evs, size_t
 {
 	double f2;
 	size_t nd;
-	if (sl_dither_check(p) < 0 || dither_freq(p, &f2, &nd) < 0)
+	/* (the shape was checked with the profile, sl_dither_check) */
+	if (dither_freq(p, &f2, &nd) < 0)
 		return -1;
 	if (!nd)
 		return 0;
@@ -169,10 +163,15 @@ int sl_dither_begin(sl_model *md, const sl_profile *p, const char ***evs, size_t
 	return 0;
 }
 
-/* Which dithered intervals are unlike their instance (d->alone): their
- * clock-free behaviour against the mean of the instance's f0 intervals'.
- * Features that are NAN in a dithered interval (events that count
- * cycles) are left out of both. */
+/* Which dithered intervals are unlike their instance (d->alone): one
+ * whose behaviour on the events that do not depend on the clock (the
+ * view's pinned ones: log(1 + rate per 1000 instructions)) is farther
+ * than SL_LIKE_DIST (Euclidean) from the mean of its instance's
+ * intervals at f0 (a phase's first interval, handing over from the phase
+ * before), and one whose instance has no interval at f0: the
+ * refinement's like-behaviour distance, not tuned again.  Features that
+ * are NAN in a dithered interval (events that count cycles) are left out
+ * of both. */
 static void mark_alone(const sl_model *md, struct sl_dither *d)
 {
 	const sl_interp *v = &md->view;

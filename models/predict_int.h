@@ -51,7 +51,8 @@ int sl_dither_check(const sl_profile *p);
 /* A dithered profile (models/dither.c): before the view is built, make
  * md->prof the profile at f0 alone and add its cycles column to the
  * view's events (`evs`); after, fill the dithered intervals' cycles and
- * times at f0 from the view.  Both 0 for a profile that is not
+ * times at f0 from the view, for a profile sl_dither_check passed
+ * (sl_model_check_profile).  Both 0 for a profile that is not
  * dithered; -1 with sl_error(). */
 int sl_dither_begin(sl_model *md, const sl_profile *p, const char ***evs, size_t *n,
 		    size_t *cap);
