@@ -95,14 +95,11 @@ int sl_calib_run_from_trace(sl_calib_run *r, const char *path)
 	int rc;
 	size_t i = 0;
 	while ((rc = sl_trace_next(tr, &iv)) == 1) {
-		if (iv.ghz > 0 && fabs(iv.ghz - h->frequency_ghz) >= SL_SAME_GHZ) {
-			sl_error_set("%s: interval %zu ran at %.2f GHz, the run at %.2f GHz (a "
-				     "dithered or scheduled run); calibrate from runs at one "
-				     "fixed P-state", path, i, iv.ghz, h->frequency_ghz);
+		if (sl_interval_one_freq(path, i++, iv.ghz, h->frequency_ghz,
+					 "calibrate from runs at one fixed P-state") < 0) {
 			rc = -1;
 			break;
 		}
-		i++;
 		for (size_t k = 0; k < ne; k++)
 			row[k] = iv.n[src[k]];
 		sl_calib_run_add(r, t, iv.t, iv.has_e ? iv.e : NAN, iv.n[cyc], row, 0);

@@ -59,8 +59,6 @@ static const char *const sec_names[] = {
 	[SEC_GHZ] = "frequency",
 };
 
-/* A per-interval core frequency is in (0, SL_MAX_GHZ), as a trace's. */
-
 enum { MT_STR = 1, MT_U64 = 2, MT_F64 = 3 };
 
 static const char *sec_name(uint32_t type);
@@ -131,15 +129,21 @@ int sl_profile_dithered(const sl_profile *p, size_t i)
 	return p->ghz && fabs(p->ghz[i] - p->freq_ghz) >= SL_SAME_GHZ;
 }
 
+int sl_interval_one_freq(const char *path, size_t i, double ghz, double run_ghz,
+			 const char *use)
+{
+	if (!(ghz > 0) || fabs(ghz - run_ghz) < SL_SAME_GHZ)
+		return 0;
+	sl_error_set("%s: interval %zu ran at %.2f GHz, the run at %.2f GHz (a dithered or "
+		     "scheduled run); %s", path, i, ghz, run_ghz, use);
+	return -1;
+}
+
 int sl_profile_one_freq(const sl_profile *p, const char *path, const char *use)
 {
-	for (size_t i = 0; i < p->n_intervals; i++)
-		if (sl_profile_dithered(p, i)) {
-			sl_error_set("%s: interval %zu ran at %.2f GHz, the run at %.2f GHz (a "
-				     "dithered or scheduled run); %s", path, i, p->ghz[i],
-				     p->freq_ghz, use);
+	for (size_t i = 0; p->ghz && i < p->n_intervals; i++)
+		if (sl_interval_one_freq(path, i, p->ghz[i], p->freq_ghz, use) < 0)
 			return -1;
-		}
 	return 0;
 }
 
@@ -938,6 +942,7 @@ static int dec_per_interval(cur *c, const sl_profile *p, double **out, const cha
 }
 
 static int temp_ok(double t) { return isnan(t) || (t > -273.15 && t <= 500); }
+/* a per-interval core frequency is in (0, SL_MAX_GHZ), as a trace's */
 static int ghz_ok(double f) { return f > 0 && f < SL_MAX_GHZ; }
 
 static int dec_temps(cur *c, sl_profile *p)

@@ -110,6 +110,10 @@ int sl_profile_dithered(const sl_profile *p, size_t i);
  * (a dithered or scheduled run); USE") when some interval ran at another
  * frequency than the run's; 0 when all ran at one. */
 int sl_profile_one_freq(const sl_profile *p, const char *path, const char *use);
+/* The same for one interval i that ran at ghz (0: not recorded, the
+ * run's) of a run at run_ghz: a trace's, read one interval at a time. */
+int sl_interval_one_freq(const char *path, size_t i, double ghz, double run_ghz,
+			 const char *use);
 int sl_profile_read(const char *path, sl_profile *p);
 /* "markov predictor 97.1% right", or "markov predictor: nothing to
  * predict" when the run had a single interval; in buf, returned. */
