@@ -236,6 +236,15 @@ void sl_behave_merge_code(sl_behave *b, uint32_t from, uint32_t into)
 	merge_close(b, into);
 }
 
+/* Whether g is younger than the oldest living group of its code phase. */
+static int younger(const sl_behave *b, const group *g)
+{
+	for (size_t i = 0; i < b->n_g && &b->g[i] != g; i++)
+		if (b->g[i].alive && b->g[i].code == g->code)
+			return 1;
+	return 0; /* the oldest group of its code phase */
+}
+
 /* A transient group: younger than its code phase's first, and met in runs
  * shorter than SL_BEHAVE_MIN_RUN intervals on average -- the intervals of a
  * transition, where behaviour ramps from one phase to the next under the
@@ -243,10 +252,7 @@ void sl_behave_merge_code(sl_behave *b, uint32_t from, uint32_t into)
  * interval.  Behaviour that is a phase of its own lasts. */
 static int transient(const sl_behave *b, const group *g)
 {
-	for (size_t i = 0; i < b->n_g && &b->g[i] != g; i++)
-		if (b->g[i].alive && b->g[i].code == g->code)
-			return g->n < SL_BEHAVE_MIN_RUN * g->runs;
-	return 0; /* the oldest group of its code phase */
+	return younger(b, g) && g->n < SL_BEHAVE_MIN_RUN * g->runs;
 }
 
 /* Distance from x to the range [lo, hi] of a group's intervals (Chebyshev,
@@ -420,10 +426,7 @@ void sl_behave_finish(sl_behave *b)
 	}
 	for (size_t j = 0; j < b->n_g; j++) {
 		group *g = &b->g[j], *to;
-		int oldest = 1;
-		for (size_t i = 0; i < j && oldest; i++)
-			oldest = !(b->g[i].alive && b->g[i].code == g->code);
-		if (g->alive && !oldest && (to = ramp_into(b, g)))
+		if (g->alive && younger(b, g) && (to = ramp_into(b, g)))
 			merge(b, to, g);
 	}
 	successors(b);
