@@ -28,6 +28,12 @@ void sl_collect_opts_init(sl_collect_opts *o)
 	o->top = DEFAULT_TOP;
 }
 
+/* A code phase's samples, intervals and runs of consecutive intervals
+ * (merge_codes). */
+typedef struct code_stat {
+	double samples, n, runs;
+} code_stat;
+
 typedef struct loop {
 	sl_backend *b;
 	sl_profile *p;
@@ -47,9 +53,7 @@ typedef struct loop {
 	size_t iv_cap;
 	int any_energy;
 	uint32_t last_code;   /* the code phase of the last interval with samples */
-	double *code_samples; /* per code phase: samples, intervals and runs */
-	double *code_n;
-	double *code_runs;
+	code_stat *code;      /* per code phase */
 	size_t n_code;
 } loop;
 
@@ -90,16 +94,14 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 		return code;
 	if (code >= L->n_code) {
 		size_t n = sl_cluster_count(L->cl);
-		L->code_samples = sl_xreallocarray(L->code_samples, n, sizeof *L->code_samples);
-		L->code_n = sl_xreallocarray(L->code_n, n, sizeof *L->code_n);
-		L->code_runs = sl_xreallocarray(L->code_runs, n, sizeof *L->code_runs);
-		for (size_t c = L->n_code; c < n; c++)
-			L->code_samples[c] = L->code_n[c] = L->code_runs[c] = 0;
+		L->code = sl_xreallocarray(L->code, n, sizeof *L->code);
+		memset(L->code + L->n_code, 0, (n - L->n_code) * sizeof *L->code);
 		L->n_code = n;
 	}
-	L->code_samples[code] += (double)o->n_samples;
-	L->code_runs[code] += !L->code_n[code] || code != L->last_code;
-	L->code_n[code]++;
+	code_stat *cs = &L->code[code];
+	cs->samples += (double)o->n_samples;
+	cs->runs += !cs->n || code != L->last_code;
+	cs->n++;
 	/* A dithered interval ran at another clock: its CPI and cycle counts
 	 * are not the run's behaviour.  Running the code of the interval
 	 * before it, it keeps that one's phase; else it joins its code
@@ -133,13 +135,13 @@ static void merge_codes(loop *L)
 	uint32_t *root = sl_xcalloc(n + 1, sizeof *root);
 	for (size_t j = 0; j < n; j++) {
 		root[j] = (uint32_t)j;
-		if (L->code_n[j] < SL_BEHAVE_MIN_RUN * L->code_runs[j])
+		if (L->code[j].n < SL_BEHAVE_MIN_RUN * L->code[j].runs)
 			continue; /* a transition's mixed intervals, not a copy */
 		for (size_t i = 0; i < j; i++) {
 			if (root[i] != i)
 				continue;
-			double samples = (L->code_samples[i] + L->code_samples[j]) /
-					 (L->code_n[i] + L->code_n[j]);
+			double samples = (L->code[i].samples + L->code[j].samples) /
+					 (L->code[i].n + L->code[j].n);
 			double noise = noise_threshold(L, (size_t)samples) - L->margin;
 			if (sl_bv_distance(sl_cluster_centroid(L->cl, (uint32_t)i),
 					   sl_cluster_centroid(L->cl, (uint32_t)j), L->dims) <= noise) {
@@ -337,9 +339,7 @@ static void loop_free(loop *L)
 	sl_pred_free(L->pred);
 	sl_mux_free(L->mux);
 	sl_behave_free(L->bh);
-	free(L->code_samples);
-	free(L->code_n);
-	free(L->code_runs);
+	free(L->code);
 	free(L->pinned);
 	free(L->feat);
 	free(L->sel);
