@@ -83,6 +83,13 @@ static void interpolated_share(const sl_model *md, double *u)
 	free(all);
 }
 
+/* The machine's other time model beside t: stall and mlp each other's,
+ * the linear model none (SL_TIME_LINEAR). */
+static sl_time_model other_time(sl_time_model t)
+{
+	return t == SL_TIME_STALL ? SL_TIME_MLP : t == SL_TIME_MLP ? SL_TIME_STALL : SL_TIME_LINEAR;
+}
+
 /*
  * Per phase k and P-state p, how much longer the machine's other time
  * model, when its training residuals are smaller at p (time_error:),
@@ -93,13 +100,6 @@ static void interpolated_share(const sl_model *md, double *u)
  * because a disagreement says that one model is wrong, not which.  Zero
  * where there is no such model (docs/schedule.md, "Confidence").
  */
-/* The machine's other time model beside t: stall and mlp each other's,
- * the linear model none (SL_TIME_LINEAR). */
-static sl_time_model other_time(sl_time_model t)
-{
-	return t == SL_TIME_STALL ? SL_TIME_MLP : t == SL_TIME_MLP ? SL_TIME_STALL : SL_TIME_LINEAR;
-}
-
 static void disagreement(const sl_model *md, const sl_sched_data *d, const double *cal,
 			 double *g)
 {
