@@ -26,8 +26,9 @@
  * older one given nothing since that the successor would not have taken:
  * a drift that went on while other code ran and left the older centroid
  * behind -- into the group it succeeded, and of two groups that take turns
- * -- ranges that overlap, rarely in one run of their code phase: a drift
- * wider than the threshold, back and forth -- the younger into the older.
+ * -- ranges that overlap or leave a gap of less than half the threshold,
+ * rarely in one run of their code phase: a drift wider than the
+ * threshold, back and forth -- the younger into the older.
  * Each interval is kept (group, features) for these end-of-run tests.
  * sl_behave_merge_code() makes one code phase of two that the branch
  * vectors could not tell apart.
@@ -51,6 +52,8 @@ typedef struct group {
 	double *mu;      /* centroid (recent mean), nf features */
 	double *lo, *hi; /* the range of its intervals' features, first
 			    intervals after a code change left out */
+	double *clo, *chi; /* the same without the transitions (transient
+			      groups and ramps) merged into it */
 	double *x0;      /* the interval that founded it */
 	size_t first, last; /* sequence numbers of its first and last interval */
 	int alive;       /* 0 once merged into another */
@@ -125,8 +128,9 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id)
 	return id;
 }
 
-/* Merge group `from` into `into`. */
-static void merge(sl_behave *b, group *into, group *from)
+/* Merge group `from` into `into`; `transition`: `from` is a transition
+ * (a transient group or a ramp), whose range is not `into`'s core. */
+static void merge_as(sl_behave *b, group *into, group *from, int transition)
 {
 	for (size_t k = 0; k < b->nf; k++)
 		into->mu[k] = isnan(from->mu[k]) ? into->mu[k]
@@ -135,6 +139,10 @@ static void merge(sl_behave *b, group *into, group *from)
 	for (size_t k = 0; k < b->nf; k++) {
 		into->lo[k] = SL_MIN(into->lo[k], from->lo[k]);
 		into->hi[k] = SL_MAX(into->hi[k], from->hi[k]);
+		if (!transition) {
+			into->clo[k] = SL_MIN(into->clo[k], from->clo[k]);
+			into->chi[k] = SL_MAX(into->chi[k], from->chi[k]);
+		}
 	}
 	into->first = SL_MIN(into->first, from->first);
 	into->last = SL_MAX(into->last, from->last);
@@ -142,6 +150,11 @@ static void merge(sl_behave *b, group *into, group *from)
 	into->runs += from->runs;
 	from->alive = 0;
 	b->parent[from->id] = into->id;
+}
+
+static void merge(sl_behave *b, group *into, group *from)
+{
+	merge_as(b, into, from, 0);
 }
 
 /* Merge groups of code phase c that came within half the threshold. */
@@ -181,18 +194,19 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 		SL_GROW(b->g, b->n_g, b->cap_g);
 		b->parent = sl_xreallocarray(b->parent, b->cap_g, sizeof *b->parent);
 		best = &b->g[b->n_g];
-		/* one block: mu, lo, hi, x0 */
-		double *m = sl_xcalloc(4 * b->nf + 1, sizeof *m);
+		/* one block: mu, lo, hi, x0, clo, chi */
+		double *m = sl_xcalloc(6 * b->nf + 1, sizeof *m);
 		*best = (group){.code = code, .id = (uint32_t)b->n_g, .alive = 1,
 				.mu = m, .lo = m + b->nf, .hi = m + 2 * b->nf,
-				.x0 = m + 3 * b->nf, .first = b->n_seen};
+				.x0 = m + 3 * b->nf, .clo = m + 4 * b->nf,
+				.chi = m + 5 * b->nf, .first = b->n_seen};
 		for (size_t k = 0; k < b->nf; k++) {
 			/* NaN until an interval shows the feature (one at
 			 * another clock shows none) */
 			best->mu[k] = isfinite(x[k]) ? x[k] : NAN;
 			best->x0[k] = x[k];
-			best->lo[k] = HUGE_VAL;
-			best->hi[k] = -HUGE_VAL;
+			best->lo[k] = best->clo[k] = HUGE_VAL;
+			best->hi[k] = best->chi[k] = -HUGE_VAL;
 		}
 		b->parent[b->n_g] = (uint32_t)b->n_g;
 		b->n_g++;
@@ -221,6 +235,8 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 		if (!first) {
 			best->lo[k] = SL_MIN(best->lo[k], x[k]);
 			best->hi[k] = SL_MAX(best->hi[k], x[k]);
+			best->clo[k] = SL_MIN(best->clo[k], x[k]);
+			best->chi[k] = SL_MAX(best->chi[k], x[k]);
 		}
 	}
 	uint32_t id = best->id;
@@ -395,14 +411,17 @@ static void shared_runs(const sl_behave *b, const group *a, const group *g, size
 	}
 }
 
-/* Whether the ranges of a and g overlap in every feature both showed. */
-static int overlap(const sl_behave *b, const group *a, const group *g)
+/* The gap between the core ranges of a and g: the widest, over the
+ * features both showed, of the distance between their ranges (0 where
+ * they overlap). */
+static double range_gap(const sl_behave *b, const group *a, const group *g)
 {
+	double d = 0;
+	const double *alo = a->clo, *ahi = a->chi, *glo = g->clo, *ghi = g->chi;
 	for (size_t k = 0; k < b->nf; k++)
-		if (a->lo[k] <= a->hi[k] && g->lo[k] <= g->hi[k] &&
-		    (a->lo[k] > g->hi[k] || g->lo[k] > a->hi[k]))
-			return 0;
-	return 1;
+		if (alo[k] <= ahi[k] && glo[k] <= ghi[k])
+			d = SL_MAX(d, SL_MAX(alo[k] - ghi[k], glo[k] - ahi[k]));
+	return d;
 }
 
 void sl_behave_finish(sl_behave *b)
@@ -422,25 +441,31 @@ void sl_behave_finish(sl_behave *b)
 				bd = d, to = h;
 		}
 		if (to)
-			merge(b, to, g);
+			merge_as(b, to, g, 1);
 	}
 	for (size_t j = 0; j < b->n_g; j++) {
 		group *g = &b->g[j], *to;
 		if (g->alive && younger(b, g) && (to = ramp_into(b, g)))
-			merge(b, to, g);
+			merge_as(b, to, g, 1);
 	}
 	successors(b);
-	/* Turn-takers: two groups of one code phase whose ranges overlap in
-	 * every feature and that come together in fewer than half of the
-	 * runs either comes in are one behaviour that drifts over more than
-	 * the threshold and back, each group holding a stretch of it; two
-	 * behaviours of one code have a gap between their ranges or come in
-	 * the same runs (one after the other: frontier then edges). */
+	/* Turn-takers: two groups of one code phase whose core ranges (their
+	 * own intervals, not the transitions merged into them) lie within
+	 * half the threshold of each other in every feature -- what counts as
+	 * alike for converging groups -- and that come together in fewer than
+	 * half of the runs either comes in are one behaviour that drifts over
+	 * more than the threshold and back, each group holding a stretch of
+	 * it; two behaviours of one code have a wider gap between their
+	 * ranges or come in the same runs (one after the other: frontier then
+	 * edges).  A transition merged into a group may reach across that gap
+	 * (server-mix's compress ramp), so it does not count. */
 	for (size_t j = 0; j < b->n_g; j++)
 		for (size_t i = 0; i < j && b->g[j].alive; i++) {
 			group *a = &b->g[i], *g = &b->g[j];
 			size_t either, both;
-			if (!a->alive || a->code != g->code || !overlap(b, a, g))
+			if (!a->alive || a->code != g->code)
+				continue;
+			if (range_gap(b, a, g) > b->thr / 2)
 				continue;
 			shared_runs(b, a, g, &either, &both);
 			if (2 * both < either)

@@ -9,7 +9,9 @@
  * phase is merged into the phase it leaves however long it takes (not a
  * behaviour that sits between two phases, nor one off the way between
  * them), two groups of one code that take turns by runs are one behaviour
- * (not when their ranges are apart or they come in the same runs), two
+ * (also when a gap of less than half the threshold lies between their
+ * ranges; not when their ranges are further apart or they come in the
+ * same runs), two
  * code phases made one merge the groups that behave alike, and missing
  * features are ignored. */
 #include <stdarg.h>
@@ -217,6 +219,12 @@ static void test_finish_merges_successor(void **state)
  * interval k of run r behaves as v(r, k) (log CPI v, rate 0.5 v).  Returns
  * the phase of its first interval, and in *second the phase of the sixth
  * interval of run 3. */
+/* With `bridged` set, the second interval of runs 3, 5 and 7 behaves as
+ * (1.5, 0.85): beyond the threshold of every group, a transient group of
+ * its own, merged at the end into the nearest (the one at 2.6, `far`),
+ * whose range then reaches within 0.35 of the other's. */
+static int bridged;
+
 static uint32_t runs_of(sl_behave *b, double (*v)(int, int), uint32_t *second)
 {
 	double x[2];
@@ -225,7 +233,8 @@ static uint32_t runs_of(sl_behave *b, double (*v)(int, int), uint32_t *second)
 		feat(x, 4.0, 4.0, run);
 		sl_behave_assign(b, 1, x);
 		for (int k = 0; k < 8; k++) {
-			feat(x, v(run, k), 0.5 * v(run, k), 8 * run + k);
+			int bridge = bridged && run >= 3 && run % 2 && k == 1;
+			feat(x, bridge ? 1.5 : v(run, k), bridge ? 0.85 : 0.5 * v(run, k), 8 * run + k);
 			uint32_t id = sl_behave_assign(b, 0, x);
 			if (!run && !k)
 				first = id;
@@ -245,10 +254,13 @@ static double back(int run, int k)
 {
 	return run < 3 ? wobble(k) : run == 3 ? 1.3 + 0.02 * k : run == 4 ? 1.3 - 0.1 * k : 1.0;
 }
-/* the same, but run 4 is the first behaviour again: a second behaviour */
+/* the same, but run 4 is the first behaviour again, and runs 5-7 stay
+ * at 1.3: a second behaviour (its range 0.7 from the first's, beyond half
+ * the threshold; at 1.0, 0.4 from it, the two would take turns within
+ * half the threshold and be one drifting behaviour, test_finish_merges_turns) */
 static double again(int run, int k)
 {
-	return run == 4 ? wobble(k) : back(run, k);
+	return run == 4 ? wobble(k) : run > 4 ? 1.3 : back(run, k);
 }
 
 /* A behaviour that drifts over more than the threshold and back, taking
@@ -265,10 +277,23 @@ static double turns(int run, int k)
 		return 0.1;
 	return run == 5 ? 1.5 - 0.12 * k : 1.5;
 }
-/* the same, but run 5 stays at 1.5: two ranges apart, two behaviours */
-static double apart(int run, int k)
+/* the same, but run 5 stays at 1.5: the two ranges do not overlap, but
+ * leave a gap (about 0.2 in log CPI, 0.1 in the rate) of less than half
+ * the threshold: one behaviour still, sampled apart (drift at seeds 6-8) */
+static double gapped(int run, int k)
 {
 	return run == 5 ? 1.5 : turns(run, k);
+}
+/* runs 3, 5 and 7 at 2.2: a gap of about 0.9 in log CPI, wider than half
+ * the threshold: two behaviours */
+static double apart(int run, int k)
+{
+	return run >= 3 && run % 2 ? 2.2 : turns(run, k);
+}
+/* runs 3, 5 and 7 at 2.6 */
+static double far(int run, int k)
+{
+	return run >= 3 && run % 2 ? 2.6 : turns(run, k);
 }
 /* the same, but the last interval of each run back at 0.1 (runs 2, 4
  * and 6) is where the drift has gone (1.5): the two groups meet there only
@@ -300,16 +325,25 @@ static void check_finish(uint32_t (*drive)(sl_behave *, double (*)(int, int), ui
 	sl_behave_free(b);
 }
 
-/* Two groups of one code phase whose ranges overlap and that take turns
- * by runs (never, or in fewer than half of their runs, both in one) are one
- * behaviour drifting over more than the threshold: merged at the end.  Not
- * when their ranges are apart, nor when they come in the same runs. */
+/* Two groups of one code phase whose ranges overlap, or leave a gap of
+ * less than half the threshold, and that take turns by runs (never, or in
+ * fewer than half of their runs, both in one) are one behaviour drifting
+ * over more than the threshold: merged at the end.  Not when their ranges
+ * are further apart (also when a transient group merged into one of them
+ * reaches across: ranges are the groups' own intervals), nor when they
+ * come in the same runs. */
 static void test_finish_merges_turns(void **state)
 {
 	(void)state;
 	check_finish(runs_of, turns, 1);
 	check_finish(runs_of, last_turns, 1);
+	check_finish(runs_of, gapped, 1);
 	check_finish(runs_of, apart, 0);
+	/* a transition merged into one group does not close the gap */
+	check_finish(runs_of, far, 0);
+	bridged = 1;
+	check_finish(runs_of, far, 0);
+	bridged = 0;
 	check_finish(runs_of, together, 0);
 }
 
