@@ -26,9 +26,10 @@
  * older one given nothing since that the successor would not have taken:
  * a drift that went on while other code ran and left the older centroid
  * behind -- into the group it succeeded, and of two groups that take turns
- * -- ranges that overlap or leave a gap of less than half the threshold,
- * rarely in one run of their code phase: a drift wider than the
- * threshold, back and forth -- the younger into the older.
+ * -- ranges that overlap (or, lasting groups, leave a gap of less than
+ * half the threshold), rarely in one run of their code phase: a drift
+ * wider than the threshold, back and forth -- the younger into the
+ * older.
  * Each interval is kept (group, features) for these end-of-run tests.
  * sl_behave_merge_code() makes one code phase of two that the branch
  * vectors could not tell apart.
@@ -411,6 +412,23 @@ static void shared_runs(const sl_behave *b, const group *a, const group *g, size
 	}
 }
 
+/* Whether the ranges of a and g overlap in every feature both showed. */
+static int overlap(const sl_behave *b, const group *a, const group *g)
+{
+	for (size_t k = 0; k < b->nf; k++)
+		if (a->lo[k] <= a->hi[k] && g->lo[k] <= g->hi[k] &&
+		    (a->lo[k] > g->hi[k] || g->lo[k] > a->hi[k]))
+			return 0;
+	return 1;
+}
+
+/* A group met in runs of SL_BEHAVE_MIN_RUN intervals or more on average
+ * (not a transition's, as transient groups are). */
+static int lasting(const group *g)
+{
+	return g->n >= SL_BEHAVE_MIN_RUN * g->runs;
+}
+
 /* The gap between the core ranges of a and g: the widest, over the
  * features both showed, of the distance between their ranges (0 where
  * they overlap). */
@@ -449,23 +467,28 @@ void sl_behave_finish(sl_behave *b)
 			merge_as(b, to, g, 1);
 	}
 	successors(b);
-	/* Turn-takers: two groups of one code phase whose core ranges (their
-	 * own intervals, not the transitions merged into them) lie within
-	 * half the threshold of each other in every feature -- what counts as
-	 * alike for converging groups -- and that come together in fewer than
-	 * half of the runs either comes in are one behaviour that drifts over
-	 * more than the threshold and back, each group holding a stretch of
-	 * it; two behaviours of one code have a wider gap between their
-	 * ranges or come in the same runs (one after the other: frontier then
-	 * edges).  A transition merged into a group may reach across that gap
-	 * (server-mix's compress ramp), so it does not count. */
+	/* Turn-takers: two groups of one code phase whose ranges overlap in
+	 * every feature, or, if both last (runs of SL_BEHAVE_MIN_RUN or more
+	 * on average), whose core ranges (their own intervals, not the
+	 * transitions merged into them) lie within half the threshold of each
+	 * other in every feature -- what counts as alike for converging
+	 * groups -- and that come together in fewer than half of the runs
+	 * either comes in are one behaviour that drifts over more than the
+	 * threshold and back, each group holding a stretch of it; two
+	 * behaviours of one code have a wider gap between their ranges or
+	 * come in the same runs (one after the other: frontier then edges).
+	 * A transition merged into a group may reach across that gap
+	 * (server-mix's compress ramp), so it does not count; nor does a
+	 * group of a transition's intervals (a code phase's first intervals,
+	 * one a run) take turns with the phase it leads into. */
 	for (size_t j = 0; j < b->n_g; j++)
 		for (size_t i = 0; i < j && b->g[j].alive; i++) {
 			group *a = &b->g[i], *g = &b->g[j];
 			size_t either, both;
 			if (!a->alive || a->code != g->code)
 				continue;
-			if (range_gap(b, a, g) > b->thr / 2)
+			if (!overlap(b, a, g) &&
+			    (!lasting(a) || !lasting(g) || range_gap(b, a, g) > b->thr / 2))
 				continue;
 			shared_runs(b, a, g, &either, &both);
 			if (2 * both < either)

@@ -135,11 +135,13 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
  * group was given nothing beyond half the threshold of the successor's
  * range but first intervals after a change of code: one behaviour that
  * drifted while other code ran -- into that older group; last, of two
- * groups of one code phase whose core ranges (their own intervals, not
- * the transitions merged into them) lie within half the threshold of each
- * other in every feature and that come together in fewer than half of the
- * runs of the code phase either comes in, the younger into the older.  sl_behave_final() then maps
- * their ids there. */
+ * groups of one code phase whose ranges overlap in every feature (or,
+ * both met in runs of SL_BEHAVE_MIN_RUN or more on average, whose core
+ * ranges -- their own intervals, not the transitions merged into them --
+ * lie within half the threshold of each other) and that come together in
+ * fewer than half of the runs of the code phase either comes in, the
+ * younger into the older.
+ * sl_behave_final() then maps their ids there. */
 void sl_behave_finish(sl_behave *b);
 /* Code phase `from` is code phase `into` (their branch vectors could not
  * be told apart): its groups become `into`'s, and groups that behave
