@@ -55,6 +55,10 @@ typedef struct loop {
 	uint32_t last_code;   /* the code phase of the last interval with samples */
 	code_stat *code;      /* per code phase */
 	size_t n_code;
+	size_t *bseq;         /* per interval: its number in the behaviour
+				 split's sequence, or SIZE_MAX if not given */
+	size_t n_bseq;        /* intervals given to the split */
+	size_t cur_bseq;      /* the interval being classified's */
 } loop;
 
 /*
@@ -82,6 +86,7 @@ static double noise_threshold(const loop *L, size_t n)
 static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 			 sl_collect_stats *st)
 {
+	L->cur_bseq = SIZE_MAX;
 	if (!o->n_samples) {
 		st->empty++;
 		return predicted;
@@ -115,6 +120,7 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 			   L->feat);
 	for (size_t k = 0; other && k <= L->n_pinned; k++)
 		L->feat[k] = NAN;
+	L->cur_bseq = L->n_bseq++;
 	return sl_behave_assign(L->bh, code, L->feat);
 }
 
@@ -163,8 +169,21 @@ static void apply_merges(loop *L)
 	merge_codes(L);
 	sl_behave_finish(L->bh);
 	sl_profile *p = L->p;
-	for (size_t i = 0; i < p->n_intervals; i++)
-		p->iv[i].phase = sl_behave_final(L->bh, p->iv[i].phase);
+	/* An interval the split was given goes where sl_behave_finish put it;
+	 * one it was not (no samples, or dithered: it took the phase of the
+	 * interval before or the predicted one) follows the interval before
+	 * if it had its phase, else its phase's survivor. */
+	uint32_t prev = UINT32_MAX;
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		uint32_t ph = p->iv[i].phase;
+		if (L->bseq[i] != SIZE_MAX)
+			p->iv[i].phase = sl_behave_interval(L->bh, L->bseq[i]);
+		else if (i && ph == prev)
+			p->iv[i].phase = p->iv[i - 1].phase;
+		else
+			p->iv[i].phase = sl_behave_final(L->bh, ph);
+		prev = ph;
+	}
 	for (size_t ph = 0; ph < L->n_hist; ph++) {
 		uint32_t to = sl_behave_final(L->bh, (uint32_t)ph);
 		sl_addrhist *h = &L->hist[ph];
@@ -192,7 +211,9 @@ static void record(loop *L, const sl_obs *o, uint32_t phase)
 			p->temp_c = sl_xreallocarray(p->temp_c, L->iv_cap, sizeof *p->temp_c);
 		if (p->ghz)
 			p->ghz = sl_xreallocarray(p->ghz, L->iv_cap, sizeof *p->ghz);
+		L->bseq = sl_xreallocarray(L->bseq, L->iv_cap, sizeof *L->bseq);
 	}
+	L->bseq[i] = L->cur_bseq;
 	p->iv[i] = (sl_prof_interval){
 		.phase = phase,
 		.start_s = o->start_s,
@@ -339,6 +360,7 @@ static void loop_free(loop *L)
 	sl_pred_free(L->pred);
 	sl_mux_free(L->mux);
 	sl_behave_free(L->bh);
+	free(L->bseq);
 	free(L->code);
 	free(L->pinned);
 	free(L->feat);

@@ -77,6 +77,8 @@ struct sl_behave {
 	unsigned char *log_first;
 	double *log_x;
 	size_t cap_log;
+	uint32_t *log_fin; /* each interval's phase at the end (sl_behave_finish) */
+	size_t n_fin;      /* the intervals log_fin covers */
 };
 
 sl_behave *sl_behave_new(size_t n_features, double threshold)
@@ -98,6 +100,7 @@ void sl_behave_free(sl_behave *b)
 	free(b->log_id);
 	free(b->log_first);
 	free(b->log_x);
+	free(b->log_fin);
 	free(b);
 }
 
@@ -442,6 +445,58 @@ static double range_gap(const sl_behave *b, const group *a, const group *g)
 	return d;
 }
 
+/* Each interval to the group of its code phase whose mean over the run is
+ * nearest.  The groups are found online, leader-follower, with a centroid
+ * that follows drift, so an interval stays with the group it joined even
+ * when a group founded later holds its behaviour: two behaviours of one
+ * code less than the threshold apart (graph-bfs's frontier and edges, 0.6
+ * in log CPI, at some seeds) share one group until one of them drifts
+ * away and founds its own, which then takes only the later intervals.
+ * Once the groups are final, each interval (but the first after a change
+ * of code, mixed, which keeps its group) goes to the nearest mean: one
+ * pass of k-means over the groups the run found.  The means are over the
+ * groups' intervals other than first ones; a group that has none keeps
+ * its intervals and takes no others. */
+static void reassign(sl_behave *b)
+{
+	size_t nf = b->nf;
+	double *mean = sl_xcalloc(b->n_g * nf + 1, sizeof *mean);
+	double *cnt = sl_xcalloc(b->n_g * nf + 1, sizeof *cnt);
+	for (size_t t = 0; t < b->n_seen; t++) {
+		uint32_t f = sl_behave_final(b, b->log_id[t]);
+		for (size_t k = 0; k < nf && !b->log_first[t]; k++)
+			if (isfinite(b->log_x[t * nf + k]))
+				mean[f * nf + k] += b->log_x[t * nf + k], cnt[f * nf + k]++;
+	}
+	for (size_t i = 0; i < b->n_g * nf; i++)
+		mean[i] = cnt[i] ? mean[i] / cnt[i] : NAN;
+	b->log_fin = sl_xreallocarray(b->log_fin, b->n_seen + 1, sizeof *b->log_fin);
+	b->n_fin = b->n_seen;
+	for (size_t t = 0; t < b->n_seen; t++) {
+		uint32_t f = sl_behave_final(b, b->log_id[t]);
+		const double *x = &b->log_x[t * nf];
+		b->log_fin[t] = f;
+		if (b->log_first[t] || !cnt[f * nf])
+			continue;
+		double best = dist(b, &mean[f * nf], x);
+		for (size_t h = 0; h < b->n_g; h++) {
+			double d;
+			if (h != f && b->g[h].alive && b->g[h].code == b->g[f].code &&
+			    cnt[h * nf] && (d = dist(b, &mean[h * nf], x)) < best)
+				best = d, b->log_fin[t] = (uint32_t)h;
+		}
+	}
+	free(mean);
+	free(cnt);
+}
+
+uint32_t sl_behave_interval(const sl_behave *b, size_t t)
+{
+	if (t >= b->n_seen)
+		return 0;
+	return t < b->n_fin ? b->log_fin[t] : sl_behave_final(b, b->log_id[t]);
+}
+
 void sl_behave_finish(sl_behave *b)
 {
 	for (size_t j = 0; j < b->n_g; j++) {
@@ -494,4 +549,5 @@ void sl_behave_finish(sl_behave *b)
 			if (2 * both < either)
 				merge(b, a, g);
 		}
+	reassign(b);
 }

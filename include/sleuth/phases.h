@@ -141,8 +141,14 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
  * lie within half the threshold of each other) and that come together in
  * fewer than half of the runs of the code phase either comes in, the
  * younger into the older.
- * sl_behave_final() then maps their ids there. */
+ * sl_behave_final() then maps their ids there.  Last, each interval but
+ * the first after a change of code goes to the group of its code phase
+ * whose mean over the run is nearest (sl_behave_interval). */
 void sl_behave_finish(sl_behave *b);
+/* The phase of the t-th interval given to sl_behave_assign (from 0): after
+ * sl_behave_finish the group it was reassigned to, before it the survivor
+ * of the group it joined. */
+uint32_t sl_behave_interval(const sl_behave *b, size_t t);
 /* Code phase `from` is code phase `into` (their branch vectors could not
  * be told apart): its groups become `into`'s, and groups that behave
  * alike (centroids within half the threshold) are merged. */

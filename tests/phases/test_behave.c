@@ -12,8 +12,9 @@
  * (also when a gap of less than half the threshold lies between their
  * ranges; not when their ranges are further apart or they come in the
  * same runs), two
- * code phases made one merge the groups that behave alike, and missing
- * features are ignored. */
+ * code phases made one merge the groups that behave alike, each interval
+ * goes at the end to the group of its code whose mean is nearest, and
+ * missing features are ignored. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -473,6 +474,44 @@ static void test_merge_and_missing(void **state)
 	sl_behave_free(b);
 }
 
+/* Two behaviours of one code less than the threshold apart: runs of code 0
+ * of 6 intervals at 0 then 2 at 0.8 (log CPI; rate half of it), which one
+ * group holds, until from run 3 on the second behaviour comes at 1.3,
+ * beyond the threshold of that group's centroid, and founds its own
+ * group.  At the end, the early intervals at 0.8 are nearer the new
+ * group's mean (1.3) than their own (about 0.1): they go to the new group,
+ * the ones at 0 stay. */
+static void test_finish_reassigns(void **state)
+{
+	(void)state;
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	double x[2];
+	size_t t = 0, early = 0, late = 0, a = 0;
+	for (int run = 0; run < 8; run++) {
+		feat(x, 4.0, 4.0, run);
+		sl_behave_assign(b, 1, x), t++;
+		for (int k = 0; k < 8; k++, t++) {
+			double v = k < 6 ? 0.0 : run < 3 ? 0.8 : 1.3;
+			feat(x, v, 0.5 * v, 8 * run + k);
+			sl_behave_assign(b, 0, x);
+			if (run == 1 && k == 6)
+				early = t;
+			if (run == 5 && k == 7)
+				late = t;
+			if (run == 5 && k == 2)
+				a = t;
+		}
+	}
+	/* online: the early second behaviour is in the first group */
+	assert_int_equal(sl_behave_interval(b, early), sl_behave_interval(b, a));
+	assert_int_not_equal(sl_behave_interval(b, late), sl_behave_interval(b, a));
+	sl_behave_finish(b);
+	assert_int_equal(sl_behave_interval(b, early), sl_behave_interval(b, late));
+	assert_int_not_equal(sl_behave_interval(b, a), sl_behave_interval(b, late));
+	assert_int_equal(sl_behave_interval(b, t), 0); /* beyond the run */
+	sl_behave_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -486,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_finish_merges_successor_come_back),
 		cmocka_unit_test(test_finish_merges_ramps),
 		cmocka_unit_test(test_finish_merges_turns),
+		cmocka_unit_test(test_finish_reassigns),
 		cmocka_unit_test(test_merge_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
