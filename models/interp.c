@@ -29,8 +29,10 @@
  * and part of the one after, and its detected phase is often one of
  * intervals like it (each straddle a mix in its own proportion), whose
  * other intervals hand it rates of other mixes.  A one-interval instance
- * whose behaviour the mix of its two neighbours matches more closely than
- * any measured interval of its phase takes that mix of their rates.
+ * that lies on the line between its two neighbours' behaviours takes the
+ * mix of their rates for the events where the mix rests on nearer
+ * evidence than its own value (the mix's fit, and the distance to their
+ * evidence of the values a one-interval neighbour filled itself).
  *
  * Nothing per interval and event is stored: the view keeps, per instance
  * and event, the rate its unmeasured intervals take; sl_interp_count()
