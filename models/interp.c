@@ -29,8 +29,10 @@
  * and part of the one after, and its detected phase is often one of
  * intervals like it (each straddle a mix in its own proportion), whose
  * other intervals hand it rates of other mixes.  A one-interval instance
- * whose behaviour the mix of its two neighbours matches more closely than
- * any measured interval of its phase takes that mix of their rates.
+ * that lies on the line between its two neighbours' behaviours takes the
+ * mix of their rates for the events where the mix rests on nearer
+ * evidence than its own value (the mix's fit, and the distance to their
+ * evidence of the values a one-interval neighbour filled itself).
  *
  * Nothing per interval and event is stored: the view keeps, per instance
  * and event, the rate its unmeasured intervals take; sl_interp_count()
@@ -397,6 +399,22 @@ static float near_dist(const near_scratch *ns, const sl_interp *v, size_t j)
 	return d;
 }
 
+/* The behaviour distance from instance j to phase q's mean behaviour (the
+ * phase a "similar" value was borrowed from); INFINITY when either has
+ * none. */
+static float similar_dist(const near_scratch *ns, const sl_interp *v, size_t j, size_t q)
+{
+	size_t nf = v->n_feat;
+	const float *fj = ns->jfeat + j * nf;
+	const double *fq = v->feat + q * nf;
+	if (isnan(fj[0]) || isnan(fq[0]))
+		return INFINITY;
+	double d = 0;
+	for (size_t f = 0; f < nf; f++)
+		d += ((double)fj[f] - fq[f]) * ((double)fj[f] - fq[f]);
+	return (float)d;
+}
+
 /*
  * What event k's rates are taken per: instructions, or the count of a
  * pinned event (one counted, and not zero, in every interval with
@@ -502,8 +520,9 @@ static int norm_far(const sl_interp *v, size_t j, size_t k, double bpi, double *
  * unmeasured intervals take (the nearest measured intervals of its phase,
  * else the nearest level's mean rate), and the cell tallies.  Nothing per
  * interval is stored (the file's head).  dn: per instance, the behaviour
- * distance to the nearest measured interval it took the event from
- * (INFINITY when it took none). */
+ * distance to the evidence it took the event from: the nearest measured
+ * interval, or the mean of the phase it borrowed from ("similar");
+ * INFINITY for the program's mean. */
 static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmeasured,
 		       int64_t *near, near_scratch *ns, float *dn)
 {
@@ -547,7 +566,7 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 		double rn = unmeasured[j] && (s == SL_SRC_INSTANCE || s == SL_SRC_PHASE)
 				    ? near_rate(ns, v, k, j, &own, &bpi, &rpi)
 				    : NAN;
-		dn[j * ne + k] = INFINITY;
+		dn[j * ne + k] = s == SL_SRC_SIMILAR ? similar_dist(ns, v, j, (size_t)q) : INFINITY;
 		if (!isnan(rn)) {
 			r = rn;
 			s = own ? SL_SRC_INSTANCE : SL_SRC_PHASE;
@@ -576,10 +595,22 @@ static double rate_of(const sl_interp *v, size_t i, size_t k)
 
 /* How many steps of the share alpha in [0, 1] the mix is tried at; and
  * how near the line between its neighbours an interval must lie to be
- * taken as a straddle event by event (squared behaviour distance to the
- * mix over that between the neighbours: a tenth of their distance). */
+ * taken as a straddle (squared behaviour distance to the mix over that
+ * between the neighbours: a tenth of their distance). */
 enum { MIX_STEPS = 200 };
 #define MIX_NEAR_LINE 0.01
+
+/* How far (squared behaviour distance) interval i's value of event k lies
+ * from its evidence, as a neighbour handing it to a mix: 0 when measured,
+ * or when its instance has more intervals (its value is its instance's,
+ * and the distance of their mean says nothing about this one interval);
+ * a one-interval instance's own distance to its evidence (dn) else. */
+static double nbr_dist(const sl_interp *v, const float *dn, size_t i, size_t k)
+{
+	if (sl_interp_src(v, i, k) == SL_SRC_MEASURED || v->inst[v->inst_of[i]].n > 1)
+		return 0;
+	return dn[(size_t)v->inst_of[i] * v->n_events + k];
+}
 
 /*
  * Straddling intervals (the file's head).  For each one-interval instance
@@ -587,19 +618,23 @@ enum { MIX_STEPS = 200 };
  * share alpha of b whose mix (1 - alpha) a + alpha b behaves most like the
  * interval, in the behaviour features the nearest-interval search uses
  * (CPI and the pinned events' rates mix linearly with the share of
- * instructions; the features are their logs), and that distance d.  An
- * unmeasured event of the interval takes the mix of a's and b's rates (as
- * measured, or as filled)
- *   - for every event, when d is below the distance to every measured
- *     interval its events were taken from (dn): the mix is the nearest
- *     evidence about the interval, whatever the event;
- *   - else for the events whose own measured interval lies farther than
- *     d, when the interval lies near the line between its neighbours (d
- *     under MIX_NEAR_LINE of theirs): a straddle by the shape of its
- *     behaviour, not a phase of its own that a mix happens to approach.
- * Chosen on the tuning split, docs/benchmarks.md "Straddling intervals".
- * The values are computed before any is stored, so that a neighbour's own
- * mix does not feed another's.
+ * instructions; the features are their logs), and that distance d.  Only
+ * an interval near the line between its neighbours (d under
+ * MIX_NEAR_LINE of their own distance) is a straddle by the shape of its
+ * behaviour: a phase of its own lies off the line, however near a mix
+ * comes to it.  An unmeasured event of a straddle takes the mix of a's
+ * and b's rates (as measured, or as filled) when the mix's evidence lies
+ * nearer than that of its own value (dn).  The mix's evidence is the mix
+ * itself, at d, and what its neighbours' values rest on: a neighbour that
+ * is a one-interval instance hands over a value of its own filled from
+ * evidence at its own distance (nbr_dist), and by the triangle inequality
+ * the mix's value lies within
+ *     e = (sqrt(d) + wa sqrt(ea) + wb sqrt(eb))^2
+ * of its evidence, wa and wb the neighbours' shares of the mixed count.
+ * Chosen on the tuning split, docs/benchmarks.md "Straddling intervals"
+ * and "Mixes off the line, and mixes of filled values".  The values are
+ * computed before any is stored, so that a neighbour's own mix does not
+ * feed another's.
  */
 static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 {
@@ -607,9 +642,7 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 	size_t nf = v->n_feat, ne = v->n_events, ni = v->n_instances;
 	double *xa = sl_xmalloc(2 * (nf + 1) * sizeof *xa), *xb = xa + nf + 1;
 	double *alpha = sl_xmalloc((ni + 1) * sizeof *alpha);
-	/* per instance: the mix's distance d, and 1 when every event takes it */
-	double *dmix = sl_xmalloc((ni + 1) * sizeof *dmix);
-	uint8_t *all = sl_xcalloc(ni + 1, 1);
+	double *dmix = sl_xmalloc((ni + 1) * sizeof *dmix); /* the mix's distance d */
 	for (size_t j = 0; j < ni; j++) {
 		const sl_instance *in = &v->inst[j];
 		alpha[j] = NAN;
@@ -635,14 +668,10 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 			if (d < best)
 				best = d, al = x;
 		}
-		float dmin = INFINITY;
 		double sep = 0;
-		for (size_t k = 0; k < ne; k++)
-			dmin = SL_MIN(dmin, dn[j * ne + k]);
 		for (size_t f = 0; f < nf; f++)
 			sep += (fa[f] - fb[f]) * (fa[f] - fb[f]);
-		all[j] = best < dmin;
-		if (all[j] || best < MIX_NEAR_LINE * sep)
+		if (best < MIX_NEAR_LINE * sep)
 			alpha[j] = al, dmix[j] = best;
 	}
 	double *out = sl_xmalloc((ni * ne + 1) * sizeof *out);
@@ -650,12 +679,18 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 		for (size_t k = 0; k < ne; k++) {
 			size_t i = v->inst[j].first;
 			out[j * ne + k] = NAN;
-			if (isnan(alpha[j]) || sl_interp_src(v, i, k) == SL_SRC_MEASURED ||
-			    !(all[j] || dmix[j] < dn[j * ne + k]))
+			if (isnan(alpha[j]) || sl_interp_src(v, i, k) == SL_SRC_MEASURED)
 				continue;
 			double ra = rate_of(v, i - 1, k), rb = rate_of(v, i + 1, k);
-			out[j * ne + k] = ((1 - alpha[j]) * ra + alpha[j] * rb) *
-					  (double)p->iv[i].instructions / sl_interp_fill_base(v, i, k);
+			double ca = (1 - alpha[j]) * ra, cb = alpha[j] * rb;
+			double wa = ca + cb > 0 ? ca / (ca + cb) : 1 - alpha[j], wb = 1 - wa;
+			/* a neighbour with no share adds nothing, whatever its distance */
+			double e = sqrt(dmix[j]) + (wa > 0 ? wa * sqrt(nbr_dist(v, dn, i - 1, k)) : 0) +
+				   (wb > 0 ? wb * sqrt(nbr_dist(v, dn, i + 1, k)) : 0);
+			if (!(e * e < dn[j * ne + k]))
+				continue;
+			out[j * ne + k] = (ca + cb) * (double)p->iv[i].instructions /
+					  sl_interp_fill_base(v, i, k);
 		}
 	for (size_t j = 0; j < ni; j++)
 		for (size_t k = 0; k < ne; k++) {
@@ -672,7 +707,6 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 	free(out);
 	free(alpha);
 	free(dmix);
-	free(all);
 	free(xa);
 }
 

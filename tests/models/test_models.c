@@ -141,6 +141,17 @@ static void test_interp_cases(void **state)
 	sl_interp_free(&v);
 }
 
+/* The view of events P and X over n intervals of 1000 instructions, of
+ * phases ph and cycles cyc (iv: n of room). */
+static void view_px(sl_interp *v, sl_profile *p, sl_prof_interval *iv, size_t n,
+		    const uint32_t *ph, const uint64_t *cyc, uint64_t *counts)
+{
+	static char *evs[] = {"P", "X"};
+	for (size_t i = 0; i < n; i++)
+		iv[i] = (sl_prof_interval){ph[i], (double)i, 1, cyc[i], 1000, NAN};
+	view2(v, p, n, iv, evs, counts);
+}
+
 /*
  * Straddling intervals.  P is counted in every interval (the behaviour,
  * with CPI), X in some.  Phases A = 0 (CPI 1, P 0, X 0.1), B = 1 (CPI 2,
@@ -168,12 +179,9 @@ static void test_interp_straddle(void **state)
 		0, 100,  0, 100,  0, M,  5, M,  10, M,  10, 300,
 		10, 300, 9, 280,  0, 100, 20, M, 0, 100, 20, 50,
 	};
-	for (size_t i = 0; i < 12; i++)
-		iv[i] = (sl_prof_interval){ph[i], (double)i, 1, cyc[i], 1000, NAN};
-	static char *evs[] = {"P", "X"};
 	sl_profile p;
 	sl_interp v;
-	view2(&v, &p, 12, iv, evs, counts);
+	view_px(&v, &p, iv, 12, ph, cyc, counts);
 	want_cell(&v, 3, 1, SL_SRC_MIXED, 200, 1e-6);
 	want_cell(&v, 9, 1, SL_SRC_PHASE, 50, 1e-9);
 	/* the neighbours themselves: their instances' own measured intervals */
@@ -197,9 +205,12 @@ static void test_interp_straddle(void **state)
  * 0.54), but iv6 behaves exactly like it and measured X: X = 222 from
  * iv6 ("phase").  Phase S never measured Y, which would come from the
  * phase most like S (B: 300, "similar"); the mix is nearer: Y = 0.46 x 100
- * + 0.54 x 300, about 208, "mixed".  iv6 between two A intervals: no
- * measured interval filled its Y, so the mix (of two A's) is the nearest
- * evidence: 100.
+ * + 0.54 x 300, about 208, "mixed".  iv6 between two A intervals lies off
+ * the line between them (a line of no length: its neighbours behave
+ * alike), so it is no straddle, however near their mix comes to it: Y
+ * from the phase most like S, B's 300 per 1000 instructions, "similar"
+ * (before 2026-11-26 the mix of its two A's was taken for every event
+ * when nothing measured nearer filled it: 100).
  */
 static void test_interp_straddle_event(void **state)
 {
@@ -222,7 +233,45 @@ static void test_interp_straddle_event(void **state)
 	assert_int_equal(sl_interp_build(&v, &p, (const char *const *)evs, 3), 0);
 	want_cell(&v, 2, 1, SL_SRC_PHASE, 222, 1e-9);
 	want_cell(&v, 2, 2, SL_SRC_MIXED, 2 * 208, 2 * 4);
-	want_cell(&v, 6, 2, SL_SRC_MIXED, 2 * 100, 1e-9);
+	want_cell(&v, 6, 2, SL_SRC_SIMILAR, 2 * 300, 1e-9);
+	sl_interp_free(&v);
+}
+
+/*
+ * A mix of filled values.  P is counted in every interval, X rotates;
+ * phases A = 0 (CPI 1, P 0, X 0.1), T = 1, S = 2, 1000 instructions each:
+ *
+ *   iv   0    1    2    3    4    5    6    7    8
+ *   ph   A    A    S    T    A    T    A    S    A
+ *   CPI  1    1    1.5  2    1    4    1    1.6  1
+ *   P    0    0    5    10   0    40   0    6    0
+ *   X    100  100  -    -    100  900  100  280  100
+ *
+ * iv2 lies on the line from iv1 to iv3 (half of each), nearer their mix
+ * than the measured interval of its phase (iv7).  But iv3, a one-interval
+ * instance, never measured X: its own X is filled from iv5, the only
+ * interval of T that did, which behaves far from it (CPI 4, P 40), and
+ * the mix 0.5 x 100 + 0.5 x 900 = 500 would rest nine tenths on that.
+ * The mix's evidence lies at (sqrt(d) + 0.9 sqrt(d(iv3, iv5)))^2, about
+ * 1.7, farther than iv7 (0.03): X = 280 from iv7, "phase" (before
+ * 2026-11-26, 500, "mixed": the neighbour's value was taken as exact).
+ */
+static void test_interp_straddle_filled(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[9];
+	static const uint32_t ph[] = {0, 0, 2, 1, 0, 1, 0, 2, 0};
+	static const uint64_t cyc[] = {1000, 1000, 1500, 2000, 1000, 4000, 1000, 1600, 1000};
+	static uint64_t counts[] = {
+		0, 100,  0, 100,  5, M,  10, M,  0, 100,
+		40, 900,  0, 100,  6, 280,  0, 100,
+	};
+	sl_profile p;
+	sl_interp v;
+	view_px(&v, &p, iv, 9, ph, cyc, counts);
+	want_cell(&v, 3, 1, SL_SRC_PHASE, 900, 1e-9);
+	want_cell(&v, 2, 1, SL_SRC_PHASE, 280, 1e-9);
+	assert_near(sl_interp_share(&v, SL_SRC_MIXED), 0, 1e-12);
 	sl_interp_free(&v);
 }
 
@@ -860,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_interp_rates),
 		cmocka_unit_test(test_interp_straddle),
 		cmocka_unit_test(test_interp_straddle_event),
+		cmocka_unit_test(test_interp_straddle_filled),
 		cmocka_unit_test(test_interp_norm),
 		cmocka_unit_test(test_interp_norm_far),
 		cmocka_unit_test(test_interp_similar),
