@@ -291,6 +291,7 @@ void sl_model_free(sl_model *md)
 	free(md->k_scaled);
 	sl_anchor_free(md->anchor);
 	free(md->other_stalls);
+	free(md->other_stalls_rmax);
 	memset(md, 0, sizeof *md);
 }
 
@@ -398,6 +399,9 @@ static void other_stalls_begin(sl_model *md)
 	double *x = sl_xmalloc((p->n_intervals + 1) * sizeof *x);
 	double *vals = sl_xmalloc((p->n_intervals + 1) * sizeof *vals);
 	double *rate = sl_xcalloc(np, sizeof *rate);
+	double *rmax = sl_xmalloc(np * sizeof *rmax);
+	for (size_t ph = 0; ph < np; ph++)
+		rmax[ph] = -INFINITY;
 	for (size_t i = 0; i < p->n_intervals; i++) {
 		x[i] = NAN;
 		double c = (double)p->iv[i].cycles;
@@ -417,9 +421,14 @@ static void other_stalls_begin(sl_model *md)
 		double st = count_or0(md, i, md->k_stall);
 		double other = st - mst - m->mem_stall_llc_share * llc_hit_cycles(md, i, c, o) -
 			       m->mem_stall_mispredict * count_or0(md, i, md->k_misp);
-		if (o < c)
+		if (o < c) {
 			x[i] = SL_MAX(0.0, other) / (1 - o / c) / (double)p->iv[i].instructions;
+			rmax[ph] = SL_MAX(rmax[ph], o / c);
+		}
 	}
+	for (size_t ph = 0; ph < np; ph++)
+		if (rmax[ph] < 0)
+			rmax[ph] = INFINITY;
 	/* own[ph]: the median over the phase's intervals, however few (NAN:
 	 * none); the rate where enough of them measured */
 	double *own = sl_xmalloc(np * sizeof *own);
@@ -441,10 +450,30 @@ static void other_stalls_begin(sl_model *md)
 				rate[ph] = SL_MIN(own[ph], rate[q]);
 		}
 	md->other_stalls = rate;
+	md->other_stalls_rmax = rmax;
 	free(own);
 	free(cnt);
 	free(x);
 	free(vals);
+}
+
+/*
+ * The share of interval i's cycles under which its phase's other stalls
+ * fall (mlp_cycles), given r = O / c, its share of cycles with a miss
+ * out.  The first or last interval of an instance may straddle a phase
+ * change: its misses may be the other side's, whose cycles carry none of
+ * this phase's other stalls (video-encode's entropy coding ending in a
+ * rate-control burst with five times its misses).  There r is taken at
+ * most as large as in the intervals the phase's rate was measured in
+ * (other_stalls_rmax); inside an instance it stands (docs/models.md,
+ * "Stalls with other causes under a miss").
+ */
+static double other_stalls_share(const sl_model *md, size_t i, double r)
+{
+	const uint32_t *inst = md->view.inst_of;
+	int edge = i == 0 || inst[i - 1] != inst[i] || i + 1 == md->prof->n_intervals ||
+		   inst[i + 1] != inst[i];
+	return edge ? SL_MIN(r, md->other_stalls_rmax[md->prof->iv[i].phase]) : r;
 }
 
 static double count_or0(const sl_model *md, size_t i, int k)
@@ -500,7 +529,8 @@ static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, doub
 		/* less the other stalls under its misses (other_stalls_begin) */
 		mst = SL_MIN(count_or0(md, i, md->k_mst), o);
 		if (md->other_stalls && c > 0)
-			mst = SL_MAX(0.0, mst - o / c * md->other_stalls[md->prof->iv[i].phase] *
+			mst = SL_MAX(0.0, mst - other_stalls_share(md, i, o / c) *
+							md->other_stalls[md->prof->iv[i].phase] *
 							(double)md->prof->iv[i].instructions);
 		mst *= 1 - pol;
 	}

@@ -240,6 +240,9 @@ typedef struct sl_model {
 	double *other_stalls;     /* mlp: per phase id, stall cycles with other
 				   * causes per instruction (models/model.c,
 				   * other_stalls_begin); NULL: not separated */
+	double *other_stalls_rmax; /* per phase id: the largest share of cycles
+				    * with a miss out among the intervals that
+				    * measured its rate (INFINITY: none) */
 	int power;                /* the power model is evaluated */
 	size_t n_terms;
 	int *k_term;              /* view index of each power term */
