@@ -18,10 +18,22 @@
 #   loaded  the chase with K lines read per step, K = LOADED (at fmax):
 #           the loaded-latency curve after the chase's own point (its
 #           points kept while the traffic grows).
+#   core, llc, branch  (ONLY=stall; at fmax, on a second machine naming
+#           the stall cycles, mispredicts, L2 and LLC misses) what the stall
+#           counter counts besides the stalls on misses, as memprobe-sim.sh's
+#           probe/core, llc and branch: stall_llc_share, the llc loop less
+#           the core one, stall cycles per cycle; stall_per_mispredict, the
+#           branch loop (the core loop with a branch on a random bit) less
+#           the core one, stall cycles per mispredict.  Left out of the
+#           memory: block: the vPMU's miss stall counter counts no other
+#           stalls, and the mlp model's other-stalls rule these two lines
+#           turn on made a held-out program worse (docs/benchmarks.md,
+#           "The stall probes on the virtual PMU").
 # Unlike memprobe-sim.sh, the loaded curve is written whenever occupancy is
 # counted, bandwidth-bound copy or not (the mlp model reads them apart).
 #
 #   bench/memprobe-vpmu.sh [BUILDDIR]     (about 2 minutes on one core)
+# ONLY=stall prints only the two stall lines (seconds).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "${1:-$src/build}")
@@ -44,17 +56,27 @@ EVENTS=(LLC_MISS L2_MISS L2_PREFETCH_FILLS OFFCORE_L3_MISS_OCCUPANCY)
 	printf '  %s: %s\n' llc_misses "${EVENTS[0]}" llc_references "${EVENTS[1]}" \
 		prefetches "${EVENTS[2]}" offcore_occupancy "${EVENTS[3]}"
 } > "$tmp/probe.yaml"
+STALL_EVENTS=(STALL_CYCLES BR_MISPREDICTED L2_MISS LLC_MISS)
+{
+	sed '/^events:/,$d' "$skeleton"
+	echo "events:"
+	printf '  %s: %s\n' stall_cycles "${STALL_EVENTS[0]}" mispredicts "${STALL_EVENTS[1]}" \
+		llc_references "${STALL_EVENTS[2]}" llc_misses "${STALL_EVENTS[3]}"
+} > "$tmp/stall.yaml"
 
 # one GHZ SHORT LONG ARGS...: the vPMU run of vp-memprobe ARGS... LONG less
 # its run with SHORT: "time cycles llc_misses l2_misses prefetches occupancy"
+# (with MACHINE=stall: "time cycles stall_cycles mispredicts l2_misses
+# llc_misses")
 one() {
-	local f=$1 n1=$2 n2=$3 n
+	local f=$1 n1=$2 n2=$3 n mach=$tmp/probe.yaml ev=("${EVENTS[@]}")
 	shift 3
+	[ "${MACHINE:-}" = stall ] && mach=$tmp/stall.yaml ev=("${STALL_EVENTS[@]}")
 	for n in "$n1" "$n2"; do
 		env -i PATH=/usr/bin:/bin "$sleuth" run -q --backend vpmu --freq "$f" --interval 2M \
-			--machine "$tmp/probe.yaml" --pin none \
+			--machine "$mach" --pin none \
 			-o "$tmp/p$n.prof" -- "$probe" "$@" "$n" >/dev/null
-		"$sums" "$tmp/p$n.prof" "${EVENTS[@]}" > "$tmp/s$n"
+		"$sums" "$tmp/p$n.prof" "${ev[@]}" > "$tmp/s$n"
 	done
 	paste -d' ' "$tmp/s$n1" "$tmp/s$n2" | awk '{
 		n = NF / 2
@@ -65,6 +87,20 @@ one() {
 		printf "\n" }'
 }
 chase() { one "$1" 200 600 chase; }
+
+# the stall probes at fmax: mp_stall's sums from one (differences of two
+# lengths), L2-resident, LLC-resident and mispredicting loops
+stall_lines() {
+	local tc cc sc mc tl cl sl tb cb sb mb _
+	read -r tc cc sc mc _ < <(MACHINE=stall one "$fmax" 1000 3000 core)
+	read -r tl cl sl _ < <(MACHINE=stall one "$fmax" 1000 3000 llc)
+	read -r tb cb sb mb _ < <(MACHINE=stall one "$fmax" 1000 3000 branch)
+	mp_stall "$sl" "$sc" "$cl" "$cc" "$sb" "$mb" "$mc"
+}
+if [ "${ONLY:-}" = stall ]; then
+	stall_lines
+	exit 0
+fi
 
 read -r t1 c1 x1 l21 p1 q1 < <(chase "$fmax")
 read -r t2 c2 x2 l22 p2 q2 < <(chase "$fmin")

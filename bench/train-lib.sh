@@ -1,7 +1,8 @@
 # What bench/calibrate-sim.sh (the power fit) and bench/time-error-sim.sh
 # (the time models' residuals) share about their training runs: a scratch
 # directory and the list of training workloads from the folders named
-# (bench/vpmu-terms.sh takes the scratch directory too).
+# (bench/vpmu-terms.sh and bench/vpmu-otherstalls.sh take the scratch
+# directory too).
 # Sourced, not run; the caller defines die() and runs under set -eu.
 
 # train_scratch PREFIX: W, the directory $KEEP (made) when set, else a

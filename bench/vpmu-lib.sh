@@ -1,6 +1,7 @@
-# Shared by bench/vpmu.sh and bench/vpmu-terms.sh (sourced, with the
-# caller's BUILDDIR argument, after setting src, the source tree): the
-# programs and tools, the fixed environment of the vPMU runs and one run.
+# Shared by bench/vpmu.sh, bench/vpmu-terms.sh, bench/vpmu-otherstalls.sh
+# and bench/vpmu-worst.sh (sourced, with the caller's BUILDDIR argument,
+# after setting src, the source tree): the programs and tools, the fixed
+# environment of the vPMU runs and one run.
 
 build=$(realpath "${1:-$src/build}")
 sleuth=$build/sleuth

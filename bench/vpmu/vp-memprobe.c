@@ -15,6 +15,11 @@
  *   vp-memprobe core STEPS_K       the same loop over 128 KiB (L2 hits):
  *                                  llc - core is what an LLC hit costs a
  *                                  loop
+ *   vp-memprobe branch STEPS_K     the core loop with a branch on a random
+ *                                  bit of each word (half of them
+ *                                  mispredicted): branch - core, in stall
+ *                                  cycles per mispredict, is what the stall
+ *                                  counter counts for one
  *   vp-memprobe copy STEPS_K       copies 64-byte lines between two 32 MiB
  *                                  arrays (traffic far beyond DRAM's)
  *   vp-memprobe fill STEPS_K       stores a word into each line of a 32 MiB
@@ -94,6 +99,25 @@ static uint64_t stride_sum(const uint64_t *a, size_t n, uint64_t steps)
 	return s;
 }
 
+/* stride_sum with a branch on a random bit of each word: random data
+ * cannot be predicted (the empty asm keeps the branch a branch, not a
+ * conditional move) */
+static uint64_t stride_branch(const uint64_t *a, size_t n, uint64_t steps)
+{
+	uint64_t s = 0, odd = 0;
+	size_t at = 0;
+	while (steps--) {
+		uint64_t v = a[at * 8];
+		if (v & 1) {
+			__asm__ volatile("" ::: "memory");
+			odd++;
+		}
+		s += v;
+		at = at + 2 >= n ? 0 : at + 2;
+	}
+	return s + odd;
+}
+
 /* copy k lines from src to dst at line *at (wrapping at n lines) */
 static void copy_lines(uint64_t *dst, const uint64_t *src, size_t n, size_t *at, unsigned k)
 {
@@ -110,7 +134,8 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	int loaded = !strcmp(mode, "loaded");
 	if (argc != 3 + loaded) {
-		fprintf(stderr, "usage: vp-memprobe chase|llc|core|copy|fill STEPS_K | loaded K STEPS_K\n");
+		fprintf(stderr, "usage: vp-memprobe chase|llc|core|branch|copy|fill STEPS_K | "
+			"loaded K STEPS_K\n");
 		return 2;
 	}
 	unsigned k = loaded ? (unsigned)atoi(argv[2]) : 0;
@@ -151,13 +176,27 @@ int main(int argc, char **argv)
 		sum = stride_sum(a, lines, lines); /* warm: two whole passes */
 		sum += stride_sum(a, lines, steps);
 		free(a);
+	} else if (!strcmp(mode, "branch")) {
+		size_t lines = (128u << 10) / 64;
+		uint64_t *a = malloc(lines * 64), r = 0x9e3779b97f4a7c15ull;
+		if (!a)
+			return 1;
+		for (size_t i = 0; i < lines * 8; i++) { /* xorshift: random bits */
+			r ^= r << 13;
+			r ^= r >> 7;
+			r ^= r << 17;
+			a[i] = r;
+		}
+		sum = stride_branch(a, lines, lines); /* warm: two whole passes */
+		sum += stride_branch(a, lines, steps);
+		free(a);
 	} else if (!strcmp(mode, "chase")) {
 		v = cycle(big);
 		p = walk(v, 2 * big); /* warm: two whole passes */
 		p = walk(p, steps);
 	} else {
-		fprintf(stderr, "vp-memprobe: unknown mode '%s'; use chase, llc, core, copy, "
-			"fill or loaded\n", mode);
+		fprintf(stderr, "vp-memprobe: unknown mode '%s'; use chase, llc, core, branch, "
+			"copy, fill or loaded\n", mode);
 		return 2;
 	}
 	printf("%llu\n", (unsigned long long)(sum + (uintptr_t)p % 2));

@@ -164,6 +164,33 @@ awk -v c="$c" -v o="$o" -v q="$q" -v m="$m" -v x="$x" \
 	'BEGIN { exit !(o > 0 && o <= c && o <= q && m > 0 && m <= c && x > 0) }' && ok ||
 	fail "offcore counters: cycles $c, O $o, Q $q, M $m, LLC misses $x"
 
+# vpmu-sums -r FIRST:N (bench/vpmu-worst.sh's instance sums): two halves
+# sum to the whole; a range past the last interval counts as not counted
+n=$("$SLEUTH" predict "$T/oc.prof" --freq 2.66 --per interval --time-only 2>/dev/null | awk -F, 'NR > 1' | wc -l)
+h=$((n / 2))
+read -r _ c o < <("$BUILDDIR/bench/vpmu-sums" "$T/oc.prof" OFFCORE_L3_MISS_CYCLES)
+read -r _ c1 o1 < <("$BUILDDIR/bench/vpmu-sums" -r "0:$h" "$T/oc.prof" OFFCORE_L3_MISS_CYCLES)
+read -r _ c2 o2 < <("$BUILDDIR/bench/vpmu-sums" -r "$h:$((n - h))" "$T/oc.prof" OFFCORE_L3_MISS_CYCLES)
+read -r _ _ o3 < <("$BUILDDIR/bench/vpmu-sums" -r "$h:$n" "$T/oc.prof" OFFCORE_L3_MISS_CYCLES)
+[ "$n" -ge 2 ] && [ "$c1" -gt 0 ] && [ "$c2" -gt 0 ] && [ $((c1 + c2)) = "$c" ] &&
+	[ $((o1 + o2)) = "$o" ] && [ "$o3" = -1 ] && ok ||
+	fail "vpmu-sums -r over $n intervals: cycles $c1 + $c2 vs $c, O $o1 + $o2 vs $o, past the end $o3"
+
+# the stall probes' branch loop (bench/vpmu/vp-memprobe.c) mispredicts
+# about every other step; the core loop it is compared with does not
+misp() { # MODE: BR_MISPREDICTED over a vp-memprobe run of 200 thousand steps
+	expect_ok -- "$SLEUTH" "${RUN[@]}" --machine "$T/misp.yaml" --pin none -o "$T/$1.prof" -- \
+		"$BUILDDIR/bench/vpmu/vp-memprobe" "$1" 200
+	"$BUILDDIR/bench/vpmu-sums" "$T/$1.prof" BR_MISPREDICTED | awk '{ print $3 }'
+}
+{
+	sed '/^events:/,$d' "$SRCDIR/data/machines/vpmu-nehalem-i7-920.skeleton.yaml"
+	printf 'events:\n  mispredicts: BR_MISPREDICTED\n  stall_cycles: STALL_CYCLES\n'
+} > "$T/misp.yaml"
+mb=$(misp branch) mc=$(misp core)
+awk -v b="$mb" -v c="$mc" 'BEGIN { exit !(b - c > 50000 && c < 10000) }' && ok ||
+	fail "mispredicts: branch probe $mb, core probe $mc (wanted branch - core > 50000, core < 10000)"
+
 # the program's exit status is sleuth's, and the profile is kept
 expect_status 3 -- "$SLEUTH" "${RUN[@]}" -o "$T/exit.prof" -- "$STAGES" 1 exit 3
 [ -s "$T/exit.prof" ] && ok || fail "no profile after a non-zero exit"
