@@ -15,6 +15,12 @@ PERIOD=${PERIOD:-2003}
 # addresses and changes its cache behaviour a little, as on real machines.
 CLEAN_ENV=(env -i PATH=/usr/bin:/bin)
 PSTATES=(2.66 2.53 2.40 2.26 2.13 2.00 1.86 1.73 1.60)
+# The split: programs the vPMU machines are calibrated on, and held-out
+# ones nothing is tuned on (tree: a training program added with issue 12,
+# latency-bound, unlike the first four; docs/benchmarks.md "Memory-bound
+# programs' power on the virtual PMU")
+VPMU_TRAIN=(matmul stream sort interp tree)
+VPMU_TEST=(chase hash zlib stencil crc)
 
 # vrun MACHINE GHZ OUT PROGRAM ARGS...: one vPMU run; prints its wall time
 # (PIN: run --pin, default time)

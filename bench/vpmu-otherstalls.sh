@@ -19,8 +19,8 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/bench/train-lib.sh"
 train_scratch sleuth-vpmu-otherstalls
 tmp=$W
-TRAIN=(matmul stream sort interp tree)
-TEST=(chase hash zlib stencil crc)
+TRAIN=("${VPMU_TRAIN[@]}")
+TEST=("${VPMU_TEST[@]}")
 base=$src/data/machines/vpmu-nehalem-i7-920-mlp.yaml
 truth=$src/data/machines/vpmu-nehalem-i7-920.yaml
 

@@ -24,7 +24,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 train_scratch sleuth-vpmu-terms
 tmp=$W
 OLD=(matmul stream sort interp)
-TEST=(chase hash zlib stencil crc)
+TEST=("${VPMU_TEST[@]}")
 
 # the skeleton every run is recorded with: the vPMU's six terms and both
 # candidates (no keep: key, so every variant's events are counted)

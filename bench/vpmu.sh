@@ -39,11 +39,9 @@ skeleton=$src/data/machines/vpmu-nehalem-i7-920.skeleton.yaml
 mlp_skeleton=$src/data/machines/vpmu-nehalem-i7-920-mlp.skeleton.yaml
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sleuth-vpmu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-# tree: a training program added with issue 12 (latency-bound, unlike the
-# first four; docs/benchmarks.md "Memory-bound programs' power on the
-# virtual PMU"); TRAIN="matmul stream sort interp" gives the old split
-TRAIN=(${TRAIN:-matmul stream sort interp tree})
-TEST=(chase hash zlib stencil crc)
+# TRAIN="matmul stream sort interp" gives the split before tree
+TRAIN=(${TRAIN:-${VPMU_TRAIN[*]}})
+TEST=("${VPMU_TEST[@]}")
 FMAX=2.66 MID=2.13 FMIN=1.60
 MODELS=(${MODELS:-stall})
 declare -A STAGE_FNS=(
