@@ -96,15 +96,17 @@ static void interpolated_share(const sl_model *md, double *u)
 
 /*
  * Per phase k and P-state p, how far an interval's predicted slowdown
- * t(p)/t(fmax) moves when its interpolated time-model inputs are filled
- * instead of counted, measured on the intervals where they were counted:
+ * t(p)/t(fmax) moves when one of its time-model inputs is filled instead
+ * of counted, measured on the intervals where such inputs were counted:
  * two folds, each hiding the counts of the events interpolated somewhere
  * in every other such interval of each phase (alternately), rebuilding
  * the time model on that profile and comparing the hidden intervals'
- * slowdown with the one from the counts.  r[k*P+p] is the rms relative
- * difference over phase k's hidden intervals; NAN where the phase has
- * fewer than two or a fold's model cannot be built (the caller then
- * takes the phase's spread, docs/schedule.md, "Confidence").
+ * slowdown with the one from the counts.  r[k*P+p] is the rms over phase
+ * k's hidden intervals of that relative difference per input hidden (x /
+ * sqrt(h), h inputs hidden: independent errors add in quadrature); NAN
+ * where the phase has fewer than two or a fold's model cannot be built
+ * (the caller then takes the phase's spread, docs/schedule.md,
+ * "Confidence").
  */
 static void interp_error(const sl_model *md, const sl_sched_data *d, double *r)
 {
@@ -163,7 +165,9 @@ static void interp_error(const sl_model *md, const sl_sched_data *d, double *r)
 		for (size_t i = 0; i < NI; i++) {
 			if (fold[i] != f)
 				continue;
-			size_t k = pr->iv[i].phase;
+			size_t k = pr->iv[i].phase, h = 0;
+			for (size_t e = 0; e < E; e++)
+				h += hide[e] && sl_prof_count(pr, i, e) != SL_MISSING;
 			double b0 = s0[i * P], b1 = sl_model_cycles(&cv, i, d->ghz[0]) / d->ghz[0];
 			int ok = b0 > 0 && b1 > 0;
 			for (size_t p = 0; p < P && ok; p++) {
@@ -171,7 +175,7 @@ static void interp_error(const sl_model *md, const sl_sched_data *d, double *r)
 				double a1 = sl_model_cycles(&cv, i, d->ghz[p]) / d->ghz[p] / b1;
 				double x = a1 / a0 - 1;
 				ok = isfinite(x);
-				sum[k * P + p] += ok ? x * x : 0;
+				sum[k * P + p] += ok ? x * x / (double)h : 0;
 			}
 			cnt[k] += ok;
 		}
@@ -267,6 +271,10 @@ static void fill_sigma(const sl_model *md, sl_sched_data *d, const size_t *n,
 	disagreement(md, d, cal, g);
 	double *r = sl_xmalloc((K * P + 1) * sizeof *r);
 	interp_error(md, d, r);
+	int ks[8];
+	size_t nk = time_events(md, ks), nev = 0;
+	for (size_t j = 0; j < nk; j++)
+		nev += ks[j] >= 0;
 	d->sigma = sl_xmalloc(v->n_instances * P * sizeof *d->sigma);
 	for (size_t j = 0; j < v->n_instances; j++) {
 		size_t k = v->inst[j].phase;
@@ -274,8 +282,10 @@ static void fill_sigma(const sl_model *md, sl_sched_data *d, const size_t *n,
 			size_t c = k * P + p;
 			double cv = n[c] > 1 && mean[c] > 0 ? sqrt(m2[c] / (double)(n[c] - 1)) / mean[c]
 							  : 0;
-			double rk = isnan(r[c]) ? cv : r[c];
-			double dk = sqrt(u[k] * rk * rk + cv * cv / (double)SL_MAX(n[c], (size_t)1));
+			/* the filled inputs of an interval, each off by r; or, not
+			 * measured, the interval off by the phase's spread */
+			double fill = isnan(r[c]) ? u[k] * cv * cv : u[k] * (double)nev * r[c] * r[c];
+			double dk = sqrt(fill + cv * cv / (double)SL_MAX(n[c], (size_t)1));
 			double ck = cal[p] > 0 ? cal[p] : 0;
 			d->sigma[j * P + p] = sqrt(ck * ck + dk * dk + g[c] * g[c]);
 		}
