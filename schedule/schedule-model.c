@@ -9,8 +9,10 @@
  * legitimately knows (docs/schedule.md, "Confidence"): the time model's
  * residuals on the training runs, recorded by `sleuth calibrate` in the
  * machine (time_error:), and per phase the profile's own evidence -- how
- * much of the time model's input was interpolated rather than counted, and
- * how widely the phase's intervals disagree about the slowdown.
+ * much of the time model's input was interpolated rather than counted, how
+ * far filling moves the slowdown where those inputs were counted (measured
+ * by hiding them), and how widely the phase's intervals disagree about the
+ * slowdown.
  */
 #include "sleuth/schedule-model.h"
 
@@ -60,18 +62,27 @@ static double cal_sigma(const sl_machine *m, const char *name, double x)
 	return lo_s + (hi_s - lo_s) * (x - lo_x) / (hi_x - lo_x);
 }
 
+/* The view indices of md's time-model events, -1 for those it lacks. */
+static size_t time_events(const sl_model *md, int *ks)
+{
+	int all[] = {md->k_stall, md->k_llc, md->k_memstall, md->k_ocyc, md->k_occ,
+		     md->k_pf, md->k_llcref, md->k_mst};
+	memcpy(ks, all, sizeof all);
+	return SL_ARRAY_LEN(all);
+}
+
 /* Per phase: the share of the time model's (interval, event) cells that
  * were not counted in the interval. */
 static void interpolated_share(const sl_model *md, double *u)
 {
 	const sl_interp *v = &md->view;
-	int ks[] = {md->k_stall, md->k_llc, md->k_memstall, md->k_ocyc, md->k_occ,
-		    md->k_pf, md->k_llcref, md->k_mst};
+	int ks[8];
+	size_t nk = time_events(md, ks);
 	double *all = sl_xcalloc(v->n_phase_ids, sizeof *all);
 	memset(u, 0, v->n_phase_ids * sizeof *u);
 	for (size_t i = 0; i < md->prof->n_intervals; i++) {
 		uint32_t ph = md->prof->iv[i].phase;
-		for (size_t j = 0; j < SL_ARRAY_LEN(ks); j++) {
+		for (size_t j = 0; j < nk; j++) {
 			if (ks[j] < 0)
 				continue;
 			all[ph]++;
@@ -81,6 +92,105 @@ static void interpolated_share(const sl_model *md, double *u)
 	for (size_t k = 0; k < v->n_phase_ids; k++)
 		u[k] = all[k] > 0 ? u[k] / all[k] : 0;
 	free(all);
+}
+
+/*
+ * Per phase k and P-state p, how far an interval's predicted slowdown
+ * t(p)/t(fmax) moves when one of its time-model inputs is filled instead
+ * of counted, measured on the intervals where such inputs were counted:
+ * two folds, each hiding the counts of the events interpolated somewhere
+ * in every other such interval of each phase (alternately), rebuilding
+ * the time model on that profile and comparing the hidden intervals'
+ * slowdown with the one from the counts.  r[k*P+p] is the rms over phase
+ * k's hidden intervals of that relative difference per input hidden (x /
+ * sqrt(h), h inputs hidden: independent errors add in quadrature); NAN
+ * where the phase has fewer than two or a fold's model cannot be built
+ * (the caller then takes the phase's spread, docs/schedule.md,
+ * "Confidence").
+ */
+static void interp_error(const sl_model *md, const sl_sched_data *d, double *r)
+{
+	const sl_profile *pr = md->prof;
+	size_t P = d->tab.n_pstates, K = md->view.n_phase_ids, NI = pr->n_intervals;
+	size_t E = pr->n_events;
+	for (size_t c = 0; c < K * P; c++)
+		r[c] = NAN;
+	sl_model full;
+	if (sl_model_init(&full, pr, md->mach, md->time, SL_MODEL_TIME_ONLY) < 0)
+		return;
+	/* the profile columns the time model interpolates somewhere */
+	int ks[8];
+	size_t nk = time_events(&full, ks);
+	uint8_t *hide = sl_xcalloc(E + 1, 1);
+	int any = 0;
+	for (size_t j = 0; j < nk; j++) {
+		if (ks[j] < 0 || full.view.col[ks[j]] < 0)
+			continue;
+		for (size_t i = 0; i < NI && !hide[full.view.col[ks[j]]]; i++)
+			hide[full.view.col[ks[j]]] =
+				sl_interp_src(&full.view, i, (size_t)ks[j]) != SL_SRC_MEASURED;
+		any |= hide[full.view.col[ks[j]]];
+	}
+	/* fold of each interval that counted one of them: alternate per phase
+	 * and first such event counted (counters rotate through groups, and
+	 * each group must keep counts in both folds) */
+	int *fold = sl_xmalloc((NI + 1) * sizeof *fold);
+	size_t *seen = sl_xcalloc(K * E + 1, sizeof *seen);
+	for (size_t i = 0; i < NI; i++) {
+		fold[i] = -1;
+		for (size_t e = 0; e < E && fold[i] < 0; e++)
+			if (hide[e] && sl_prof_count(pr, i, e) != SL_MISSING)
+				fold[i] = (int)(seen[pr->iv[i].phase * E + e]++ % 2);
+	}
+	double *s0 = sl_xmalloc((NI * P + 1) * sizeof *s0);
+	for (size_t i = 0; i < NI; i++)
+		for (size_t p = 0; p < P; p++)
+			s0[i * P + p] = sl_model_cycles(&full, i, d->ghz[p]) / d->ghz[p];
+	sl_model_free(&full);
+	double *sum = sl_xcalloc(K * P + 1, sizeof *sum);
+	size_t *cnt = sl_xcalloc(K + 1, sizeof *cnt);
+	sl_profile q = *pr;
+	q.counts = sl_xmalloc((NI * E + 1) * sizeof *q.counts);
+	for (int f = 0; any && f < 2; f++) {
+		memcpy(q.counts, pr->counts, NI * E * sizeof *q.counts);
+		for (size_t i = 0; i < NI; i++)
+			for (size_t e = 0; e < E && fold[i] == f; e++)
+				if (hide[e])
+					q.counts[i * E + e] = SL_MISSING;
+		sl_model cv;
+		if (sl_model_init(&cv, &q, md->mach, md->time, SL_MODEL_TIME_ONLY) < 0) {
+			memset(cnt, 0, (K + 1) * sizeof *cnt);
+			break;
+		}
+		for (size_t i = 0; i < NI; i++) {
+			if (fold[i] != f)
+				continue;
+			size_t k = pr->iv[i].phase, h = 0;
+			for (size_t e = 0; e < E; e++)
+				h += hide[e] && sl_prof_count(pr, i, e) != SL_MISSING;
+			double b0 = s0[i * P], b1 = sl_model_cycles(&cv, i, d->ghz[0]) / d->ghz[0];
+			int ok = b0 > 0 && b1 > 0;
+			for (size_t p = 0; p < P && ok; p++) {
+				double a0 = s0[i * P + p] / b0;
+				double a1 = sl_model_cycles(&cv, i, d->ghz[p]) / d->ghz[p] / b1;
+				double x = a1 / a0 - 1;
+				ok = isfinite(x);
+				sum[k * P + p] += ok ? x * x / (double)h : 0;
+			}
+			cnt[k] += ok;
+		}
+		sl_model_free(&cv);
+	}
+	for (size_t k = 0; k < K; k++)
+		for (size_t p = 0; p < P && cnt[k] >= 2; p++)
+			r[k * P + p] = sqrt(sum[k * P + p] / (double)cnt[k]);
+	free(q.counts);
+	free(sum);
+	free(cnt);
+	free(s0);
+	free(seen);
+	free(fold);
+	free(hide);
 }
 
 /* The machine's other time model beside t: stall and mlp each other's,
@@ -159,6 +269,12 @@ static void fill_sigma(const sl_model *md, sl_sched_data *d, const size_t *n,
 		cal[p] = cal_sigma(md->mach, name, md->f0_ghz / d->ghz[p] - 1);
 	double *g = sl_xmalloc((K * P + 1) * sizeof *g);
 	disagreement(md, d, cal, g);
+	double *r = sl_xmalloc((K * P + 1) * sizeof *r);
+	interp_error(md, d, r);
+	int ks[8];
+	size_t nk = time_events(md, ks), nev = 0;
+	for (size_t j = 0; j < nk; j++)
+		nev += ks[j] >= 0;
 	d->sigma = sl_xmalloc(v->n_instances * P * sizeof *d->sigma);
 	for (size_t j = 0; j < v->n_instances; j++) {
 		size_t k = v->inst[j].phase;
@@ -166,7 +282,10 @@ static void fill_sigma(const sl_model *md, sl_sched_data *d, const size_t *n,
 			size_t c = k * P + p;
 			double cv = n[c] > 1 && mean[c] > 0 ? sqrt(m2[c] / (double)(n[c] - 1)) / mean[c]
 							  : 0;
-			double dk = cv * sqrt(u[k] + 1.0 / (double)SL_MAX(n[c], (size_t)1));
+			/* the filled inputs of an interval, each off by r; or, not
+			 * measured, the interval off by the phase's spread */
+			double fill = isnan(r[c]) ? u[k] * cv * cv : u[k] * (double)nev * r[c] * r[c];
+			double dk = sqrt(fill + cv * cv / (double)SL_MAX(n[c], (size_t)1));
 			double ck = cal[p] > 0 ? cal[p] : 0;
 			d->sigma[j * P + p] = sqrt(ck * ck + dk * dk + g[c] * g[c]);
 		}
@@ -188,6 +307,7 @@ static void fill_sigma(const sl_model *md, sl_sched_data *d, const size_t *n,
 	free(u);
 	free(cal);
 	free(g);
+	free(r);
 }
 
 int sl_sched_data_from_model(const sl_model *md, sl_sched_data *d)
