@@ -62,13 +62,16 @@ static double cal_sigma(const sl_machine *m, const char *name, double x)
 	return lo_s + (hi_s - lo_s) * (x - lo_x) / (hi_x - lo_x);
 }
 
-/* The view indices of md's time-model events, -1 for those it lacks. */
+/* The view indices of md's time-model events, -1 for those it lacks, into
+ * ks[TIME_EVENTS]. */
+enum { TIME_EVENTS = 8 };
 static size_t time_events(const sl_model *md, int *ks)
 {
 	int all[] = {md->k_stall, md->k_llc, md->k_memstall, md->k_ocyc, md->k_occ,
 		     md->k_pf, md->k_llcref, md->k_mst};
+	_Static_assert(SL_ARRAY_LEN(all) == TIME_EVENTS, "ks[TIME_EVENTS] holds them all");
 	memcpy(ks, all, sizeof all);
-	return SL_ARRAY_LEN(all);
+	return TIME_EVENTS;
 }
 
 /* Per phase: the share of the time model's (interval, event) cells that
@@ -76,7 +79,7 @@ static size_t time_events(const sl_model *md, int *ks)
 static void interpolated_share(const sl_model *md, double *u)
 {
 	const sl_interp *v = &md->view;
-	int ks[8];
+	int ks[TIME_EVENTS];
 	size_t nk = time_events(md, ks);
 	double *all = sl_xcalloc(v->n_phase_ids, sizeof *all);
 	memset(u, 0, v->n_phase_ids * sizeof *u);
@@ -119,7 +122,7 @@ static void interp_error(const sl_model *md, const sl_sched_data *d, double *r)
 	if (sl_model_init(&full, pr, md->mach, md->time, SL_MODEL_TIME_ONLY) < 0)
 		return;
 	/* the profile columns the time model interpolates somewhere */
-	int ks[8];
+	int ks[TIME_EVENTS];
 	size_t nk = time_events(&full, ks);
 	uint8_t *hide = sl_xcalloc(E + 1, 1);
 	int any = 0;
@@ -271,7 +274,7 @@ static void fill_sigma(const sl_model *md, sl_sched_data *d, const size_t *n,
 	disagreement(md, d, cal, g);
 	double *r = sl_xmalloc((K * P + 1) * sizeof *r);
 	interp_error(md, d, r);
-	int ks[8];
+	int ks[TIME_EVENTS];
 	size_t nk = time_events(md, ks), nev = 0;
 	for (size_t j = 0; j < nk; j++)
 		nev += ks[j] >= 0;
