@@ -17,7 +17,8 @@
  * When two groups of one code phase converge (centroids within half the
  * threshold) the younger is merged into the older; at the end of the run
  * (sl_behave_finish) a transient group -- met only in runs of about one
- * interval, the intervals of a transition -- is merged into the nearest
+ * interval, the intervals of a transition, as the online pass left the
+ * groups (not as earlier merges made them) -- is merged into the nearest
  * lasting group of its code phase, a ramp -- a group whose every run moves
  * from the group before it towards the group after it, a gradual
  * transition of any length -- into the one of those of its code phase,
@@ -499,15 +500,22 @@ uint32_t sl_behave_interval(const sl_behave *b, size_t t)
 
 void sl_behave_finish(sl_behave *b)
 {
+	/* which groups are transient is decided before any is merged: a
+	 * transition's intervals merged into a lasting group add their runs
+	 * to its own (one run each, at the edges of its runs), which would
+	 * make it look transient in turn and merge it into another */
+	unsigned char *tr = sl_xcalloc(b->n_g + 1, 1);
+	for (size_t j = 0; j < b->n_g; j++)
+		tr[j] = b->g[j].alive && transient(b, &b->g[j]);
 	for (size_t j = 0; j < b->n_g; j++) {
 		group *g = &b->g[j];
-		if (!g->alive || !transient(b, g))
+		if (!g->alive || !tr[j])
 			continue;
 		group *to = NULL;
 		double bd = HUGE_VAL;
 		for (size_t i = 0; i < b->n_g; i++) {
 			group *h = &b->g[i];
-			if (h == g || !h->alive || h->code != g->code || transient(b, h))
+			if (h == g || !h->alive || h->code != g->code || tr[i])
 				continue;
 			double d = dist(b, h->mu, g->mu);
 			if (d < bd)
@@ -516,6 +524,7 @@ void sl_behave_finish(sl_behave *b)
 		if (to)
 			merge_as(b, to, g, 1);
 	}
+	free(tr);
 	for (size_t j = 0; j < b->n_g; j++) {
 		group *g = &b->g[j], *to;
 		if (g->alive && younger(b, g) && (to = ramp_into(b, g)))

@@ -14,7 +14,8 @@
  * same runs), two
  * code phases made one merge the groups that behave alike, each interval
  * goes at the end to the group of its code whose mean is nearest, and
- * missing features are ignored. */
+ * missing features are ignored; a transient group merged into a lasting
+ * one does not make that one transient in turn. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -418,6 +419,48 @@ static void test_finish_merges_ramps(void **state)
 	check_finish(askew, up, 0);
 }
 
+/* Code 0 runs 4 intervals at 0, one at 2.0 (a transition: its own group,
+ * met in runs of one) and 2 at 3.0, then code 1 runs 4 at 6.0 (rate -3.0:
+ * off the line from code 0's behaviour, so that 3.0 is no ramp); 8 times.
+ * The group at 3.0 lasts (runs of 2); the transition's group is transient
+ * and merged into it at the end, nearer than the one at 0.  Its runs (one
+ * interval each, just before the 3.0 group's) added to the 3.0 group's
+ * would make that one look transient too -- 24 intervals in 16 runs -- and
+ * merge it into the group at 0, 3.0 away; which groups are transient is
+ * decided before any is merged. */
+static void test_finish_transient_before_merging(void **state)
+{
+	(void)state;
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	double x[2];
+	uint32_t a = 0, t = 0, g = 0;
+	for (int rep = 0; rep < 8; rep++) {
+		for (int k = 0; k < 7; k++) {
+			double v = k < 4 ? 0.0 : k == 4 ? 2.0 : 3.0;
+			feat(x, v, 0.5 * v, 20 * rep + k);
+			uint32_t id = sl_behave_assign(b, 0, x);
+			if (!rep && !k)
+				a = id;
+			if (!rep && k == 4)
+				t = id;
+			if (!rep && k == 5)
+				g = id;
+		}
+		for (int k = 0; k < 4; k++) {
+			feat(x, 6.0, -3.0, 20 * rep + 7 + k);
+			sl_behave_assign(b, 1, x);
+		}
+	}
+	/* three groups online */
+	assert_int_not_equal(sl_behave_final(b, t), sl_behave_final(b, a));
+	assert_int_not_equal(sl_behave_final(b, t), sl_behave_final(b, g));
+	assert_int_not_equal(sl_behave_final(b, g), sl_behave_final(b, a));
+	sl_behave_finish(b);
+	assert_int_equal(sl_behave_final(b, t), sl_behave_final(b, g));
+	assert_int_not_equal(sl_behave_final(b, g), sl_behave_final(b, a));
+	sl_behave_free(b);
+}
+
 /* Two code phases made one: groups within half the threshold of each
  * other merge, a group that behaves otherwise stays a phase. */
 static void test_merge_code(void **state)
@@ -520,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_founder_without_features),
 		cmocka_unit_test(test_merge_and_missing),
 		cmocka_unit_test(test_finish_merges_transients),
+		cmocka_unit_test(test_finish_transient_before_merging),
 		cmocka_unit_test(test_drift_is_followed),
 		cmocka_unit_test(test_finish_merges_successor),
 		cmocka_unit_test(test_finish_merges_successor_come_back),
