@@ -634,14 +634,16 @@ static double nbr_dist(const sl_interp *v, const float *dn, size_t i, size_t k)
  * Chosen on the tuning split, docs/benchmarks.md "Straddling intervals"
  * and "Mixes off the line, and mixes of filled values".  The values are
  * computed before any is stored, so that a neighbour's own mix does not
- * feed another's.
+ * feed another's.  Each straddle's alpha is kept (v->mix_alpha): the mlp
+ * time model runs a straddle in two parts (models/model.c,
+ * straddle_parts).
  */
 static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 {
 	const sl_profile *p = v->prof;
 	size_t nf = v->n_feat, ne = v->n_events, ni = v->n_instances;
 	double *xa = sl_xmalloc(2 * (nf + 1) * sizeof *xa), *xb = xa + nf + 1;
-	double *alpha = sl_xmalloc((ni + 1) * sizeof *alpha);
+	double *alpha = sl_xmalloc((ni + 1) * sizeof *alpha); /* kept: v->mix_alpha */
 	double *dmix = sl_xmalloc((ni + 1) * sizeof *dmix); /* the mix's distance d */
 	for (size_t j = 0; j < ni; j++) {
 		const sl_instance *in = &v->inst[j];
@@ -705,7 +707,7 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 			v->isrc[c] = SL_SRC_MIXED;
 		}
 	free(out);
-	free(alpha);
+	v->mix_alpha = alpha;
 	free(dmix);
 	free(xa);
 }
@@ -800,6 +802,7 @@ void sl_interp_free(sl_interp *v)
 	free(v->ev_cells);
 	free(v->inst);
 	free(v->inst_of);
+	free(v->mix_alpha);
 	memset(v, 0, sizeof *v);
 }
 

@@ -484,62 +484,57 @@ static double count_or0(const sl_model *md, size_t i, int k)
 	return isfinite(x) && x > 0 ? x : 0;
 }
 
-/*
- * The mlp model (docs/models.md).  Of the cycles c at f0:
- *   - the LLC hits' cost fh = hits * llc_ns(f0) * f0 is time, measured per
- *     P-state (memory: latency:);
- *   - the offcore cycles O (at least one demand miss outstanding) are the
- *     misses' latency, overlapped misses counted once: time, at the
- *     latency L(f) * q(B) a chase measured at f and the loaded-latency
- *     probe at the traffic B = (misses + prefetches) * 64 B / time;
- *   - the rest, c - O - fh, is work in cycles, less the work the ROB did
- *     under the misses: with a count of the cycles stalled on misses M,
- *     that hidden work is O - M, and at f1 a miss's latency hides at most
- *     that much (mem1 = max(0, O1 - (O - M)));
- * and the interval can never be shorter than its traffic over the most
- * bandwidth a probe achieved.  t1 solves t = cycles1(B(t)) / f1 (the
- * queueing depends on the traffic per second, which depends on t).
- * `pol` is the share of M taken as dependency and resource stalls rather
- * than stalls on the miss (M' = M (1 - pol); 0 unless refined, see
- * sl_model_cycles_par).
- * Returns the cycles at f1; *st and *scale as for the stall model.
- */
-static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, double pol,
-			 double *st, double *scale)
+/* One stretch of execution as the mlp model sees it (mlp_cycles): its
+ * cycles c at f0, offcore cycles O, DRAM bytes (misses and prefetches),
+ * LLC hits' cycles fh, and miss stall cycles M (NAN: not counted with O). */
+typedef struct {
+	double c, o, bytes, fh, mst;
+} mlp_part;
+
+/* Interval i's counts as one stretch, M less its other stalls and the
+ * refined share pol (mlp_cycles). */
+static mlp_part mlp_part_of(const sl_model *md, size_t i, double pol)
 {
-	const sl_machine *m = md->mach;
-	double f0 = md->f0_ghz;
-	double o = SL_MIN(count_or0(md, i, md->k_ocyc), c);
-	double x = count_or0(md, i, md->k_llc);
-	double lr = sl_machine_mem_latency(m, f1) / sl_machine_mem_latency(m, f0);
-	double fh = llc_hit_cycles(md, i, c, o);
-	double fh1 = fh > 0 ? fh * sl_machine_llc_hit(m, f1) * f1 /
-				      (sl_machine_llc_hit(m, f0) * f0)
-			    : 0;
-	double bytes = (x + count_or0(md, i, md->k_pf)) * SL_LINE_BYTES;
-	double t0 = c / (f0 * 1e9);
+	mlp_part q;
+	q.c = (double)md->prof->iv[i].cycles;
+	q.o = SL_MIN(count_or0(md, i, md->k_ocyc), q.c);
+	q.bytes = (count_or0(md, i, md->k_llc) + count_or0(md, i, md->k_pf)) * SL_LINE_BYTES;
+	q.fh = llc_hit_cycles(md, i, q.c, q.o);
 	/* the hidden work: O - M when M is counted (0..O), else taken as
 	 * never clipped (the cycles less O are all work) */
 	/* M and O must come from the same interval: O - M from a measured O
 	 * and a phase-mean M is noise */
-	double mst = NAN;
+	q.mst = NAN;
 	if (md->k_mst >= 0 &&
 	    sl_interp_src(&md->view, i, (size_t)md->k_mst) ==
 		    sl_interp_src(&md->view, i, (size_t)md->k_ocyc)) {
 		/* less the other stalls under its misses (other_stalls_begin) */
-		mst = SL_MIN(count_or0(md, i, md->k_mst), o);
-		if (md->other_stalls && c > 0)
-			mst = SL_MAX(0.0, mst - other_stalls_share(md, i, o / c) *
-							md->other_stalls[md->prof->iv[i].phase] *
-							(double)md->prof->iv[i].instructions);
-		mst *= 1 - pol;
+		q.mst = SL_MIN(count_or0(md, i, md->k_mst), q.o);
+		if (md->other_stalls && q.c > 0)
+			q.mst = SL_MAX(0.0, q.mst - other_stalls_share(md, i, q.o / q.c) *
+							    md->other_stalls[md->prof->iv[i].phase] *
+							    (double)md->prof->iv[i].instructions);
+		q.mst *= 1 - pol;
 	}
-	double hidden = isnan(mst) ? 0 : o - mst;
-	double w = isnan(mst) ? c - o - fh : c - mst - fh;
+	return q;
+}
+
+/* The cycles at f1 of one stretch (mlp_cycles); *w its work cycles. */
+static double mlp_part_cycles(const sl_model *md, const mlp_part *q, double f1, double *w)
+{
+	const sl_machine *m = md->mach;
+	double f0 = md->f0_ghz;
+	double lr = sl_machine_mem_latency(m, f1) / sl_machine_mem_latency(m, f0);
+	double fh1 = q->fh > 0 ? q->fh * sl_machine_llc_hit(m, f1) * f1 /
+					 (sl_machine_llc_hit(m, f0) * f0)
+			       : 0;
+	double bytes = q->bytes, t0 = q->c / (f0 * 1e9);
+	double hidden = isnan(q->mst) ? 0 : q->o - q->mst;
+	*w = isnan(q->mst) ? q->c - q->o - q->fh : q->c - q->mst - q->fh;
 	/* the offcore cycles at f1 without queueing */
-	double ou = o / sl_machine_mem_queueing(m, bytes / t0 / 1e9) * lr * f1 / f0;
+	double ou = t0 > 0 ? q->o / sl_machine_mem_queueing(m, bytes / t0 / 1e9) * lr * f1 / f0 : 0;
 	double t_bw = md->bw_gbps > 0 ? bytes / (md->bw_gbps * 1e9) : 0;
-#define CYC1(t) (w + SL_MAX(0.0, ou * sl_machine_mem_queueing(m, bytes / (t) / 1e9) - hidden) + fh1)
+#define CYC1(t) (*w + SL_MAX(0.0, ou * sl_machine_mem_queueing(m, bytes / (t) / 1e9) - hidden) + fh1)
 	double hz = f1 * 1e9;
 	double lo = SL_MAX(t_bw, CYC1(HUGE_VAL) / hz), hi = lo;
 	if (bytes > 0 && m->n_mem_loaded) {
@@ -556,7 +551,98 @@ static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, doub
 		}
 	}
 #undef CYC1
-	double c1 = SL_MAX(t_bw, hi) * hz;
+	return SL_MAX(t_bw, hi) * hz;
+}
+
+/* The share of a straddle's count x that its part before the change ran:
+ * the interval's share 1 - alpha of its instructions at the rate of the
+ * interval before (xa per ia instructions), against alpha at the rate
+ * after (xb per ib); 1 - alpha where neither side has any. */
+static double part_share(double alpha, double xa, double ia, double xb, double ib)
+{
+	double a = (1 - alpha) * xa / ia, b = alpha * xb / ib;
+	return a + b > 0 ? a / (a + b) : 1 - alpha;
+}
+
+/*
+ * A straddling interval in two parts (docs/models.md, "Straddles in two
+ * parts").  An interval the interpolation took for a straddle ("mixed":
+ * a one-interval instance near the line between its neighbours, alpha
+ * the share of its instructions the side after it ran) ran part of one
+ * behaviour and part of another, and the model's terms are not linear:
+ * one part's ROB may hide its misses at f1 while the other's stall, one
+ * part may saturate the DRAM while the mean traffic does not.  Each of
+ * its counts is split between the parts as the neighbours' rates say
+ * (part_share), so the parts add up to the interval's own counts, and
+ * each part goes through the model alone.  Returns 0 (q untouched) for
+ * an interval that is not a straddle.
+ */
+static int straddle_parts(const sl_model *md, size_t i, double pol, const mlp_part *q,
+			  mlp_part *pa, mlp_part *pb)
+{
+	const sl_interp *v = &md->view;
+	const sl_profile *p = md->prof;
+	if (!v->mix_alpha || isnan(v->mix_alpha[v->inst_of[i]]) || i == 0 ||
+	    i + 1 >= p->n_intervals)
+		return 0;
+	double al = v->mix_alpha[v->inst_of[i]];
+	double ia = (double)p->iv[i - 1].instructions, ib = (double)p->iv[i + 1].instructions;
+	if (!(ia > 0 && ib > 0))
+		return 0;
+	mlp_part a = mlp_part_of(md, i - 1, pol), b = mlp_part_of(md, i + 1, pol);
+	double s[5] = {part_share(al, a.c, ia, b.c, ib), part_share(al, a.o, ia, b.o, ib),
+		       part_share(al, a.bytes, ia, b.bytes, ib), part_share(al, a.fh, ia, b.fh, ib),
+		       /* a side without M: its misses stall whole */
+		       part_share(al, isnan(a.mst) ? a.o : a.mst, ia, isnan(b.mst) ? b.o : b.mst,
+				  ib)};
+	*pa = (mlp_part){q->c * s[0], q->o * s[1], q->bytes * s[2], q->fh * s[3], q->mst * s[4]};
+	*pb = (mlp_part){q->c - pa->c, q->o - pa->o, q->bytes - pa->bytes, q->fh - pa->fh,
+			 q->mst - pa->mst};
+	mlp_part *both[] = {pa, pb};
+	for (int k = 0; k < 2; k++) {
+		mlp_part *r = both[k];
+		r->o = SL_MIN(r->o, r->c);
+		r->fh = SL_MIN(r->fh, r->c - r->o);
+		if (!isnan(r->mst))
+			r->mst = SL_MIN(r->mst, r->o);
+	}
+	return 1;
+}
+
+/*
+ * The mlp model (docs/models.md).  Of the cycles c at f0:
+ *   - the LLC hits' cost fh = hits * llc_ns(f0) * f0 is time, measured per
+ *     P-state (memory: latency:);
+ *   - the offcore cycles O (at least one demand miss outstanding) are the
+ *     misses' latency, overlapped misses counted once: time, at the
+ *     latency L(f) * q(B) a chase measured at f and the loaded-latency
+ *     probe at the traffic B = (misses + prefetches) * 64 B / time;
+ *   - the rest, c - O - fh, is work in cycles, less the work the ROB did
+ *     under the misses: with a count of the cycles stalled on misses M,
+ *     that hidden work is O - M, and at f1 a miss's latency hides at most
+ *     that much (mem1 = max(0, O1 - (O - M)));
+ * and the interval can never be shorter than its traffic over the most
+ * bandwidth a probe achieved.  t1 solves t = cycles1(B(t)) / f1 (the
+ * queueing depends on the traffic per second, which depends on t).  A
+ * straddling interval is the sum of its two parts (straddle_parts).
+ * `pol` is the share of M taken as dependency and resource stalls rather
+ * than stalls on the miss (M' = M (1 - pol); 0 unless refined, see
+ * sl_model_cycles_par).
+ * Returns the cycles at f1; *st and *scale as for the stall model.
+ */
+static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, double pol,
+			 double *st, double *scale)
+{
+	mlp_part q = mlp_part_of(md, i, pol), pa, pb;
+	q.c = c;
+	double w, c1;
+	if (straddle_parts(md, i, pol, &q, &pa, &pb)) {
+		double wb;
+		c1 = mlp_part_cycles(md, &pa, f1, &w) + mlp_part_cycles(md, &pb, f1, &wb);
+		w += wb;
+	} else {
+		c1 = mlp_part_cycles(md, &q, f1, &w);
+	}
 	*st = c - w;
 	*scale = *st > 0 ? (c1 - w) / *st : 1;
 	return c1;

@@ -102,6 +102,9 @@ typedef struct sl_interp {
 	size_t n_feat;
 	double *feat;
 	size_t *pinned;           /* profile columns counted in every interval */
+	double *mix_alpha;        /* n_instances: a straddling one-interval
+				     instance's share of the interval after it
+				     ("mixed"); NAN: not a straddle */
 } sl_interp;
 
 /* Build the view of `events` (names as in the profile's event list).
