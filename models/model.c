@@ -633,8 +633,7 @@ static int straddle_parts(const sl_model *md, size_t i, double pol, const mlp_pa
 static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, double pol,
 			 double *st, double *scale)
 {
-	mlp_part q = mlp_part_of(md, i, pol), pa, pb;
-	q.c = c;
+	mlp_part q = mlp_part_of(md, i, pol), pa, pb; /* q.c is c */
 	double w, c1;
 	if (straddle_parts(md, i, pol, &q, &pa, &pb)) {
 		double wb;
