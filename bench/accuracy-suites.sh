@@ -11,6 +11,10 @@
 # events (stall_cycles,llc_misses), the mlp model from one pinning its own
 # (--pin time on these machines).  Seeds: SEEDS (default "1 2 3"); seed 1
 # is the tuning split, the others are held out (docs/benchmarks.md).
+# SUITES (default "basic hard"): the suites to run; a directory instead of
+# a name (e.g. data/workloads/unseen) is a suite of its own, named after
+# the directory, run as the hard suite (same machines), and held out at
+# every seed in the split table.
 #
 # REFINE=F2:FRAC refines every prediction with a short run at F2 GHz of the
 # first FRAC of the intervals (predict --refine; bench/accuracy-workload.sh);
@@ -34,11 +38,13 @@ build=$(realpath "${1:-$src/build}")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sleuth-suites.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 for seed in ${SEEDS:-1 2 3}; do
-	for suite in basic hard; do
-		if [ $suite = hard ]; then
+	for suite in ${SUITES:-basic hard}; do
+		if [ "$suite" != basic ]; then
 			export MACHINE=$src/data/machines/sim-nehalem-i7-920-hard.yaml
 			export SIM=$src/data/sim/nehalem-i7-920-hard.yaml
-			ws=("$src"/data/workloads/hard/*.yaml)
+			dir=$src/data/workloads/hard
+			[ "$suite" = hard ] || { dir=$(realpath "$suite"); suite=$(basename "$dir"); }
+			ws=("$dir"/*.yaml)
 		else
 			export MACHINE=$src/data/machines/sim-nehalem-i7-920-mlp.yaml
 			export SIM=$src/data/sim/nehalem-i7-920-offcore.yaml
@@ -68,14 +74,16 @@ awk -v refine="$after" '{ k = $1 " " $2 " " $6 " " $5; s[k] += $8; n[k]++
                printf "\n" } }' "$tmp/all.txt" | sort
 # The same by split (docs/benchmarks.md, "Harder truth"): tuning = seed 1
 # of the 13 basic and the first 12 hard workloads; held out = seeds 2 and 3
-# of those, and graph-bfs and video-encode at every seed.  Means over the
-# workload runs of a split, worst over them.
+# of those, and graph-bfs and video-encode at every seed, and every
+# workload of a suite given as a directory.  Means over the workload runs
+# of a split, worst over them.
 echo
 echo "suite split model ghz | true: avg% worst_inst% (worst workload)" \
 	"${after:+| after the prefix: avg% worst_inst% (worst workload)}" \
 	"${DITHER:+| dither cost: mean% worst%}"
 awk -v refine="$after" -v dither="${DITHER:-}" '{
-       split_ = ($3 == "graph-bfs" || $3 == "video-encode") ? ($2 == 1 ? "held-out-wl-seed1" : "held-out-wl-seeds") \
+       split_ = ($1 != "basic" && $1 != "hard") ? "held-out-wl" \
+                : ($3 == "graph-bfs" || $3 == "video-encode") ? ($2 == 1 ? "held-out-wl-seed1" : "held-out-wl-seeds") \
                 : ($2 == 1 ? "tuning" : "held-out-seeds")
        k = $1 " " split_ " " $6 " " $5; n[k]++
        ts[k] += $12; if ($13 > tw[k]) { tw[k] = $13; tn[k] = $3 " s" $2 }

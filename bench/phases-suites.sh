@@ -10,6 +10,9 @@
 #   bench/phases-suites.sh [BUILDDIR]
 # SEEDS (default "1 2 3"; seed 1 is the tuning split, the others are held
 # out, and graph-bfs and video-encode are held out at every seed).
+# SUITES (default "basic hard"): the suites to run; a directory instead of
+# a name (e.g. data/workloads/unseen) is a suite of its own, named after
+# the directory, run as the hard suite (same machines) and held out.
 # RUN_SEED=N the replay's sampling seed (`run --seed`; default 1, as in the
 # documented figures; RUN_SEED=sim: the simulation's seed).
 # RUN="OPTIONS" adds options to `sleuth run` (e.g. RUN="--split off").
@@ -26,11 +29,13 @@ trap 'rm -rf "$tmp"' EXIT
 traces=${TRACES:-$tmp}
 mkdir -p "$traces"
 for seed in ${SEEDS:-1 2 3}; do
-	for suite in basic hard; do
-		if [ $suite = hard ]; then
+	for suite in ${SUITES:-basic hard}; do
+		if [ "$suite" != basic ]; then
 			machine=(--machine "$src/data/machines/sim-nehalem-i7-920-hard.yaml")
 			sim=(-m "$src/data/sim/nehalem-i7-920-hard.yaml")
-			ws=("$src"/data/workloads/hard/*.yaml)
+			dir=$src/data/workloads/hard
+			[ "$suite" = hard ] || { dir=$(realpath "$suite"); suite=$(basename "$dir"); }
+			ws=("$dir"/*.yaml)
 		else
 			machine=()
 			sim=()
@@ -51,7 +56,7 @@ for seed in ${SEEDS:-1 2 3}; do
 done | tee "$tmp/all.txt"
 echo
 echo "suite split | runs | mean ARI | worst ARI (run) | runs < 0.95 | phases"
-awk '{ s = ($3 == "graph-bfs" || $3 == "video-encode") ? "held-out-wl" \
+awk '{ s = ($1 != "basic" && $1 != "hard") || $3 == "graph-bfs" || $3 == "video-encode" ? "held-out-wl" \
              : ($2 == 1 ? "tuning" : "held-out-seeds")
        k = $1 " " s; n[k]++; sum[k] += $4; ph[k] += $5
        if (!(k in w) || $4 < w[k]) { w[k] = $4; wn[k] = $3 " s" $2 }

@@ -10,7 +10,9 @@
 # environment: B (build dir), CONFIDENCE (sleuth schedule --confidence; default its
 # default), SEEDS (default "1 2 3"), MODELS (default "mlp stall"), ANCHOR (auto or
 # off, passed to bench/schedule-sim.sh), REFINE (F2:FRAC: schedule --refine with a
-# short run, bench/schedule-sim.sh), SUITES (default "basic hard": which suites),
+# short run, bench/schedule-sim.sh), SUITES (default "basic hard": which suites;
+# a directory instead of a name, e.g. data/workloads/unseen, is a suite of its
+# own named after it, run on the hard machines and held out at every seed),
 # FRESH (seeds of a second held-out split, reported apart as "fresh": seeds
 # added after a change made because of a held-out failure), SUMMARY_ONLY=1
 # (no runs: the figures of the runs already in OUTDIR)
@@ -39,6 +41,12 @@ for s in $SEEDS; do
 			! suite hard || env SEED="$s" MACHINE="$HM" SIM="$HS" MODEL=stall PIN=stall_cycles,llc_misses \
 				bench/schedule-sim.sh data/workloads/hard/*.yaml >"$O/hard-stall-s$s.md"
 		fi
+		for d in $SUITES; do
+			[ "$d" != basic ] && [ "$d" != hard ] || continue
+			if [ "$m" = mlp ]; then pin=time; else pin=stall_cycles,llc_misses; fi
+			env SEED="$s" MACHINE="$HM" SIM="$HS" MODEL="$m" PIN=$pin \
+				bench/schedule-sim.sh "$d"/*.yaml >"$O/$(basename "$d")-$m-s$s.md"
+		done
 	done
 done
 # The rows of every run (full precision), by split
@@ -49,7 +57,8 @@ for f in "$O"/*-s[0-9].md; do
 	[[ " $FRESH " != *" $seed "* ]] || fresh=1
 	awk -v suite="$suite" -v model="$model" -v seed="$seed" -v fresh="$fresh" '
 		$1 == "row" {
-			held = seed != 1 || (suite == "hard" && ($2 == "graph-bfs" || $2 == "video-encode"))
+			held = seed != 1 || (suite != "basic" && suite != "hard") \
+			       || (suite == "hard" && ($2 == "graph-bfs" || $2 == "video-encode"))
 			sp = fresh ? "fresh" : held ? "held-out" : "tuning"
 			print suite, model, sp, $3, $2, $4, $5, $6, $7, $8, ($9 == "" ? "nan" : $9)
 		}' "$f"
