@@ -28,12 +28,6 @@ void sl_collect_opts_init(sl_collect_opts *o)
 	o->top = DEFAULT_TOP;
 }
 
-/* A code phase's samples, intervals and runs of consecutive intervals
- * (merge_codes). */
-typedef struct code_stat {
-	double samples, n, runs;
-} code_stat;
-
 typedef struct loop {
 	sl_backend *b;
 	sl_profile *p;
@@ -53,7 +47,7 @@ typedef struct loop {
 	size_t iv_cap;
 	int any_energy;
 	uint32_t last_code;   /* the code phase of the last interval with samples */
-	code_stat *code;      /* per code phase */
+	sl_code_stat *code;   /* per code phase (merge_codes) */
 	size_t n_code;
 	size_t *bseq;         /* per interval: its number in the behaviour
 				 split's sequence, or SIZE_MAX if not given */
@@ -103,7 +97,7 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 		memset(L->code + L->n_code, 0, (n - L->n_code) * sizeof *L->code);
 		L->n_code = n;
 	}
-	code_stat *cs = &L->code[code];
+	sl_code_stat *cs = &L->code[code];
 	cs->samples += (double)o->n_samples;
 	cs->runs += !cs->n || code != L->last_code;
 	cs->n++;
@@ -124,39 +118,26 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 	return sl_behave_assign(L->bh, code, L->feat);
 }
 
-/* Code phases one interval cannot tell apart: centroids closer than the
- * sampling noise of an interval of theirs (the noise-aware threshold
- * without its margin, capped as it is).  A phase whose code drifts past
- * the threshold founds a second code phase, and the two then share its
- * intervals (docs/phases.md, "Code that drifts"); at the end of the run
- * the younger is the older's code, and their behaviour groups merge where
- * they behave alike.  Only with the noise-aware threshold.  A younger code
- * phase met in runs shorter than SL_BEHAVE_MIN_RUN on average holds the
- * mixed intervals of a transition, which the models fit better apart, and
- * is left alone; each code phase is compared with the older ones not
- * merged themselves, so a phase between two others chains nothing. */
+/* Code phases that are one code (sl_code_merge): a phase whose code
+ * drifts past the threshold founds a second code phase, and the two then
+ * share its intervals (docs/phases.md, "Code that drifts"); so may an
+ * early interval whose sampling noise put it past the capped threshold
+ * ("A copy founded by noise").  At the end of the run the younger is the
+ * older's code, and their behaviour groups merge where they behave alike.
+ * Only with the noise-aware threshold.  A younger code phase met in runs
+ * shorter than SL_BEHAVE_MIN_RUN on average holds the mixed intervals of a
+ * transition, which the models fit better apart: it merges only when even
+ * the two centroids cannot be told apart.  Each code phase is compared
+ * with the older ones not merged themselves, so a phase between two
+ * others chains nothing. */
 static void merge_codes(loop *L)
 {
 	size_t n = L->fixed ? 0 : SL_MIN(sl_cluster_count(L->cl), L->n_code);
 	uint32_t *root = sl_xcalloc(n + 1, sizeof *root);
-	for (size_t j = 0; j < n; j++) {
-		root[j] = (uint32_t)j;
-		if (L->code[j].n < SL_BEHAVE_MIN_RUN * L->code[j].runs)
-			continue; /* a transition's mixed intervals, not a copy */
-		for (size_t i = 0; i < j; i++) {
-			if (root[i] != i)
-				continue;
-			double samples = (L->code[i].samples + L->code[j].samples) /
-					 (L->code[i].n + L->code[j].n);
-			double noise = noise_threshold(L, (size_t)samples) - L->margin;
-			if (sl_bv_distance(sl_cluster_centroid(L->cl, (uint32_t)i),
-					   sl_cluster_centroid(L->cl, (uint32_t)j), L->dims) <= noise) {
-				root[j] = (uint32_t)i;
-				sl_behave_merge_code(L->bh, (uint32_t)j, (uint32_t)i);
-				break;
-			}
-		}
-	}
+	sl_code_merge(L->cl, L->code, n, NOISE_THRESHOLD_CAP - L->margin, root);
+	for (size_t j = 0; j < n; j++)
+		if (root[j] != j)
+			sl_behave_merge_code(L->bh, (uint32_t)j, root[j]);
 	free(root);
 }
 

@@ -9,6 +9,11 @@
  * exponentially weighted mean (alpha in (0,1]) can follow slow drift
  * instead.  docs/phases.md records which separates better and why the
  * default is what it is.
+ *
+ * At the end of a run, sl_code_merge finds the phases that are one code:
+ * a phase whose code drifted past the threshold, or one founded by a noisy
+ * early interval, ends up beside its original with centroids closer than
+ * the sampling noise, and the two share its intervals.
  */
 #include "sleuth/phases.h"
 
@@ -118,4 +123,37 @@ void sl_cluster_free(sl_cluster *c)
 	free(c->cent);
 	free(c->members);
 	free(c);
+}
+
+/* The sampling noise of the L1 distance between two estimates of one
+ * distribution from n samples, capped as the collector's threshold is. */
+static double noise(const sl_cluster *c, double n, double cap)
+{
+	double t = sl_threshold_for(c->dims, n >= 1 ? (size_t)n : 1) - SL_THRESHOLD_MARGIN;
+	return t < cap ? t : cap;
+}
+
+void sl_code_merge(const sl_cluster *c, const sl_code_stat *st, size_t n, double cap,
+		   uint32_t *root)
+{
+	n = n < c->count ? n : c->count;
+	for (size_t j = 0; j < n; j++) {
+		const sl_code_stat *b = &st[j];
+		int brief = b->n < SL_BEHAVE_MIN_RUN * b->runs;
+		root[j] = (uint32_t)j;
+		for (size_t i = 0; i < j; i++) {
+			const sl_code_stat *a = &st[i];
+			if (root[i] != i || !(a->samples > 0 && b->samples > 0))
+				continue;
+			/* one interval of each; for a brief phase, all of both
+			 * (the variances of the two means add) */
+			double samples = brief ? a->samples * b->samples / (a->samples + b->samples)
+					       : (a->samples + b->samples) / (a->n + b->n);
+			if (sl_bv_distance(&c->cent[i * c->dims], &c->cent[j * c->dims], c->dims) <=
+			    noise(c, samples, cap)) {
+				root[j] = (uint32_t)i;
+				break;
+			}
+		}
+	}
 }

@@ -58,6 +58,23 @@ void sl_cluster_set_alpha(sl_cluster *c, double alpha);
 size_t sl_cluster_count(const sl_cluster *c);
 const double *sl_cluster_centroid(const sl_cluster *c, uint32_t id);
 void sl_cluster_free(sl_cluster *c);
+/* What a run saw of a code phase: its samples, intervals and runs of
+ * consecutive intervals. */
+typedef struct sl_code_stat {
+	double samples, n, runs;
+} sl_code_stat;
+/* At the end of a run, the code phases (clusters 0..n-1 of `c`, seen as
+ * st[0..n-1]) one cannot tell apart: root[j] is the older phase that
+ * phase j is one with, or j.  A phase met in runs of SL_BEHAVE_MIN_RUN
+ * intervals or more on average is one with the first older phase (itself
+ * a root) whose centroid lies within the sampling noise of one interval of
+ * theirs (sl_threshold_for at their mean samples per interval, without the
+ * margin); a phase met in shorter runs (a transition's mixed intervals)
+ * only within the noise of the two centroids themselves (at the samples of
+ * both: a mix of two codes is another distribution, a copy is not).  The
+ * noise is capped at `cap` (the collector's cap less its margin). */
+void sl_code_merge(const sl_cluster *c, const sl_code_stat *st, size_t n, double cap,
+		   uint32_t *root);
 
 /* Next-phase prediction. */
 typedef enum { SL_PRED_LAST, SL_PRED_MARKOV } sl_pred_kind;

@@ -203,6 +203,70 @@ static void test_threshold_for(void **state)
 	sl_cluster_free(c);
 }
 
+/* Add the uniform distribution over bins [lo, lo + n), weighted w, to v. */
+static void flat(double *v, unsigned lo, unsigned n, double w)
+{
+	for (unsigned d = lo; d < lo + n; d++)
+		v[d] += w / n;
+}
+
+/* End-of-run merging of code phases (sl_code_merge): a lasting copy within
+ * one interval's noise, or a brief one within the noise of the two
+ * centroids, is one code with its original; a brief phase of mixed
+ * intervals, apart from either side by more than the noise of the two
+ * centroids, stays apart where a lasting one would merge. */
+static void test_code_merge(void **state)
+{
+	(void)state;
+	enum { DD = 256 };
+	static double v[5][DD];
+	flat(v[0], 0, 100, 1);          /* dslash */
+	flat(v[1], 0, 91, 1);           /* a copy: 0.18 away */
+	flat(v[2], 100, 100, 1);        /* update: 2 from dslash */
+	flat(v[3], 100, 100, 0.68);     /* their boundary: 0.64 from update */
+	flat(v[3], 0, 100, 0.32);
+	flat(v[4], 100, 100, 0.75);     /* update's code drifted: 0.5 away */
+	flat(v[4], 200, 4, 0.25);
+	sl_cluster *c = sl_cluster_new(DD, 0.01);
+	for (uint32_t k = 0; k < 5; k++)
+		assert_int_equal(sl_cluster_assign(c, v[k]), k);
+	assert_true(fabs(sl_bv_distance(v[0], v[1], DD) - 0.18) < 1e-9);
+	assert_true(fabs(sl_bv_distance(v[2], v[3], DD) - 0.64) < 1e-9);
+	assert_true(fabs(sl_bv_distance(v[2], v[4], DD) - 0.5) < 1e-9);
+	/* samples, intervals, runs (as milc-like's at seeds 14 and 1) */
+	sl_code_stat st[5] = {
+		{238 * 80, 238, 57}, /* lasting */
+		{55 * 80, 55, 37},   /* brief; noise of the two means 0.21 */
+		{186 * 120, 186, 30},
+		{26 * 100, 26, 26},  /* brief; noise of the means 0.26 */
+		{40 * 120, 40, 5},   /* lasting; one interval's noise, capped */
+	};
+	double cap = SL_THRESHOLD_CAP - SL_THRESHOLD_MARGIN;
+	uint32_t root[5];
+	sl_code_merge(c, st, 5, cap, root);
+	const uint32_t want[5] = {0, 0, 2, 3, 2};
+	for (size_t k = 0; k < 5; k++)
+		assert_int_equal(root[k], want[k]);
+	/* With 4 times the samples the means' noise is 0.11: 0.18 is then
+	 * another distribution. */
+	st[0].samples *= 4;
+	st[1].samples *= 4;
+	sl_code_merge(c, st, 5, cap, root);
+	assert_int_equal(root[1], 1);
+	/* A brief phase of one interval: that interval's noise, capped. */
+	st[3] = (sl_code_stat){100, 1, 1};
+	sl_code_merge(c, st, 5, cap, root);
+	assert_int_equal(root[3], 2);
+	st[3].samples = 2000; /* noise 0.29 */
+	sl_code_merge(c, st, 5, cap, root);
+	assert_int_equal(root[3], 3);
+	/* fewer phases than clusters: only those */
+	root[4] = 99;
+	sl_code_merge(c, st, 4, cap, root);
+	assert_int_equal(root[4], 99);
+	sl_cluster_free(c);
+}
+
 static void test_separated_phases(void **state)
 {
 	(void)state;
@@ -228,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_stable_ids_and_centroid),
 		cmocka_unit_test(test_nearest_wins),
 		cmocka_unit_test(test_threshold_for),
+		cmocka_unit_test(test_code_merge),
 		cmocka_unit_test(test_separated_phases),
 		cmocka_unit_test(test_overlapping_phases),
 	};
