@@ -375,6 +375,13 @@ int sl_sym_lookup(sl_symbolizer *s, uint64_t addr, const char **func,
 	return a->func ? 0 : -1;
 }
 
+const char *sl_sym_module(sl_symbolizer *s, uint64_t addr)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
+	const sym_mod *sm = mod ? find_module(s, mod) : NULL;
+	return sm ? sm->name : NULL;
+}
+
 void sl_sym_free(sl_symbolizer *s)
 {
 	if (!s)
