@@ -3,7 +3,8 @@
  * (predict --per interval CSV from the fmax profile) with the vPMU's own
  * run at f (its profile: measured time and meter energy per interval).
  * A deterministic program retires the same instructions in both runs, so
- * interval i of one is interval i of the other.  Prints, in percent:
+ * interval i of one is interval i of the other; runs that retired other
+ * totals are refused.  Prints, in percent:
  *   whole-program time error, phase-instance time error (mean weighted by
  *   the instance's true time, and worst), mean power error, energy error.
  *
@@ -36,6 +37,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	size_t n = hi.n_intervals;
+	/* the same count of intervals is not enough: a program whose threads
+	 * interleave differently from run to run (GNU sort's) retires other
+	 * work in interval i, and a few instructions more or less */
+	uint64_t ih = 0, il = 0;
+	for (size_t i = 0; i < n; i++)
+		ih += hi.iv[i].instructions, il += lo.iv[i].instructions;
+	if (ih != il) {
+		fprintf(stderr, "vpmu-compare: %s retired %llu instructions, %s %llu: not the "
+			"same deterministic run\n", argv[1], (unsigned long long)ih, argv[3],
+			(unsigned long long)il);
+		return 1;
+	}
 	double *pt = calloc(n, sizeof *pt), *pe = calloc(n, sizeof *pe);
 	FILE *f = fopen(argv[2], "r");
 	char line[512];
