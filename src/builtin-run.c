@@ -292,7 +292,7 @@ static void summary(const sl_profile *p, const sl_run_opts *o)
 	char pred[96];
 	/* two lines: each fits 100 columns */
 	sl_info("%s: %zu intervals, %zu phases (%zu cover 90%% of the time)", o->output,
-		p->n_intervals, p->n_phases, sl_profile_phases_covering(p, 0.9));
+		p->n_intervals, sl_profile_phases_used(p), sl_profile_phases_covering(p, 0.9));
 	sl_info("%llu samples (%llu lost), %s%s", (unsigned long long)p->samples,
 		(unsigned long long)p->lost_samples,
 		sl_profile_predictor_text(p, pred, sizeof pred),
