@@ -419,10 +419,10 @@ static int unfollowed(vpmu *v)
 	}
 	if (v->forks) {
 		sl_error_set("%s forked %zu child process%s, which the virtual PMU does not "
-			     "follow (the profile would miss their work); run the program that "
+			     "follow (the profile would miss %s work); run the program that "
 			     "does the work itself under 'sleuth run --backend vpmu --' (a "
 			     "pipeline: each command on its own)", v->prog, v->forks,
-			     v->forks == 1 ? "" : "es");
+			     v->forks == 1 ? "" : "es", v->forks == 1 ? "its" : "their");
 		return -1;
 	}
 	return 0;

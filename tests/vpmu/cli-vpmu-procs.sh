@@ -32,6 +32,11 @@ expect_exit 1 "^sleuth: sh forked 2 child processes, which the virtual PMU does 
 	"$SLEUTH" "${RUN[@]}" -o "$T/fork.prof" -- sh -c '/bin/true | /bin/true'
 expect_absent "$T/fork.prof"
 
+# posix_spawn: a child through clone(CLONE_VM | CLONE_VFORK), not fork
+expect_exit 1 "^sleuth: .*spawn forked 1 child process, .*miss its work" -- \
+	"$SLEUTH" "${RUN[@]}" -o "$T/spawn.prof" -- "$BUILDDIR/tests/progs/spawn"
+expect_absent "$T/spawn.prof"
+
 # a failed execve is not a refusal: env's status is passed on, the profile
 # of what ran is written
 expect_status 127 -- "$SLEUTH" "${RUN[@]}" -o "$T/failed.prof" -- env /nonexistent/sleuth-none
