@@ -3,7 +3,8 @@
  * (predict --per interval CSV from the fmax profile) with the vPMU's own
  * run at f (its profile: measured time and meter energy per interval).
  * A deterministic program retires the same instructions in both runs, so
- * interval i of one is interval i of the other.  Prints, in percent:
+ * interval i of one is interval i of the other; runs whose intervals'
+ * times do not line up (another interleaving of threads) are refused.  Prints, in percent:
  *   whole-program time error, phase-instance time error (mean weighted by
  *   the instance's true time, and worst), mean power error, energy error.
  *
@@ -36,6 +37,25 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	size_t n = hi.n_intervals;
+	/* the same count of intervals is not enough: a program whose threads
+	 * interleave differently from run to run (GNU sort's) retires other
+	 * work in interval i.  The physics bounds an interval's time at the
+	 * lower frequency f to [1, fmax/f] times its time at fmax (the core's
+	 * cycles stretch, the memory's ns do not); margins for the DRAM queue
+	 * and the last, partial interval.  (A few instructions more or less in
+	 * all, as sqlite3's from run to run, shift nothing.) */
+	size_t odd = 0;
+	double bound = hi.freq_ghz > 0 && lo.freq_ghz > 0 ? hi.freq_ghz / lo.freq_ghz : 0;
+	for (size_t i = 0; bound && i < n; i++) {
+		double r = lo.iv[i].time_s / hi.iv[i].time_s;
+		odd += r < 0.95 || r > 1.05 * bound;
+	}
+	if (odd > n / 100 + 1) {
+		fprintf(stderr, "vpmu-compare: %zu of %zu intervals of %s are not within 1 to "
+			"fmax/f times as long as %s's: not the same deterministic run\n",
+			odd, n, argv[3], argv[1]);
+		return 1;
+	}
 	double *pt = calloc(n, sizeof *pt), *pe = calloc(n, sizeof *pe);
 	FILE *f = fopen(argv[2], "r");
 	char line[512];

@@ -304,6 +304,63 @@ static int sym_resolve(void *ctx, uint64_t addr, const char **func, const char *
 	return sl_sym_lookup(ctx, addr, func, file, line);
 }
 
+/* A file without source lines holding at least this share of the samples is
+ * named in the profile's note; the note is written when such files hold
+ * NODEBUG_NOTE of them together. */
+#define NODEBUG_FILE 0.05
+#define NODEBUG_NOTE 0.10
+
+/*
+ * Say in the profile when much of the run is in code without debug
+ * information (Debian's programs and libraries are stripped): its phases
+ * are named by function symbols or file+offset, and no source line.  Which
+ * files, their share of the samples, and the fix, once, where `phases` and
+ * the report show notes.
+ */
+static void note_nodebug(const loop *L, sl_symbolizer *sym)
+{
+	struct nodebug_file { const char *name; uint64_t n; } f[8];
+	size_t nf = 0;
+	uint64_t total = 0, none = 0;
+	for (size_t k = 0; k < L->n_hist; k++) {
+		const sl_addrhist *h = &L->hist[k];
+		total += h->total;
+		for (size_t i = 0; i < h->cap; i++) {
+			const char *func, *file, *mod;
+			int line;
+			if (!h->count[i] ||
+			    (sl_sym_lookup(sym, h->addr[i], &func, &file, &line) == 0 && file) ||
+			    !(mod = sl_sym_module(sym, h->addr[i])))
+				continue;
+			size_t j = 0;
+			while (j < nf && strcmp(f[j].name, mod))
+				j++;
+			if (j == nf && nf < sizeof f / sizeof *f)
+				f[nf++] = (struct nodebug_file){mod, 0};
+			if (j < nf)
+				f[j].n += h->count[i];
+		}
+	}
+	char list[512] = "";
+	size_t len = 0;
+	for (size_t j = 0; j < nf; j++) {
+		if ((double)f[j].n < NODEBUG_FILE * (double)total)
+			continue;
+		none += f[j].n;
+		if (len < sizeof list)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s %.0f%%",
+						len ? ", " : "", f[j].name,
+						100.0 * (double)f[j].n / (double)total);
+	}
+	if (!total || (double)none < NODEBUG_NOTE * (double)total)
+		return;
+	sl_profile_add_note(L->p, "no debug information (no source lines) in the code of "
+			    "%.0f%% of the samples (%s): phases are named by function symbol "
+			    "or file+0xOFFSET of the function; install their debug symbols "
+			    "(a Debian package's -dbgsym; a program of yours: build with -g) "
+			    "or set DEBUGINFOD_URLS, and profile again", 100.0 * (double)none / (double)total, list);
+}
+
 /* Name every phase's code: with the executable mappings a live backend saw,
  * through the symbolizer; without (replay), by address. */
 static void locate(loop *L, size_t top)
@@ -316,8 +373,10 @@ static void locate(loop *L, size_t top)
 					    sl_error());
 	}
 	name_phases(L, top, sym ? sym_resolve : NULL, sym);
-	if (sym)
+	if (sym) {
+		note_nodebug(L, sym);
 		sl_sym_free(sym);
+	}
 }
 
 /* Pin the events named in o->pin that the backend offers. */

@@ -11,7 +11,9 @@
  * Names are given as perf gives them: every address carries its file, the
  * program's functions bare ("main"), a library's with the library
  * ("inflate (libz.so.1)"), an address without a symbol as file+offset
- * ("libz.so.1+0x1a2b", the offset as objdump and addr2line take it).
+ * ("libz.so.1+0x1a2b", the offset as objdump and addr2line take it, of
+ * the function's entry as .eh_frame_hdr lists it, so that a stripped
+ * static function is one function, not one per sampled address).
  * C++ and Rust symbols are demangled with libiberty, binutils' demangler
  * (what c++filt and gdb use: Itanium C++, Rust legacy and v0, D), rather
  * than __cxa_demangle, which knows only C++ and would pull the C++ runtime
@@ -46,6 +48,9 @@ typedef struct sym_mod {
 	Dwfl_Module *mod;
 	char *name; /* soname, else the file's base name */
 	int is_lib;
+	const unsigned char *eh; /* .eh_frame_hdr's search table (the Dwfl's) */
+	size_t n_eh;
+	uint64_t eh_vaddr;       /* its base: the header's file address */
 } sym_mod;
 
 struct sl_symbolizer {
@@ -101,6 +106,59 @@ static char *soname_of(Elf *elf, int *is_lib)
 	return so;
 }
 
+/*
+ * The function entries of a file as .eh_frame_hdr lists them (its sorted
+ * search table of FDE initial locations, which stripping keeps for
+ * unwinding): the usual encoding only, a datarel sdata4 table with a 4-byte
+ * eh_frame pointer and count; any other leaves the table empty.
+ */
+static void eh_table(Elf *elf, sym_mod *m)
+{
+	size_t nph;
+	if (!elf || elf_getphdrnum(elf, &nph) != 0)
+		return;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_GNU_EH_FRAME ||
+		    ph.p_filesz < 12)
+			continue;
+		Elf_Data *d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_BYTE);
+		const unsigned char *h = d ? d->d_buf : NULL;
+		/* version 1; eh_frame_ptr 4 bytes (udata4/sdata4, any base);
+		 * fde_count udata4; table datarel sdata4 */
+		if (!h || d->d_size < 12 || h[0] != 1 || (h[1] & 0x0f) % 8 != 3 || h[2] != 0x03 ||
+		    h[3] != 0x3b)
+			return;
+		uint32_t n;
+		memcpy(&n, h + 8, sizeof n);
+		if (n > (d->d_size - 12) / 8)
+			return;
+		m->eh = h + 12;
+		m->n_eh = n;
+		m->eh_vaddr = ph.p_vaddr;
+		return;
+	}
+}
+
+/* The entry (file address) of the function holding file address a, from
+ * the table: the last initial location at or before a; a when none. */
+static uint64_t function_entry(const sym_mod *m, uint64_t a)
+{
+	size_t lo = 0, hi = m ? m->n_eh : 0;
+	uint64_t best = a;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int32_t rel;
+		memcpy(&rel, m->eh + 8 * mid, sizeof rel);
+		uint64_t start = m->eh_vaddr + (uint64_t)(int64_t)rel;
+		if (start <= a)
+			best = start, lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return best;
+}
+
 static void add_module(sl_symbolizer *s, Dwfl_Module *mod, const char *path)
 {
 	GElf_Addr bias;
@@ -110,7 +168,8 @@ static void add_module(sl_symbolizer *s, Dwfl_Module *mod, const char *path)
 	const char *base = strrchr(path, '/');
 	SL_GROW(s->mods, s->n_mods, s->cap_mods);
 	s->mods[s->n_mods++] = (sym_mod){mod, so ? so : sl_xstrdup(base ? base + 1 : path),
-					 is_lib};
+					 is_lib, NULL, 0, 0};
+	eh_table(elf, &s->mods[s->n_mods - 1]);
 }
 
 static const sym_mod *find_module(const sl_symbolizer *s, Dwfl_Module *mod)
@@ -276,10 +335,12 @@ static void dwfl_lookup(sl_symbolizer *s, uint64_t addr, sym_ans *a)
 	const char *lib = sm && sm->is_lib ? sm->name : NULL;
 	const char *sym = dwfl_module_addrname(mod, addr);
 	if (!sym) {
-		/* no symbol: the file and the offset objdump would show */
+		/* no symbol: the file and the offset objdump would show, of the
+		 * function's entry, so that its samples add up as one function */
 		Dwarf_Addr bias = 0;
 		dwfl_module_getelf(mod, &bias);
-		a->func = sl_xasprintf("%s+0x%" PRIx64, sm ? sm->name : "?", addr - bias);
+		a->func = sl_xasprintf("%s+0x%" PRIx64, sm ? sm->name : "?",
+				       function_entry(sm, addr - bias));
 		return;
 	}
 	char *func = demangle(sym), *in = inlined_at(mod, addr);
@@ -312,6 +373,13 @@ int sl_sym_lookup(sl_symbolizer *s, uint64_t addr, const char **func,
 	*file = a->func ? a->file : NULL;
 	*line = a->func ? a->line : 0;
 	return a->func ? 0 : -1;
+}
+
+const char *sl_sym_module(sl_symbolizer *s, uint64_t addr)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
+	const sym_mod *sm = mod ? find_module(s, mod) : NULL;
+	return sm ? sm->name : NULL;
 }
 
 void sl_sym_free(sl_symbolizer *s)

@@ -22,6 +22,10 @@ sl_symbolizer *sl_sym_new(const sl_mapping *maps, size_t n);
  * 0).  The strings belong to the symbolizer. */
 int sl_sym_lookup(sl_symbolizer *s, uint64_t addr, const char **func,
 		  const char **file, int *line);
+/* The name of the file holding addr as code names it ("libz.so.1", the
+ * program's base name), or NULL when no reported file holds it.  The
+ * string belongs to the symbolizer. */
+const char *sl_sym_module(sl_symbolizer *s, uint64_t addr);
 void sl_sym_free(sl_symbolizer *s);
 
 #endif

@@ -1243,6 +1243,19 @@ size_t sl_profile_phases_covering(const sl_profile *p, double frac)
 	return k;
 }
 
+size_t sl_profile_phases_used(const sl_profile *p)
+{
+	char *seen = sl_xcalloc(p->n_phases + 1, 1);
+	size_t n = 0;
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		uint32_t k = p->iv[i].phase;
+		if (k < p->n_phases && !seen[k])
+			seen[k] = 1, n++;
+	}
+	free(seen);
+	return n;
+}
+
 int sl_profile_phases_noisy(const sl_profile *p)
 {
 	return p->n_intervals >= 20 && 2 * p->n_phases > p->n_intervals;

@@ -99,6 +99,13 @@ static void phase_table(const sl_profile *p, size_t top)
 	for (size_t k = 0; k < np; k++)
 		order[k] = k;
 	qsort_r(order, np, sizeof *order, by_time, t);
+	/* a phase merged into another at the end of the run has no interval
+	 * left: not listed (nor counted in the header) */
+	size_t used = 0;
+	for (size_t r = 0; r < np; r++)
+		if (iv[order[r]])
+			order[used++] = order[r];
+	np = used;
 	size_t shown = top && top < np ? top : np;
 	int colour = sl_term_colour(stdout);
 	printf("phase intervals instances   time  top code\n");
@@ -215,7 +222,7 @@ static int run(const opts *o, sl_profile *p)
 		total += p->iv[i].time_s;
 	char *head = sl_xasprintf("%s: %s, %zu intervals, %zu phases, %.3f s", o->profile,
 				  p->workload ? p->workload : p->command ? p->command : "?",
-				  p->n_intervals, p->n_phases, total);
+				  p->n_intervals, sl_profile_phases_used(p), total);
 	sl_term_wrap(stdout, "", head, 2, WIDTH); /* a long command wraps */
 	free(head);
 	char freq[32] = "";

@@ -292,7 +292,7 @@ static void summary(const sl_profile *p, const sl_run_opts *o)
 	char pred[96];
 	/* two lines: each fits 100 columns */
 	sl_info("%s: %zu intervals, %zu phases (%zu cover 90%% of the time)", o->output,
-		p->n_intervals, p->n_phases, sl_profile_phases_covering(p, 0.9));
+		p->n_intervals, sl_profile_phases_used(p), sl_profile_phases_covering(p, 0.9));
 	sl_info("%llu samples (%llu lost), %s%s", (unsigned long long)p->samples,
 		(unsigned long long)p->lost_samples,
 		sl_profile_predictor_text(p, pred, sizeof pred),
@@ -589,7 +589,8 @@ const struct sl_cmd sl_cmd_run = {
 	"                        perf if it can run here (hardware events, a\n"
 	"                        machine model, counters), else timer, saying why;\n"
 	"                        vpmu runs PROGRAM on the virtual PMU (Valgrind,\n"
-	"                        docs/vpmu.md)\n"
+	"                        docs/vpmu.md): one process; a PROGRAM that forks\n"
+	"                        or execs (a shell, a wrapper) is refused\n"
 	"  --freq F              vpmu: the virtual core clock (default its fastest\n"
 	"                        P-state, 2.66GHz)\n"
 	"  --vpmu-machine FILE   vpmu: the virtual machine (sleuth-vpmu-machine/1;\n"

@@ -54,6 +54,9 @@ typedef struct vpmu {
 	size_t cap_samples;
 	double clock_s;
 	char *prog;
+	char *exec_path;        /* an execve the tool reported and did not follow:
+				 * its path and arguments */
+	size_t forks;           /* children forked, not followed */
 } vpmu;
 
 /* ---- finding things ------------------------------------------------------ */
@@ -115,6 +118,19 @@ static const char *not_runnable(const char *path)
 		if (h[i] == 0 || (h[i] < 0x20 && !strchr("\t\n\r\f\v\b\x1b", h[i])))
 			return "neither an ELF executable nor a script";
 	return NULL;
+}
+
+/* Whether `path` is a "#!" script (its interpreter runs under the vPMU, and
+ * what the script execs does not). */
+static int starts_with_shebang(const char *path)
+{
+	char h[2];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, h, sizeof h);
+	close(fd);
+	return n == 2 && h[0] == '#' && h[1] == '!';
 }
 
 /* The tool binary: $SLEUTH_VPMU_TOOL, the build tree's, or the installed. */
@@ -384,10 +400,40 @@ static int vp_program(sl_backend *b, const size_t *ev, size_t n)
 	return 0;
 }
 
+/* A stream that ended without the program's whole work: the program
+ * exec'd another one (Valgrind does not follow it) or forked children
+ * (their records are not sent).  The profile would be of a fraction of the
+ * work, silently: refused, naming the fix. */
+static int unfollowed(vpmu *v)
+{
+	if (v->exec_path) {
+		char *path = which(v->prog);
+		int script = path && starts_with_shebang(path);
+		sl_error_set("%s exec'd '%s', which the virtual PMU does not follow (the profile "
+			     "would miss its work); run the program that does the work itself "
+			     "under 'sleuth run --backend vpmu --', not through %s%s", v->prog,
+			     v->exec_path, script ? "the script " : "a shell or wrapper",
+			     script ? path : "");
+		free(path);
+		return -1;
+	}
+	if (v->forks) {
+		sl_error_set("%s forked %zu child process%s, which the virtual PMU does not "
+			     "follow (the profile would miss %s work); run the program that "
+			     "does the work itself under 'sleuth run --backend vpmu --' (a "
+			     "pipeline: each command on its own)", v->prog, v->forks,
+			     v->forks == 1 ? "" : "es", v->forks == 1 ? "its" : "their");
+		return -1;
+	}
+	return 0;
+}
+
 static int stream_broken(vpmu *v, const char *what)
 {
 	reap(v);
 	v->ended = 1;
+	if (unfollowed(v) < 0)
+		return -1;
 	if (v->intervals)
 		return 0; /* the program died mid-run: keep what ran */
 	if (v->interrupted) {
@@ -415,7 +461,7 @@ static int vp_next(sl_backend *b, sl_obs *o)
 		if (r == 0 && v->got_end) {
 			reap(v);
 			v->ended = 1;
-			return 0;
+			return unfollowed(v);
 		}
 		if (r <= 0)
 			return stream_broken(v, r ? "a truncated record" : "no END record");
@@ -438,7 +484,24 @@ static int vp_next(sl_backend *b, sl_obs *o)
 		if (h.type == VPMU_REC_END) {
 			free(buf);
 			v->got_end = 1;
+			if (v->forks) { /* refused: do not wait for the children */
+				reap(v);
+				v->ended = 1;
+				return unfollowed(v);
+			}
 			continue; /* read to EOF: the tool may still close late */
+		}
+		if (h.type == VPMU_REC_EXEC || h.type == VPMU_REC_EXEC_FAILED) {
+			free(v->exec_path);
+			v->exec_path = h.type == VPMU_REC_EXEC ? buf : NULL;
+			if (!v->exec_path)
+				free(buf);
+			continue;
+		}
+		if (h.type == VPMU_REC_FORK) {
+			free(buf);
+			v->forks++;
+			continue;
 		}
 		if (h.type != VPMU_REC_INTERVAL ||
 		    h.len != sizeof(struct vpmu_interval) + h.n_samples * sizeof(uint64_t)) {
@@ -511,6 +574,7 @@ static void vp_destroy(sl_backend *b)
 		free(v->counts);
 		free(v->samples);
 		free(v->prog);
+		free(v->exec_path);
 		free(v);
 	}
 	for (size_t i = 0; i < b->n_maps; i++)

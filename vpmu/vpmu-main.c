@@ -10,7 +10,10 @@
  * anyway); the host backend reveals only the events the multiplexer
  * programmed.  That keeps the pipe one-way, so the guest never waits on
  * the host.  Valgrind runs the client's threads one at a time: counts are
- * per process.  A forked child stays silent (its pid differs).
+ * per process.  A forked child stays silent (its pid differs); the parent
+ * reports the fork, and an execve (which leaves Valgrind: children are not
+ * traced) is reported before it happens, so that the host can refuse a
+ * profile that would miss the work done there.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -22,6 +25,9 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 
 #include "vpmu-uarch.h"
 
@@ -424,6 +430,74 @@ static IRSB *vpmu_instrument(VgCallbackClosure *closure, IRSB *in, const VexGues
 	return out;
 }
 
+/* ---- processes the tool does not follow -------------------------------- */
+
+static void put_record(UInt type, const void *payload, UInt len)
+{
+	if (!writer())
+		return;
+	struct vpmu_head h = {VPMU_MAGIC, type, len, 0};
+	put(&h, sizeof h);
+	put(payload, len);
+}
+
+/* Append the client's string at `p` to buf (capacity cap, length *n),
+ * while it is readable. */
+static void copy_client_str(HChar *buf, UInt cap, UInt *n, const HChar *p)
+{
+	for (; *n < cap - 1 && VG_(am_is_valid_for_client)((Addr)p, 1, VKI_PROT_READ) && *p; p++)
+		buf[(*n)++] = *p;
+	buf[*n] = 0;
+}
+
+/* An execve replaces the client with a program Valgrind does not trace: tell
+ * the host which, with its arguments, before it happens (a successful execve
+ * never returns to the tool). */
+static void vpmu_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	(void)tid;
+	const HChar *path;
+	const HChar *const *argv;
+	if (sysno == __NR_execve && nargs >= 2)
+		path = (const HChar *)args[0], argv = (const HChar *const *)args[1];
+#if defined(__NR_execveat)
+	else if (sysno == __NR_execveat && nargs >= 3)
+		path = (const HChar *)args[1], argv = (const HChar *const *)args[2];
+#endif
+	else
+		return;
+	HChar buf[1024];
+	UInt n = 0;
+	copy_client_str(buf, sizeof buf, &n, path);
+	/* the arguments after argv[0], which names the program again */
+	for (UInt i = 1; argv && i < 64 && n < sizeof buf - 2; i++) {
+		if (!VG_(am_is_valid_for_client)((Addr)(argv + i), sizeof *argv, VKI_PROT_READ) ||
+		    !argv[i])
+			break;
+		buf[n++] = ' ';
+		copy_client_str(buf, sizeof buf, &n, argv[i]);
+	}
+	put_record(VPMU_REC_EXEC, buf, n);
+}
+
+/* Reached only when the execve failed (execvp tries each PATH entry). */
+static void vpmu_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+	(void)tid, (void)args, (void)nargs, (void)res;
+	if (sysno == __NR_execve
+#if defined(__NR_execveat)
+	    || sysno == __NR_execveat
+#endif
+	)
+		put_record(VPMU_REC_EXEC_FAILED, "", 0);
+}
+
+static void vpmu_fork_parent(ThreadId tid)
+{
+	(void)tid;
+	put_record(VPMU_REC_FORK, "", 0);
+}
+
 /* ---- options, start, end ------------------------------------------------- */
 
 static Bool parse_cache(const HChar *arg, const HChar *name, vpmu_cache_cfg *c)
@@ -503,6 +577,7 @@ static void vpmu_post_clo_init(void)
 	vpmu_core_init(&core, &cfg);
 	samples = VG_(malloc)("vpmu.samples", MAX_SAMPLES * sizeof *samples);
 	next_boundary = (ULong)clo_interval;
+	VG_(atfork)(NULL, vpmu_fork_parent, NULL);
 }
 
 /* The executable mappings, for symbolising samples: the host reads the
@@ -526,9 +601,7 @@ static void emit_maps(void)
 		len += (UInt)n;
 	}
 	VG_(close)(fd);
-	struct vpmu_head h = {VPMU_MAGIC, VPMU_REC_MAPS, len, 0};
-	put(&h, sizeof h);
-	put(buf, len);
+	put_record(VPMU_REC_MAPS, buf, len);
 	VG_(free)(buf);
 }
 
@@ -540,9 +613,7 @@ static void vpmu_fini(Int exitcode)
 		return;
 	emit_maps();
 	struct vpmu_end e = {exitcode};
-	struct vpmu_head h = {VPMU_MAGIC, VPMU_REC_END, sizeof e, 0};
-	put(&h, sizeof h);
-	put(&e, sizeof e);
+	put_record(VPMU_REC_END, &e, sizeof e);
 }
 
 static void vpmu_pre_clo_init(void)
@@ -555,6 +626,7 @@ static void vpmu_pre_clo_init(void)
 	VG_(details_avg_translation_sizeB)(400);
 	VG_(basic_tool_funcs)(vpmu_post_clo_init, vpmu_instrument, vpmu_fini);
 	VG_(needs_command_line_options)(vpmu_option, vpmu_usage, vpmu_debug_usage);
+	VG_(needs_syscall_wrapper)(vpmu_pre_syscall, vpmu_post_syscall);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(vpmu_pre_clo_init)

@@ -9,6 +9,10 @@
  * (struct vpmu_interval, then n_samples unsigned long long branch
  * addresses); MAPS the text of /proc/self/maps at the end of the run; END
  * the client's exit code.  A stream without END means the tool died.
+ * EXEC (the path, before an execve the tool does not follow) and
+ * EXEC_FAILED (that execve failed: the client goes on) and FORK (the
+ * client forked a child the tool does not follow) tell the host that the
+ * stream does not hold the whole program's work.
  */
 #ifndef SLEUTH_VPMU_WIRE_H
 #define SLEUTH_VPMU_WIRE_H
@@ -16,7 +20,8 @@
 #define VPMU_MAGIC 0x554d5056u /* "VPMU" */
 #define VPMU_VERSION 2u /* 2: the offcore events */
 
-enum { VPMU_REC_INTERVAL = 1, VPMU_REC_MAPS = 2, VPMU_REC_END = 3 };
+enum { VPMU_REC_INTERVAL = 1, VPMU_REC_MAPS = 2, VPMU_REC_END = 3, VPMU_REC_EXEC = 4,
+       VPMU_REC_EXEC_FAILED = 5, VPMU_REC_FORK = 6 };
 
 /* The vPMU's own event table: what its programmable counters can count.
  * The order is the wire order; names are in vpmu_event_names below. */

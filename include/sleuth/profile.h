@@ -121,6 +121,9 @@ const char *sl_profile_predictor_text(const sl_profile *p, char *buf, size_t len
 /* How many phases, largest measured time first, cover `frac` of the run's
  * time ("3 phases cover 90% of the time"): what a reader has to look at. */
 size_t sl_profile_phases_covering(const sl_profile *p, double frac);
+/* The phases with at least one interval: a phase the collector merged into
+ * another at the end of the run keeps its id, and no interval. */
+size_t sl_profile_phases_used(const sl_profile *p);
 /* 1 when the phases look like sampling noise: at least 20 intervals, and
  * more than half of them founded a phase of their own. */
 int sl_profile_phases_noisy(const sl_profile *p);

@@ -158,6 +158,17 @@ two_phases "$out2" && ok ||
 	fail "twophase twice: not one phase per function across both processes: $out2"
 printf '%s\n' "$out" | grep -q "note: timer backend: no event counts" && ok ||
 	fail "timer profile does not say it has no counts: $out"
+# Code without debug information (a stripped copy): the profile says so
+# once, naming the file, its share of the samples and the fix; the -g
+# build has no such note
+printf '%s\n' "$out" | grep -q "no debug information" &&
+	fail "twophase (built with -g): a note of no debug information: $out" || ok
+objcopy --strip-debug "$PROGS/twophase" twophase-nodebug
+TWOPHASE_SECONDS=0.25 "$SLEUTH" run -q --backend timer --interval 40ms -o nodebug.prof \
+	-- ./twophase-nodebug >/dev/null 2>&1 || fail "run twophase-nodebug exited $?"
+"$SLEUTH" phases nodebug.prof | tr '\n' ' ' | tr -s ' ' |
+	grep -Eq "note: no debug information \(no source lines\) in the code of (9[0-9]|100)% of the samples \(twophase-nodebug (9[0-9]|100)%\).*-dbgsym.*profile again" &&
+	ok || fail "stripped twophase: no note naming it: $("$SLEUTH" phases nodebug.prof)"
 # the target's exit status is sleuth's
 "$SLEUTH" run -q --backend timer -o st.prof -- "$PROGS/twophase" x 2>/dev/null
 [ $? = 3 ] && [ -s st.prof ] && ok || fail "exit status 3 not passed on"

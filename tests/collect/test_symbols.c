@@ -224,7 +224,8 @@ static void test_shared_libraries(void **state)
 }
 
 /* A library stripped to .dynsym: its exported function named from there,
- * a static one as library+offset (the offset objdump shows). */
+ * a static one as library+offset (the offset objdump shows of its entry,
+ * for every address in it). */
 static void test_stripped_library(void **state)
 {
 	sl_symbolizer *s = ((self *)*state)->s;
@@ -242,6 +243,9 @@ static void test_stripped_library(void **state)
 	assert_int_equal(sl_sym_lookup(s, hidden, &func, &file, &line), 0);
 	assert_string_equal(func, want);
 	assert_null(file);
+	/* an address inside it: the same function (its entry, from .eh_frame) */
+	assert_int_equal(sl_sym_lookup(s, hidden + 2, &func, &file, &line), 0);
+	assert_string_equal(func, want);
 }
 
 /* Rust names demangled, v0 and legacy (hash dropped). */

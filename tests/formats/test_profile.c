@@ -119,6 +119,10 @@ static void test_coverage_and_noise(void **state)
 	assert_int_equal(sl_profile_phases_covering(&p, 0.5), 1);
 	assert_int_equal(sl_profile_phases_covering(&p, 1.0), 6);
 	assert_int_equal(sl_profile_phases_noisy(&p), 0);
+	assert_int_equal(sl_profile_phases_used(&p), 6);
+	/* phase 4 merged into phase 1 at the end of the run: its id stays */
+	p.iv[38].phase = 1;
+	assert_int_equal(sl_profile_phases_used(&p), 5);
 	for (size_t i = 0; i < p.n_intervals; i++)
 		p.iv[i].phase = (uint32_t)(i < 10 ? 0 : i);
 	p.n_phases = 31;
