@@ -544,7 +544,7 @@ static void core_ranges(sl_behave *b)
 /* Whether g comes with `to` in at least half of the runs of its code phase
  * (from one change of code to the next) that g comes in, every interval
  * counted.  A transition's intervals sit at the edges of the runs of the
- * behaviour it leads into or out of; a second behaviour of the same code
+ * behaviour it opens or closes; a second behaviour of the same code
  * met in short instances of its own (nn-infer's GEMM on weights that miss
  * the LLC, two intervals an instance, other code before and after) comes
  * in runs of its own. */
