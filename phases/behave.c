@@ -19,7 +19,9 @@
  * (sl_behave_finish) a transient group -- met only in runs of about one
  * interval, the intervals of a transition, as the online pass left the
  * groups (not as earlier merges made them) -- is merged into the nearest
- * lasting group of its code phase, a ramp -- a group whose every run moves
+ * lasting group of its code phase if it comes in the same runs of its code
+ * as that group (the edges of them; a second behaviour met in short
+ * instances of its own does not), a ramp -- a group whose every run moves
  * from the group before it towards the group after it, a gradual
  * transition of any length -- into the one of those of its code phase,
  * and a successor -- a group that took over from an older one of its code
@@ -27,10 +29,11 @@
  * older one given nothing since that the successor would not have taken:
  * a drift that went on while other code ran and left the older centroid
  * behind -- into the group it succeeded, and of two groups that take turns
- * -- ranges that overlap (or, lasting groups, leave a gap of less than
- * half the threshold), rarely in one run of their code phase: a drift
- * wider than the threshold, back and forth -- the younger into the
- * older.
+ * -- core ranges (without the intervals at a change of code, either of
+ * which may hold a change of phase) that overlap (or, lasting groups,
+ * leave a gap of less than half the threshold), rarely in one run of
+ * their code phase: a drift wider than the threshold, back and forth --
+ * the younger into the older.
  * Each interval is kept (group, features) for these end-of-run tests.
  * sl_behave_merge_code() makes one code phase of two that the branch
  * vectors could not tell apart.
@@ -54,8 +57,10 @@ typedef struct group {
 	double *mu;      /* centroid (recent mean), nf features */
 	double *lo, *hi; /* the range of its intervals' features, first
 			    intervals after a code change left out */
-	double *clo, *chi; /* the same without the transitions (transient
-			      groups and ramps) merged into it */
+	double *clo, *chi; /* its core range (core_ranges, at the end of the
+			      run): without the intervals at a change of
+			      code, nor the transitions (transient groups
+			      and ramps) merged into it */
 	double *x0;      /* the interval that founded it */
 	size_t first, last; /* sequence numbers of its first and last interval */
 	int alive;       /* 0 once merged into another */
@@ -240,8 +245,6 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 		if (!first) {
 			best->lo[k] = SL_MIN(best->lo[k], x[k]);
 			best->hi[k] = SL_MAX(best->hi[k], x[k]);
-			best->clo[k] = SL_MIN(best->clo[k], x[k]);
-			best->chi[k] = SL_MAX(best->chi[k], x[k]);
 		}
 	}
 	uint32_t id = best->id;
@@ -416,12 +419,19 @@ static void shared_runs(const sl_behave *b, const group *a, const group *g, size
 	}
 }
 
-/* Whether the ranges of a and g overlap in every feature both showed. */
+/* Whether the core ranges of a and g overlap in every feature both
+ * showed; a group without a core range (all its intervals at a change of
+ * code) overlaps nothing. */
 static int overlap(const sl_behave *b, const group *a, const group *g)
 {
+	int ra = 0, rg = 0;
 	for (size_t k = 0; k < b->nf; k++)
-		if (a->lo[k] <= a->hi[k] && g->lo[k] <= g->hi[k] &&
-		    (a->lo[k] > g->hi[k] || g->lo[k] > a->hi[k]))
+		ra |= a->clo[k] <= a->chi[k], rg |= g->clo[k] <= g->chi[k];
+	if (!ra || !rg)
+		return 0; /* no behaviour of its own: a transition's intervals */
+	for (size_t k = 0; k < b->nf; k++)
+		if (a->clo[k] <= a->chi[k] && g->clo[k] <= g->chi[k] &&
+		    (a->clo[k] > g->chi[k] || g->clo[k] > a->chi[k]))
 			return 0;
 	return 1;
 }
@@ -453,11 +463,15 @@ static double range_gap(const sl_behave *b, const group *a, const group *g)
  * code less than the threshold apart (graph-bfs's frontier and edges, 0.6
  * in log CPI, at some seeds) share one group until one of them drifts
  * away and founds its own, which then takes only the later intervals.
- * Once the groups are final, each interval (but the first after a change
- * of code, mixed, which keeps its group) goes to the nearest mean: one
+ * Once the groups are final, each interval goes to the nearest mean: one
  * pass of k-means over the groups the run found.  The means are over the
- * groups' intervals other than first ones; a group that has none keeps
- * its intervals and takes no others. */
+ * groups' intervals other than first ones (mixed); a group that has none
+ * keeps its intervals and takes no others.  A first interval after a change
+ * of code joined its nearest group online whatever the distance, with the
+ * groups of that moment; it goes to the nearest final mean as the others
+ * do (its group's first interval may be pure: the mixed one before it was
+ * classified as other code -- nn-infer's GEMM on weights that miss the
+ * LLC, whose first intervals sat in GEMM's group). */
 static void reassign(sl_behave *b)
 {
 	size_t nf = b->nf;
@@ -477,7 +491,7 @@ static void reassign(sl_behave *b)
 		uint32_t f = sl_behave_final(b, b->log_id[t]);
 		const double *x = &b->log_x[t * nf];
 		b->log_fin[t] = f;
-		if (b->log_first[t] || !cnt[f * nf])
+		if (!cnt[f * nf])
 			continue;
 		double best = dist(b, &mean[f * nf], x);
 		for (size_t h = 0; h < b->n_g; h++) {
@@ -498,8 +512,64 @@ uint32_t sl_behave_interval(const sl_behave *b, size_t t)
 	return t < b->n_fin ? b->log_fin[t] : sl_behave_final(b, b->log_id[t]);
 }
 
+/* Each group's core range, from the log, as the online pass, the merges
+ * of converging groups and the code merge left the groups: its intervals
+ * but those at a change of code -- the first after it and the last before
+ * it, either of which may hold the boundary (a program, and the simulator,
+ * changes phase inside an interval); the last interval of the log has no
+ * change after it and counts.  The transitions merged later (transient
+ * groups, ramps) do not widen it. */
+static void core_ranges(sl_behave *b)
+{
+	size_t nf = b->nf;
+	for (size_t i = 0; i < b->n_g; i++)
+		for (size_t k = 0; k < nf; k++) {
+			b->g[i].clo[k] = HUGE_VAL;
+			b->g[i].chi[k] = -HUGE_VAL;
+		}
+	for (size_t t = 0; t < b->n_seen; t++) {
+		if (b->log_first[t] || (t + 1 < b->n_seen && b->log_first[t + 1]))
+			continue;
+		group *g = &b->g[sl_behave_final(b, b->log_id[t])];
+		for (size_t k = 0; k < nf; k++) {
+			double x = b->log_x[t * nf + k];
+			if (isfinite(x)) {
+				g->clo[k] = SL_MIN(g->clo[k], x);
+				g->chi[k] = SL_MAX(g->chi[k], x);
+			}
+		}
+	}
+}
+
+/* Whether g comes with `to` in at least half of the runs of its code phase
+ * (from one change of code to the next) that g comes in, every interval
+ * counted.  A transition's intervals sit at the edges of the runs of the
+ * behaviour it opens or closes; a second behaviour of the same code
+ * met in short instances of its own (nn-infer's GEMM on weights that miss
+ * the LLC, two intervals an instance, other code before and after) comes
+ * in runs of its own. */
+static int comes_with(const sl_behave *b, const group *g, const group *to)
+{
+	size_t runs = 0, with = 0;
+	int sg = 0, st = 0;
+	for (size_t t = 0; t <= b->n_seen; t++) {
+		if (t == b->n_seen || b->log_first[t]) {
+			runs += sg;
+			with += sg && st;
+			sg = st = 0;
+			if (t == b->n_seen)
+				break;
+		}
+		uint32_t f = sl_behave_final(b, b->log_id[t]);
+		sg |= f == g->id;
+		st |= f == to->id;
+	}
+	return 2 * with >= runs;
+}
+
 void sl_behave_finish(sl_behave *b)
 {
+	core_ranges(b);
 	/* which groups are transient is decided before any is merged: a
 	 * transition's intervals merged into a lasting group add their runs
 	 * to its own (one run each, at the edges of its runs), which would
@@ -521,7 +591,7 @@ void sl_behave_finish(sl_behave *b)
 			if (d < bd)
 				bd = d, to = h;
 		}
-		if (to)
+		if (to && comes_with(b, g, to))
 			merge_as(b, to, g, 1);
 	}
 	free(tr);

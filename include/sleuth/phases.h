@@ -143,7 +143,9 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
 /* At the end of the run: merge each transient group (younger than its
  * code phase's first, met in runs shorter than SL_BEHAVE_MIN_RUN intervals
  * on average: the intervals of a transition) into the nearest lasting
- * group of its code phase; each ramp (a younger group whose every run
+ * group of its code phase, if it comes in at least half of its runs of
+ * that code phase with that group (one that comes in runs of its own is a
+ * behaviour met in short instances); each ramp (a younger group whose every run
  * goes from one group to another, each interval within half the threshold
  * of the segment between them and no nearer the first than the interval
  * before: a gradual transition) into the one of those two of its code
@@ -152,15 +154,16 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
  * group was given nothing beyond half the threshold of the successor's
  * range but first intervals after a change of code: one behaviour that
  * drifted while other code ran -- into that older group; last, of two
- * groups of one code phase whose ranges overlap in every feature (or,
- * both met in runs of SL_BEHAVE_MIN_RUN or more on average, whose core
- * ranges -- their own intervals, not the transitions merged into them --
- * lie within half the threshold of each other) and that come together in
- * fewer than half of the runs of the code phase either comes in, the
- * younger into the older.
- * sl_behave_final() then maps their ids there.  Last, each interval but
- * the first after a change of code goes to the group of its code phase
- * whose mean over the run is nearest (sl_behave_interval). */
+ * groups of one code phase whose core ranges (their own intervals but
+ * those at a change of code, not the transitions merged into them) overlap
+ * in every feature (or, both met in runs of SL_BEHAVE_MIN_RUN or more on
+ * average, lie within half the threshold of each other) and that come
+ * together in fewer than half of the runs of the code phase either comes
+ * in, the younger into the older; a group without a core range takes no
+ * turns.
+ * sl_behave_final() then maps their ids there.  Last, each interval goes
+ * to the group of its code phase whose mean over the run is nearest
+ * (sl_behave_interval). */
 void sl_behave_finish(sl_behave *b);
 /* The phase of the t-th interval given to sl_behave_assign (from 0): after
  * sl_behave_finish the group it was reassigned to, before it the survivor

@@ -35,6 +35,15 @@
 # and merged it into cache_hit's, 3.4 away) must reach 0.99 (measured
 # 1.000; 0.864 while a group's being transient was judged after earlier
 # merges).
+# On the unseen workloads (development data for these rules since
+# docs/phases.md, "Short instances of their own"): nn-infer at seed 2
+# (GEMM's code on other data in two-interval instances of its own, taken
+# for a transient group and merged into GEMM) and web-serve at seed 3 (two
+# behaviours of one copy loop, whose ranges the last, mixed, interval of a
+# run brought within half the threshold) must reach 0.95 (measured 1.000
+# and 0.961; 0.199 and 0.799 before).  Stream-bw at seed 1 keeps its group
+# of one-interval entries to a code phase, 3 phases (2 if a group without
+# a core range could take turns).
 . "$SRCDIR/tests/lib.sh"
 cd "$T" || exit 1
 hard=$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml
@@ -42,7 +51,7 @@ ari() { sed -n 's/^score: ari \([0-9.-]*\) .*/\1/p'; }
 # at_least W SEED MIN: hard workload W simulated at SEED (its trace kept
 # as W-SEED.yaml) must score ARI >= MIN with the default --split
 at_least() {
-	"$SLEUTH" simulate -q "$SRCDIR/data/workloads/hard/$1.yaml" --seed "$2" \
+	"$SLEUTH" simulate -q "${WDIR:-$SRCDIR/data/workloads/hard}/$1.yaml" --seed "$2" \
 		-m "$SRCDIR/data/sim/nehalem-i7-920-hard.yaml" -o "$1-$2.yaml" || fail "simulate $1, seed $2"
 	a=$("$SLEUTH" run -q --replay "$1-$2.yaml" --machine "$hard" --score -o "$1-$2.prof" | ari)
 	awk -v a="$a" -v m="$3" 'BEGIN { exit !(a >= m) }' && ok || fail "$1, seed $2: ARI '$a' < $3 with --split"
@@ -59,6 +68,11 @@ at_least server-mix 1 0.97
 at_least graph-bfs 4 0.95
 at_least graph-bfs 8 0.95
 at_least server-mix 14 0.99
+WDIR=$SRCDIR/data/workloads/unseen at_least nn-infer 2 0.95
+WDIR=$SRCDIR/data/workloads/unseen at_least web-serve 3 0.95
+at_least stream-bw 1 0.9
+n() { "$SLEUTH" phases "$1" | sed -n 's/.* intervals, \([0-9]*\) phases.*/\1/p'; }
+[ "$(n stream-bw-1.prof)" = 3 ] && ok || fail "stream-bw, seed 1: $(n stream-bw-1.prof) phases, want 3"
 for w in same-code chase-stream; do
 	at_least "$w" 1 0.9
 	a=$("$SLEUTH" run -q --replay "$w-1.yaml" --machine "$hard" --score --split off -o off.prof | ari)
@@ -67,7 +81,6 @@ done
 "$SLEUTH" simulate -q "$SRCDIR/data/workloads/gcc-like.yaml" -o gcc.yaml || fail "simulate gcc-like"
 "$SLEUTH" run -q --replay gcc.yaml -o on.prof && "$SLEUTH" run -q --replay gcc.yaml --split off -o off.prof ||
 	fail "run gcc-like"
-n() { "$SLEUTH" phases "$1" | sed -n 's/.* intervals, \([0-9]*\) phases.*/\1/p'; }
 [ "$(n on.prof)" = "$(n off.prof)" ] && ok || fail "gcc-like: $(n on.prof) phases with --split, $(n off.prof) without"
 "$SLEUTH" run -q --replay gcc.yaml --split 0 -o x.prof 2>err.txt; [ $? = 2 ] && ok || fail "--split 0 accepted"
 # The code merge leaves alone a younger code phase met in runs shorter

@@ -15,7 +15,11 @@
  * code phases made one merge the groups that behave alike, each interval
  * goes at the end to the group of its code whose mean is nearest, and
  * missing features are ignored; a transient group merged into a lasting
- * one does not make that one transient in turn. */
+ * one does not make that one transient in turn; a second behaviour of one
+ * code met in instances of two intervals of its own is not a transient
+ * group, and its first intervals go to it at the end; and two groups that
+ * take turns are kept apart when only the last interval of a run, before a
+ * change of code, bridges the gap between their ranges. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -555,6 +559,87 @@ static void test_finish_reassigns(void **state)
 	sl_behave_free(b);
 }
 
+/* Same code, other data, in short instances of its own (nn-infer's GEMM
+ * on weights that miss the LLC): code 0 runs four intervals at 0 (A), then
+ * other code, then code 0 again for two intervals at 1.5 (B), the first of
+ * them after a change of code.  B's group is met in runs of under two
+ * intervals (15 in 8), as a transition's would be, but it never comes in a
+ * run of A's: a behaviour of its own, kept apart at the end.  The first
+ * interval of B's first instance joined A online (B had no group yet); at
+ * the end it goes to B's, whose mean is nearest. */
+static void test_finish_keeps_short_instances(void **state)
+{
+	(void)state;
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	double x[2];
+	size_t t = 0, tb0 = 0, tb1 = 0, ta = 0;
+	for (int rep = 0; rep < 8; rep++) {
+		feat(x, 4.0, 4.0, 10 * rep);
+		sl_behave_assign(b, 1, x), t++;
+		for (int k = 0; k < 4; k++, t++) {
+			feat(x, 0.0, 0.0, 10 * rep + 1 + k);
+			sl_behave_assign(b, 0, x);
+			if (!rep && k == 2)
+				ta = t;
+		}
+		feat(x, -3.0, 6.0, 10 * rep + 5);
+		sl_behave_assign(b, 2, x), t++;
+		for (int k = 0; k < 2; k++, t++) {
+			feat(x, 1.5, 1.5, 10 * rep + 6 + k);
+			sl_behave_assign(b, 0, x);
+			if (!rep && !k)
+				tb0 = t;
+			if (!rep && k == 1)
+				tb1 = t;
+		}
+	}
+	feat(x, 4.0, 4.0, 99);
+	sl_behave_assign(b, 1, x);
+	/* online: B's first interval joined A, its second founded B */
+	assert_int_equal(sl_behave_interval(b, tb0), sl_behave_interval(b, ta));
+	assert_int_not_equal(sl_behave_interval(b, tb1), sl_behave_interval(b, ta));
+	sl_behave_finish(b);
+	assert_int_not_equal(sl_behave_interval(b, tb1), sl_behave_interval(b, ta));
+	assert_int_equal(sl_behave_interval(b, tb0), sl_behave_interval(b, tb1));
+	sl_behave_free(b);
+}
+
+/* Two behaviours of one code that take turns by runs (web-serve's small
+ * and large files on one copy loop): runs of code 0 at 0 (A) and at 1.6
+ * (B) in turn, other code between.  A's last interval before the change
+ * of code is at 0.6, part of the next phase in it; from run 3 on, B's
+ * second interval ramps in at 1.0.  With the last intervals counted, the
+ * ranges leave a gap of about 0.3, under half the threshold, and the two
+ * were merged as one drifting behaviour; without them (a change of phase
+ * may fall in the last interval before a change of code as in the first
+ * after it) the gap is 0.9: two behaviours. */
+static void test_finish_turns_without_edges(void **state)
+{
+	(void)state;
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	double x[2];
+	size_t t = 0, ta = 0, tb = 0;
+	for (int run = 0; run < 10; run++) {
+		feat(x, 4.0, 4.0, 10 * run);
+		sl_behave_assign(b, 1, x), t++;
+		for (int k = 0; k < 7; k++, t++) {
+			double v = run % 2 ? (k == 1 && run >= 3 ? 1.0 : 1.6) : (k == 6 ? 0.6 : 0.0);
+			feat(x, v, v, 10 * run + 1 + k);
+			sl_behave_assign(b, 0, x);
+			if (run == 2 && k == 3)
+				ta = t;
+			if (run == 3 && k == 4)
+				tb = t;
+		}
+	}
+	feat(x, 4.0, 4.0, 199);
+	sl_behave_assign(b, 1, x);
+	assert_int_not_equal(sl_behave_interval(b, ta), sl_behave_interval(b, tb));
+	sl_behave_finish(b);
+	assert_int_not_equal(sl_behave_interval(b, ta), sl_behave_interval(b, tb));
+	sl_behave_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -570,6 +655,8 @@ int main(void)
 		cmocka_unit_test(test_finish_merges_ramps),
 		cmocka_unit_test(test_finish_merges_turns),
 		cmocka_unit_test(test_finish_reassigns),
+		cmocka_unit_test(test_finish_keeps_short_instances),
+		cmocka_unit_test(test_finish_turns_without_edges),
 		cmocka_unit_test(test_merge_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
