@@ -390,7 +390,10 @@ static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t ph)
  * of their median and the rate of the phase nearest it in behaviour
  * (nearest_rated): a few intervals are noise, the nearest phase may
  * stall unlike it, and the smaller of the two sheds no more than either
- * says (docs/benchmarks.md, "drift at fresh seeds").  Left
+ * says (docs/benchmarks.md, "drift at fresh seeds"); a phase that
+ * measured it in none (one made of one-interval instances, the straddles
+ * between two phases) takes the nearest's rate, and its largest r for
+ * the cap at an instance's edge (other_stalls_share).  Left
  * unset (no correction) without the roles or the probes.
  */
 static void other_stalls_begin(sl_model *md)
@@ -454,10 +457,17 @@ static void other_stalls_begin(sl_model *md)
 		rate[ph] = k >= MLP_OTHER_STALLS_MIN ? own[ph] : 0;
 	}
 	for (size_t ph = 0; ph < np; ph++)
-		if (cnt[ph] && cnt[ph] < MLP_OTHER_STALLS_MIN) {
+		if (cnt[ph] < MLP_OTHER_STALLS_MIN) {
 			int64_t q = nearest_rated(md, cnt, ph);
-			if (q >= 0)
+			if (q >= 0 && cnt[ph]) {
 				rate[ph] = SL_MIN(own[ph], rate[q]);
+			} else if (q >= 0) {
+				/* none of its own: the nearest's rate, shed under no
+				 * larger a share at its edges than the nearest measured
+				 * it under */
+				rate[ph] = rate[q];
+				rmax[ph] = rmax[q];
+			}
 		}
 	md->other_stalls = rate;
 	md->other_stalls_rmax = rmax;
