@@ -377,15 +377,23 @@ static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t ph)
  * machine's probes measured (memory: stall_llc_share,
  * stall_per_mispredict).  So N = (S - M - a fh - b mispredicts) / (1 - r)
  * in an interval that counted S, M and O together and is not a
- * one-interval instance; per instruction, its
+ * one-interval instance.  Per cycle of work w = c - Mown - fh (the
+ * dependency and resource stalls are a share of the work that waits on
+ * them, and grow with it when a phase's CPI drifts; per instruction, a
+ * drifting phase's early intervals say too little for its late ones:
+ * docs/benchmarks.md, "Other stalls per cycle of work"), its
  * median over such intervals of each phase (at least
- * MLP_OTHER_STALLS_MIN: the stall counter rotates) is the phase's rate,
- * and every interval of the phase sheds r N of its M, r its own.  A
+ * MLP_OTHER_STALLS_MIN: the stall counter rotates) is the phase's rate
+ * nu, and every interval of the phase sheds r N = r nu w of its M, r its
+ * own (mlp_part_of solves for Mown, since w depends on it).  A
  * phase that measured N in only 1 or 2 such intervals takes the smaller
  * of their median and the rate of the phase nearest it in behaviour
  * (nearest_rated): a few intervals are noise, the nearest phase may
  * stall unlike it, and the smaller of the two sheds no more than either
- * says (docs/benchmarks.md, "drift at fresh seeds").  Left
+ * says (docs/benchmarks.md, "drift at fresh seeds"); a phase that
+ * measured it in none (one made of one-interval instances, the straddles
+ * between two phases) takes the nearest's rate, and its largest r for
+ * the cap at an instance's edge (other_stalls_share).  Left
  * unset (no correction) without the roles or the probes.
  */
 static void other_stalls_begin(sl_model *md)
@@ -422,8 +430,13 @@ static void other_stalls_begin(sl_model *md)
 		double other = st - mst - m->mem_stall_llc_share * llc_hit_cycles(md, i, c, o) -
 			       m->mem_stall_mispredict * count_or0(md, i, md->k_misp);
 		if (o < c) {
-			x[i] = SL_MAX(0.0, other) / (1 - o / c) / (double)p->iv[i].instructions;
-			rmax[ph] = SL_MAX(rmax[ph], o / c);
+			/* per cycle of work w = c - Mown - fh, Mown = M - r N */
+			double r = o / c, n = SL_MAX(0.0, other) / (1 - r);
+			double w = c - SL_MAX(0.0, mst - r * n) - llc_hit_cycles(md, i, c, o);
+			if (!(w > 0))
+				continue;
+			x[i] = n / w;
+			rmax[ph] = SL_MAX(rmax[ph], r);
 		}
 	}
 	for (size_t ph = 0; ph < np; ph++)
@@ -444,10 +457,17 @@ static void other_stalls_begin(sl_model *md)
 		rate[ph] = k >= MLP_OTHER_STALLS_MIN ? own[ph] : 0;
 	}
 	for (size_t ph = 0; ph < np; ph++)
-		if (cnt[ph] && cnt[ph] < MLP_OTHER_STALLS_MIN) {
+		if (cnt[ph] < MLP_OTHER_STALLS_MIN) {
 			int64_t q = nearest_rated(md, cnt, ph);
-			if (q >= 0)
+			if (q >= 0 && cnt[ph]) {
 				rate[ph] = SL_MIN(own[ph], rate[q]);
+			} else if (q >= 0) {
+				/* none of its own: the nearest's rate, shed under no
+				 * larger a share at its edges than the nearest measured
+				 * it under */
+				rate[ph] = rate[q];
+				rmax[ph] = rmax[q];
+			}
 		}
 	md->other_stalls = rate;
 	md->other_stalls_rmax = rmax;
@@ -508,12 +528,17 @@ static mlp_part mlp_part_of(const sl_model *md, size_t i, double pol)
 	if (md->k_mst >= 0 &&
 	    sl_interp_src(&md->view, i, (size_t)md->k_mst) ==
 		    sl_interp_src(&md->view, i, (size_t)md->k_ocyc)) {
-		/* less the other stalls under its misses (other_stalls_begin) */
+		/* less the other stalls under its misses (other_stalls_begin):
+		 * Mown = M - s nu w with the work w = c - Mown - fh, so
+		 * Mown = (M - s nu (c - fh)) / (1 - s nu) */
 		q.mst = SL_MIN(count_or0(md, i, md->k_mst), q.o);
-		if (md->other_stalls && q.c > 0)
-			q.mst = SL_MAX(0.0, q.mst - other_stalls_share(md, i, q.o / q.c) *
-							    md->other_stalls[md->prof->iv[i].phase] *
-							    (double)md->prof->iv[i].instructions);
+		if (md->other_stalls && q.c > 0) {
+			double sn = other_stalls_share(md, i, q.o / q.c) *
+				    md->other_stalls[md->prof->iv[i].phase];
+			q.mst = sn < 1 ? SL_MIN(q.mst, SL_MAX(0.0, (q.mst - sn * (q.c - q.fh)) /
+								   (1 - sn)))
+				       : 0;
+		}
 		q.mst *= 1 - pol;
 	}
 	return q;

@@ -241,7 +241,7 @@ typedef struct sl_model {
 	int k_ocyc, k_occ, k_pf, k_llcref, k_mst, k_misp;
 	double bw_gbps;
 	double *other_stalls;     /* mlp: per phase id, stall cycles with other
-				   * causes per instruction (models/model.c,
+				   * causes per cycle of work (models/model.c,
 				   * other_stalls_begin); NULL: not separated */
 	double *other_stalls_rmax; /* per phase id: the largest share of cycles
 				    * with a miss out among the intervals that

@@ -515,6 +515,61 @@ static void test_memory_stall_role(void **state)
 	sl_model_free(&md);
 }
 
+/*
+ * The mlp model's stalls with other causes under a miss (models/model.c,
+ * other_stalls_begin), in a phase whose CPI drifts: one phase of four
+ * intervals, 1000 instructions each, every count measured in each.  Each
+ * stalls Mown = 1000 cycles on its misses under O = 5000 offcore cycles,
+ * and its dependency stalls N are a tenth of its work w = c - Mown (no
+ * LLC hits, no mispredicts): early (0, 1) c = 10000, r = O / c = 0.5,
+ * N = 900; late (2, 3) c = 20000, r = 0.25, N = 1900.  The counters: M =
+ * Mown + r N, S = Mown + N.  The phase's rate per cycle of work is 0.1
+ * in each, so every interval sheds its own r N and keeps Mown = 1000;
+ * at 1.6 GHz the ROB hides the whole miss (O f1 / f0 = 3000 < O - Mown =
+ * 4000) and the interval takes its work, c - 1000.  Per instruction
+ * (the median of 0.9, 0.9, 1.9, 1.9: 1.4) the early ones would keep
+ * 1450 - 700 = 750 (9250 cycles) and the late ones 1475 - 350 = 1125
+ * (18875).
+ */
+static void test_other_stalls_work(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[] = {
+		{0, 0, 1, 10000, 1000, NAN}, {0, 0, 1, 10000, 1000, NAN},
+		{0, 0, 1, 20000, 1000, NAN}, {0, 0, 1, 20000, 1000, NAN},
+	};
+	char *evs[] = {"OFFCORE", "LLC_MISSES", "MISS_STALLS", "STALLS", "MISPREDICTS"};
+	uint64_t counts[] = {
+		5000, 10, 1450, 1900, 0, 5000, 10, 1450, 1900, 0,
+		5000, 10, 1475, 2900, 0, 5000, 10, 1475, 2900, 0,
+	};
+	sl_role roles[] = {
+		{"offcore_cycles", "OFFCORE"},   {"llc_misses", "LLC_MISSES"},
+		{"miss_stall_cycles", "MISS_STALLS"}, {"stall_cycles", "STALLS"},
+		{"mispredicts", "MISPREDICTS"},
+	};
+	sl_profile p;
+	mkprof(&p, SL_ARRAY_LEN(iv), iv, SL_ARRAY_LEN(evs), evs, counts, 2.666);
+	sl_machine m;
+	mknhm(&m);
+	m.roles = roles;
+	m.n_roles = SL_ARRAY_LEN(roles);
+	m.has_stall_probe = 1;
+	m.mem_stall_llc_share = 0.85;
+	m.mem_stall_mispredict = 10.2;
+	sl_model md;
+	assert_int_equal(sl_model_init(&md, &p, &m, SL_TIME_MLP, SL_MODEL_TIME_ONLY), 0);
+	assert_non_null(md.other_stalls);
+	assert_near(md.other_stalls[0], 0.1, 1e-9);
+	assert_near(sl_model_cycles(&md, 0, 1.6), 9000, 50);
+	assert_near(sl_model_cycles(&md, 1, 1.6), 9000, 50);
+	assert_near(sl_model_cycles(&md, 2, 1.6), 19000, 50);
+	assert_near(sl_model_cycles(&md, 3, 1.6), 19000, 50);
+	/* at f0 the model is exact whatever it sheds */
+	assert_near(sl_model_cycles(&md, 2, 2.666), 20000, 1e-6);
+	sl_model_free(&md);
+}
+
 static void test_time_model_parse(void **state)
 {
 	(void)state;
@@ -917,6 +972,7 @@ int main(void)
 		cmocka_unit_test(test_interp_refusals),
 		cmocka_unit_test_setup_teardown(test_stall_model, one_setup, one_teardown),
 		cmocka_unit_test(test_memory_stall_role),
+		cmocka_unit_test(test_other_stalls_work),
 		cmocka_unit_test(test_time_model_parse),
 		cmocka_unit_test_setup_teardown(test_power_model, one_setup, one_teardown),
 		cmocka_unit_test(test_clamps),
