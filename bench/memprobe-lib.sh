@@ -33,14 +33,19 @@ mp_loaded() {
 		'BEGIN { printf "    - {gbps: %.3f, ns: %.2f}\n", (x + (p > 0 ? p : 0)) * 64 / t / 1e9, q / (x * f) }'
 }
 
-# mp_latency_point F Q X L2 TL TC H: the latency line of P-state F: the
-# chase's DRAM latency (occupancy per miss, Q/(X F); without occupancy,
-# L2 = memory_latency_ns) and what an LLC hit costs (the LLC-resident loop
-# TL less the L2-resident one TC, per LLC hit H)
+# mp_latency_point F Q X L2 TL TC H [TK K]: the latency line of P-state F:
+# the chase's DRAM latency (occupancy per miss, Q/(X F); without occupancy,
+# L2 = memory_latency_ns), what an LLC hit costs (the LLC-resident loop TL
+# less the L2-resident one TC, per LLC hit H) and, given the LLC-resident
+# dependent walk's time TK over its K steps, an exposed LLC hit's latency
 mp_latency_point() {
-	awk -v f="$1" -v q="$2" -v x="$3" -v l2="$4" -v tl="$5" -v tc="$6" -v h="$7" 'BEGIN {
-		printf "    - {ghz: %s, ns: %.2f, llc_ns: %.3f}\n", f,
+	awk -v f="$1" -v q="$2" -v x="$3" -v l2="$4" -v tl="$5" -v tc="$6" -v h="$7" \
+		-v tk="${8:-}" -v k="${9:-}" 'BEGIN {
+		printf "    - {ghz: %s, ns: %.2f, llc_ns: %.3f", f,
 		       (q >= 0 ? q / (x * f) : l2), (tl - tc) * 1e9 / h
+		if (k > 0)
+			printf ", llc_chase_ns: %.3f", tk * 1e9 / k
+		printf "}\n"
 	}'
 }
 

@@ -10,6 +10,10 @@
 #   chase   at every P-state: the DRAM latency L(f) = occupancy / (X f);
 #           at fmax and fmin: memory_latency_ns;
 #   llc, core  at every P-state: what an LLC hit costs, (t_llc - t_core) / hits;
+#   llcchase   at every P-state: a dependent walk over 4 MiB (LLC hits that
+#           wait for each other): llc_chase_ns, an exposed hit's latency,
+#           time per step (the mlp model scales the LLC hits' counted
+#           stall cycles with it, docs/models.md);
 #   copy    at fmax and fmin: bandwidth_gbps if it is bandwidth-bound;
 #   fill    (stores only) at fmax: if the copy is not bandwidth-bound, the
 #           most traffic the copy or the fill reached is bandwidth_gbps (the
@@ -137,5 +141,7 @@ for f in "${ghz[@]}"; do
 	read -r t c x l2 p q < <(chase "$f")
 	read -r tl cl xl l2l pl ql < <(one "$f" 1000 3000 llc)
 	read -r tc cc xc l2c pc qc < <(one "$f" 1000 3000 core)
-	mp_latency_point "$f" "$q" "$x" "$lat2" "$tl" "$tc" "$(awk -v a="$l2l" -v b="$xl" 'BEGIN { print a - b }')"
+	read -r tk _ < <(one "$f" 200 600 llcchase)
+	mp_latency_point "$f" "$q" "$x" "$lat2" "$tl" "$tc" "$(awk -v a="$l2l" -v b="$xl" 'BEGIN { print a - b }')" \
+		"$tk" 400000
 done

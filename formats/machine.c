@@ -21,7 +21,7 @@
 static const char *const known_roles[] = {
 	"branch_sample", "stall_cycles", "llc_misses", "resource_stalls",
 	"memory_stall_cycles", "offcore_cycles", "offcore_occupancy", "prefetches",
-	"llc_references", "miss_stall_cycles", "mispredicts", NULL,
+	"llc_references", "miss_stall_cycles", "mispredicts", "l2_miss_stall_cycles", NULL,
 };
 
 /*
@@ -266,7 +266,7 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	return 0;
 }
 
-/* memory: {bandwidth_gbps: B, latency: [{ghz: F, ns: L, llc_ns: H}, ...],
+/* memory: {bandwidth_gbps: B, latency: [{ghz: F, ns: L, llc_ns: H, llc_chase_ns: K}, ...],
  * stall_llc_share: S, stall_per_mispredict: P}, every key optional but
  * ghz and ns; latency points sorted by ghz. */
 static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
@@ -274,7 +274,7 @@ static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	static const char *const known[] = {"bandwidth_gbps", "latency", "loaded",
 					    "stall_llc_share", "stall_per_mispredict", NULL};
 	static const char *const known_ld[] = {"gbps", "ns", NULL};
-	static const char *const known_pt[] = {"ghz", "ns", "llc_ns", NULL};
+	static const char *const known_pt[] = {"ghz", "ns", "llc_ns", "llc_chase_ns", NULL};
 	const sl_ynode *x;
 	if (sl_yexpect(yp, v, SL_YMAP, "memory") < 0)
 		return -1;
@@ -324,20 +324,25 @@ static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 	m->mem_latency_ghz = sl_xcalloc(x->n + 1, sizeof *m->mem_latency_ghz);
 	m->mem_latency_ns = sl_xcalloc(x->n + 1, sizeof *m->mem_latency_ns);
 	m->mem_llc_ns = sl_xcalloc(x->n + 1, sizeof *m->mem_llc_ns);
+	m->mem_llc_chase_ns = sl_xcalloc(x->n + 1, sizeof *m->mem_llc_chase_ns);
 	for (size_t i = 0; i < x->n; i++) {
 		const sl_ynode *p = x->kid[i], *h;
-		double g, ns, llc = 0;
+		double g, ns, llc = 0, chase = 0;
 		if (sl_yexpect(yp, p, SL_YMAP, "latency") < 0)
 			return -1;
 		sl_ywarn_unknown(yp, p, known_pt);
 		if (get_positive(yp, p, "ghz", "a latency point", MAX_GHZ, &g) < 0 ||
 		    get_positive(yp, p, "ns", "a latency point", MAX_RATE, &ns) < 0)
 			return -1;
-		if ((h = sl_ymap_get(p, "llc_ns"))) {
-			if (sl_yget_double(yp, h, "llc_ns", &llc) < 0)
+		const char *const hkeys[] = {"llc_ns", "llc_chase_ns"};
+		double *hval[] = {&llc, &chase};
+		for (size_t k = 0; k < SL_ARRAY_LEN(hkeys); k++) {
+			if (!(h = sl_ymap_get(p, hkeys[k])))
+				continue;
+			if (sl_yget_double(yp, h, hkeys[k], hval[k]) < 0)
 				return -1;
-			if (!(llc >= 0 && llc < 1e4))
-				return sl_yerr(yp, h->line, "llc_ns",
+			if (!(*hval[k] >= 0 && *hval[k] < 1e4))
+				return sl_yerr(yp, h->line, hkeys[k],
 					       "must be between 0 and 10000 ns, found %s", h->str);
 		}
 		size_t j = m->n_mem_latency;
@@ -349,11 +354,13 @@ static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 			m->mem_latency_ghz[j] = m->mem_latency_ghz[j - 1];
 			m->mem_latency_ns[j] = m->mem_latency_ns[j - 1];
 			m->mem_llc_ns[j] = m->mem_llc_ns[j - 1];
+			m->mem_llc_chase_ns[j] = m->mem_llc_chase_ns[j - 1];
 			j--;
 		}
 		m->mem_latency_ghz[j] = g;
 		m->mem_latency_ns[j] = ns;
 		m->mem_llc_ns[j] = llc;
+		m->mem_llc_chase_ns[j] = chase;
 		m->n_mem_latency++;
 	}
 	return 0;
@@ -599,6 +606,8 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 				sl_yw_kdouble(&w, "ghz", m->mem_latency_ghz[i]);
 				sl_yw_kdouble(&w, "ns", m->mem_latency_ns[i]);
 				sl_yw_kdouble(&w, "llc_ns", m->mem_llc_ns[i]);
+				if (m->mem_llc_chase_ns[i] > 0)
+					sl_yw_kdouble(&w, "llc_chase_ns", m->mem_llc_chase_ns[i]);
 				sl_yw_end_map(&w);
 			}
 			sl_yw_end_seq(&w);
@@ -646,6 +655,7 @@ void sl_machine_free(sl_machine *m)
 	free(m->mem_latency_ghz);
 	free(m->mem_latency_ns);
 	free(m->mem_llc_ns);
+	free(m->mem_llc_chase_ns);
 	free(m->mem_loaded_gbps);
 	free(m->mem_loaded_ns);
 	for (size_t i = 0; i < m->n_time_error; i++)
@@ -682,7 +692,7 @@ int sl_machine_counts_cycles(const sl_machine *m, const char *event)
 {
 	static const char *const cycle_roles[] = {
 		"stall_cycles", "resource_stalls", "memory_stall_cycles",
-		"offcore_cycles", "offcore_occupancy", "miss_stall_cycles",
+		"offcore_cycles", "offcore_occupancy", "miss_stall_cycles", "l2_miss_stall_cycles",
 	};
 	return sl_machine_role_in(m, event, cycle_roles, SL_ARRAY_LEN(cycle_roles));
 }
@@ -752,6 +762,16 @@ double sl_machine_llc_hit(const sl_machine *m, double ghz)
 {
 	return m->n_mem_latency
 		       ? interp(m->mem_latency_ghz, m->mem_llc_ns, m->n_mem_latency, ghz)
+		       : 0;
+}
+
+double sl_machine_llc_chase(const sl_machine *m, double ghz)
+{
+	for (size_t i = 0; i < m->n_mem_latency; i++)
+		if (!(m->mem_llc_chase_ns[i] > 0))
+			return 0; /* measured at every point or not at all */
+	return m->n_mem_latency
+		       ? interp(m->mem_latency_ghz, m->mem_llc_chase_ns, m->n_mem_latency, ghz)
 		       : 0;
 }
 

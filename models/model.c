@@ -128,13 +128,15 @@ static int check_inputs(const sl_profile *p, const sl_machine *m, sl_time_model 
 }
 
 static void other_stalls_begin(sl_model *md);
+static void llc_expose_begin(sl_model *md);
 
 /* Cycle counts that overlap memory stalls scale with them (docs/models.md,
  * "Event rates at the target"): is the event one of the machine's? */
 static int scaled_cycles(const sl_machine *m, const char *ev)
 {
 	static const char *const cycle_roles[] = {"stall_cycles", "resource_stalls",
-						  "memory_stall_cycles", "miss_stall_cycles"};
+						  "memory_stall_cycles", "miss_stall_cycles",
+						  "l2_miss_stall_cycles"};
 	return sl_machine_role_in(m, ev, cycle_roles, SL_ARRAY_LEN(cycle_roles));
 }
 
@@ -162,6 +164,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	md->temp_c = NAN;
 	md->k_stall = md->k_llc = md->k_memstall = -1;
 	md->k_ocyc = md->k_occ = md->k_pf = md->k_llcref = md->k_mst = md->k_misp = -1;
+	md->k_l2st = -1;
 	md->k_c0 = -1;
 	if (check_inputs(p, m, t, flags) < 0)
 		return -1;
@@ -205,6 +208,12 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 								sl_machine_role(m, "mispredicts"));
 			}
 		}
+		/* the LLC hits' exposure: stall cycles behind an L2 miss less
+		 * M, scaled as the probe's exposed hit (llc_expose_begin) */
+		if (md->k_llcref >= 0 && md->k_mst >= 0 &&
+		    sl_machine_llc_chase(m, sl_machine_fmax(m)) > 0 &&
+		    (ev = sl_machine_role(m, "l2_miss_stall_cycles")))
+			md->k_l2st = sl_model_add_event(&evs, &n, &cap, ev);
 		/* the most traffic any probe achieved */
 		md->bw_gbps = m->mem_bandwidth_gbps;
 		if (m->n_mem_loaded)
@@ -261,14 +270,16 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		    need_measured(md, md->k_llc, "llc_misses") < 0)
 			goto fail;
 		int *opt[] = {&md->k_occ, &md->k_pf, &md->k_llcref, &md->k_mst, &md->k_stall,
-			      &md->k_misp};
+			      &md->k_misp, &md->k_l2st};
 		for (size_t j = 0; j < SL_ARRAY_LEN(opt); j++)
 			if (*opt[j] >= 0 &&
 			    md->view.ev_cells[(size_t)*opt[j] * SL_SRC_N + SL_SRC_NONE])
 				*opt[j] = -1;
 	}
-	if (t == SL_TIME_MLP)
+	if (t == SL_TIME_MLP) {
+		llc_expose_begin(md);
 		other_stalls_begin(md);
+	}
 	if (sl_dither_end(md) < 0)
 		goto fail;
 	for (size_t j = 0; md->power && j < md->n_terms; j++)
@@ -292,6 +303,7 @@ void sl_model_free(sl_model *md)
 	sl_anchor_free(md->anchor);
 	free(md->other_stalls);
 	free(md->other_stalls_rmax);
+	free(md->llc_expose);
 	memset(md, 0, sizeof *md);
 }
 
@@ -334,12 +346,76 @@ static double offchip_stalls(const sl_model *md, size_t i, double c)
 
 static double count_or0(const sl_model *md, size_t i, int k);
 
-/* The LLC hits' cycles at f0 of interval i (mlp_cycles' fh), given c and O. */
+/* The LLC hits' cycles at f0 of interval i (mlp_cycles' fh), given c and
+ * O: its hits times their phase's counted stall cycles per hit, at most an
+ * exposed hit's latency each (llc_expose_begin), else times the llc
+ * probe's cost per hit. */
 static double llc_hit_cycles(const sl_model *md, size_t i, double c, double o)
 {
+	const sl_machine *m = md->mach;
+	double f0 = md->f0_ghz;
 	double hits = SL_MAX(0.0, count_or0(md, i, md->k_llcref) - count_or0(md, i, md->k_llc));
-	return SL_MAX(0.0, SL_MIN(hits * sl_machine_llc_hit(md->mach, md->f0_ghz) * md->f0_ghz,
-				  c - o));
+	uint32_t ph = md->prof->iv[i].phase;
+	double per = md->llc_expose && ph < md->view.n_phase_ids
+			     ? SL_MIN(md->llc_expose[ph], sl_machine_llc_chase(m, f0) * f0)
+			     : sl_machine_llc_hit(m, f0) * f0;
+	return SL_MAX(0.0, SL_MIN(hits * per, c - o));
+}
+
+/* What the LLC hits' cycles at f0 become at f1: as an exposed hit's
+ * latency in cycles (the llcchase probe) when their stall cycles are
+ * counted, else as the llc probe's cost per hit. */
+static double llc_hit_scale(const sl_model *md, double f1)
+{
+	const sl_machine *m = md->mach;
+	double f0 = md->f0_ghz;
+	if (md->llc_expose)
+		return sl_machine_llc_chase(m, f1) * f1 / (sl_machine_llc_chase(m, f0) * f0);
+	return sl_machine_llc_hit(m, f1) * f1 / (sl_machine_llc_hit(m, f0) * f0);
+}
+
+/*
+ * The LLC hits' stall cycles per hit of each phase (docs/models.md, "The
+ * LLC hits' exposure"): the stall cycles behind an L2 miss (S2) less those
+ * behind a DRAM miss (M) are the stalls that LLC hits left exposed, which
+ * the hits' overlap decides (a dependent walk waits for every hit, a
+ * streaming loop overlaps ten): summed over the phase's intervals that
+ * counted S2, M and the hits together, else over all of its intervals
+ * (their interpolated counts), per hit.  Rotating S2 is a phase rate: a
+ * one-interval instance takes its phase's exposure times its own hits.
+ */
+static void llc_expose_begin(sl_model *md)
+{
+	const sl_profile *p = md->prof;
+	const sl_interp *v = &md->view;
+	size_t np = v->n_phase_ids;
+	if (md->k_l2st < 0 || md->k_mst < 0 || md->k_llcref < 0 || !np)
+		return;
+	/* [0]: intervals that counted all three, [1]: every interval */
+	double *se = sl_xcalloc(2 * np, sizeof *se), *sh = sl_xcalloc(2 * np, sizeof *sh);
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		uint32_t ph = p->iv[i].phase;
+		if (ph >= np)
+			continue;
+		double hits = SL_MAX(0.0, count_or0(md, i, md->k_llcref) - count_or0(md, i, md->k_llc));
+		double e = count_or0(md, i, md->k_l2st) - count_or0(md, i, md->k_mst);
+		int ks[] = {md->k_l2st, md->k_mst, md->k_llcref};
+		int all = 1;
+		for (size_t j = 0; j < SL_ARRAY_LEN(ks) && all; j++)
+			all = sl_interp_src(v, i, (size_t)ks[j]) == SL_SRC_MEASURED;
+		for (int k = !all; k < 2; k++) {
+			se[k * np + ph] += e;
+			sh[k * np + ph] += hits;
+		}
+	}
+	md->llc_expose = sl_xcalloc(np, sizeof *md->llc_expose);
+	for (size_t ph = 0; ph < np; ph++) {
+		int k = sh[ph] > 0 ? 0 : 1;
+		if (sh[k * np + ph] > 0)
+			md->llc_expose[ph] = SL_MAX(0.0, se[k * np + ph] / sh[k * np + ph]);
+	}
+	free(se);
+	free(sh);
 }
 
 /* The phase nearest ph in behaviour (the view's phase features) among
@@ -550,9 +626,7 @@ static double mlp_part_cycles(const sl_model *md, const mlp_part *q, double f1, 
 	const sl_machine *m = md->mach;
 	double f0 = md->f0_ghz;
 	double lr = sl_machine_mem_latency(m, f1) / sl_machine_mem_latency(m, f0);
-	double fh1 = q->fh > 0 ? q->fh * sl_machine_llc_hit(m, f1) * f1 /
-					 (sl_machine_llc_hit(m, f0) * f0)
-			       : 0;
+	double fh1 = q->fh > 0 ? q->fh * llc_hit_scale(md, f1) : 0;
 	double bytes = q->bytes, t0 = q->c / (f0 * 1e9);
 	double hidden = isnan(q->mst) ? 0 : q->o - q->mst;
 	*w = isnan(q->mst) ? q->c - q->o - q->fh : q->c - q->mst - q->fh;

@@ -167,6 +167,17 @@ static void can_predict(const sl_machine *m)
 			       : "not separated: needs the roles miss_stall_cycles, stall_cycles "
 				 "and mispredicts",
 		       m->mem_stall_llc_share, m->mem_stall_mispredict);
+	/* the LLC hits' term of the mlp model (docs/models.md, "The LLC hits'
+	 * exposure") */
+	if (ocyc && sl_machine_llc_chase(m, sl_machine_fmax(m)) > 0)
+		printf("  LLC hits (mlp model)  %s\n",
+		       sl_machine_role(m, "l2_miss_stall_cycles") &&
+				       sl_machine_role(m, "miss_stall_cycles") &&
+				       sl_machine_role(m, "llc_references")
+			       ? "exposure counted (l2_miss_stall_cycles less miss_stall_cycles), "
+				 "scaled by memory: llc_chase_ns"
+			       : "cost per hit of the llc probe: counting the exposure needs the "
+				 "roles l2_miss_stall_cycles, miss_stall_cycles and llc_references");
 	printf("  time (linear model)   yes\n");
 	if (sl_machine_complete(m))
 		printf("  power and energy      yes: fitted model, %zu terms\n", m->n_terms);

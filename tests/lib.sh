@@ -9,6 +9,14 @@ passes=0
 ok()   { passes=$((passes + 1)); }
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
+# need_vpmu [PROGRAM...]: skip the test (exit 77) unless valgrind, the
+# vPMU tool and every PROGRAM (executables) are there.
+need_vpmu() {
+	local p
+	command -v valgrind >/dev/null && ls "$BUILDDIR"/vpmu/vpmu-*-* >/dev/null 2>&1 || { finish; exit 77; }
+	for p in "$@"; do [ -x "$p" ] || { finish; exit 77; }; done
+}
+
 # below WHAT VALUE BOUND: VALUE (a number) must be < BOUND.
 below() {
 	if [ -n "$2" ] && awk -v v="$2" -v b="$3" 'BEGIN { exit !(v < b) }'; then ok

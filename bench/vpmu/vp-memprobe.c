@@ -9,6 +9,10 @@
  *   vp-memprobe chase STEPS_K      a dependent random walk over 32 MiB
  *                                  (4x the LLC: every step a DRAM miss,
  *                                  none overlapping: the latency)
+ *   vp-memprobe llcchase STEPS_K   a dependent random walk over 4 MiB (in the
+ *                                  LLC, beyond L2: every step waits for
+ *                                  the LLC hit before it, none overlap):
+ *                                  the latency of an exposed LLC hit
  *   vp-memprobe llc STEPS_K        a loop of independent loads over 4 MiB,
  *                                  one word every second line (the streamer
  *                                  follows only +-1-line steps): LLC hits
@@ -134,7 +138,7 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	int loaded = !strcmp(mode, "loaded");
 	if (argc != 3 + loaded) {
-		fprintf(stderr, "usage: vp-memprobe chase|llc|core|branch|copy|fill STEPS_K | "
+		fprintf(stderr, "usage: vp-memprobe chase|llcchase|llc|core|branch|copy|fill STEPS_K | "
 			"loaded K STEPS_K\n");
 		return 2;
 	}
@@ -190,12 +194,14 @@ int main(int argc, char **argv)
 		sum = stride_branch(a, lines, lines); /* warm: two whole passes */
 		sum += stride_branch(a, lines, steps);
 		free(a);
-	} else if (!strcmp(mode, "chase")) {
+	} else if (!strcmp(mode, "chase") || !strcmp(mode, "llcchase")) {
+		if (mode[0] == 'l')
+			big = (4u << 20) / sizeof(struct node);
 		v = cycle(big);
 		p = walk(v, 2 * big); /* warm: two whole passes */
 		p = walk(p, steps);
 	} else {
-		fprintf(stderr, "vp-memprobe: unknown mode '%s'; use chase, llc, core, branch, "
+		fprintf(stderr, "vp-memprobe: unknown mode '%s'; use chase, llcchase, llc, core, branch, "
 			"copy, fill or loaded\n", mode);
 		return 2;
 	}

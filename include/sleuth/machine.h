@@ -81,6 +81,9 @@ typedef struct sl_machine {
 	double mem_bandwidth_gbps;
 	size_t n_mem_latency;
 	double *mem_latency_ghz, *mem_latency_ns, *mem_llc_ns;
+	/* the latency of an exposed LLC hit (a dependent walk in the LLC) at
+	 * each latency point; 0 when not measured */
+	double *mem_llc_chase_ns;
 	/* loaded latency at fmax: the latency demand misses see at a DRAM
 	 * traffic (GB/s), ascending traffic */
 	size_t n_mem_loaded;
@@ -129,6 +132,9 @@ double sl_machine_fmin(const sl_machine *m);
 double sl_machine_mem_latency(const sl_machine *m, double ghz);
 /* The time (ns) an LLC hit costs at `ghz`, the same way; 0 when unknown. */
 double sl_machine_llc_hit(const sl_machine *m, double ghz);
+/* An exposed LLC hit's latency (ns) at ghz (memory: latency: llc_chase_ns,
+ * interpolated); 0 unless every latency point has one. */
+double sl_machine_llc_chase(const sl_machine *m, double ghz);
 /* How much longer the DRAM latency is at `gbps` of traffic than at the
  * lightest load measured (memory: loaded:, linear between points,
  * constant beyond): 1 when unknown. */

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,45 @@ static void test_stall_probes(void **state)
 	sl_machine_free(&m);
 }
 
+/* memory: latency: llc_chase_ns (an exposed LLC hit's latency) and the
+ * l2_miss_stall_cycles role: read, interpolated, written back exactly;
+ * unknown (0) unless every latency point has one; absent from what a file
+ * without them writes. */
+static void test_llc_chase(void **state)
+{
+	(void)state;
+	sl_machine m, m2;
+	const char *text = HEAD PSTATES EVENTS "  l2_miss_stall_cycles: CYCLE_ACTIVITY:STALLS_L2_MISS\n"
+		POWER "memory:\n  latency:\n"
+		"    - {ghz: 1.60, ns: 85, llc_ns: 1.3, llc_chase_ns: 20.8}\n"
+		"    - {ghz: 2.66, ns: 81, llc_ns: 1.3, llc_chase_ns: 16.9}\n";
+	assert_int_equal(load(text, &m), 0);
+	assert_string_equal(sl_machine_role(&m, "l2_miss_stall_cycles"),
+			    "CYCLE_ACTIVITY:STALLS_L2_MISS");
+	assert_true(sl_machine_counts_cycles(&m, "CYCLE_ACTIVITY:STALLS_L2_MISS"));
+	assert_true(fabs(sl_machine_llc_chase(&m, 2.66) - 16.9) < 1e-9);
+	assert_true(fabs(sl_machine_llc_chase(&m, 2.13) - 18.85) < 1e-6);
+	round_trip(&m, &m2);
+	assert_true(fabs(sl_machine_llc_chase(&m2, 1.60) - 20.8) < 1e-9);
+	assert_string_equal(sl_machine_role(&m2, "l2_miss_stall_cycles"),
+			    "CYCLE_ACTIVITY:STALLS_L2_MISS");
+	sl_machine_free(&m2);
+	sl_machine_free(&m);
+	/* one point without it: not measured */
+	assert_int_equal(load(HEAD PSTATES EVENTS POWER "memory:\n  latency:\n"
+			      "    - {ghz: 1.60, ns: 85, llc_ns: 1.3}\n"
+			      "    - {ghz: 2.66, ns: 81, llc_ns: 1.3, llc_chase_ns: 16.9}\n", &m), 0);
+	assert_true(sl_machine_llc_chase(&m, 2.66) == 0);
+	sl_machine_free(&m);
+	assert_int_equal(load(HEAD PSTATES EVENTS POWER "memory:\n  latency:\n"
+			      "    - {ghz: 2.66, ns: 81, llc_ns: 1.3}\n", &m), 0);
+	assert_true(sl_machine_llc_chase(&m, 2.66) == 0);
+	round_trip(&m, &m2);
+	assert_null(strstr(m2.text, "llc_chase_ns"));
+	sl_machine_free(&m2);
+	sl_machine_free(&m);
+}
+
 /* Terms of kind energy (nJ per event at a fixed voltage): one event may be
  * a term of each kind; write -> load keeps the kind; a file without kinds
  * is read and written as before (every term effective capacitance). */
@@ -302,6 +342,7 @@ static const struct {
 	{HEAD PSTATES EVENTS "memory:\n  stall_llc_share: 0.8\n", "m.yaml:14: key 'stall_llc_share': comes with stall_per_mispredict (both are measured by bench/memprobe-sim.sh); give both or neither"},
 	{HEAD PSTATES EVENTS "memory:\n  stall_per_mispredict: 10\n", "m.yaml:14: key 'stall_per_mispredict': comes with stall_llc_share"},
 	{HEAD PSTATES EVENTS "memory:\n  stall_llc_share: 3\n  stall_per_mispredict: 10\n", "m.yaml:14: key 'stall_llc_share': 3 is out of range; give 0 to 2"},
+	{HEAD PSTATES EVENTS "memory:\n  latency:\n    - {ghz: 1.6, ns: 85, llc_chase_ns: -2}\n", "m.yaml:15: key 'llc_chase_ns': must be between 0 and 10000 ns, found -2"},
 	{HEAD PSTATES EVENTS "memory:\n  stall_llc_share: 0.8\n  stall_per_mispredict: -1\n", "m.yaml:15: key 'stall_per_mispredict': -1 is out of range"},
 	{HEAD PSTATES EVENTS "power:\n  constant: .inf\n  terms: []\n", "m.yaml:14: key 'constant': an infinite value"},
 	{HEAD PSTATES EVENTS "power:\n  constant: 1\n  terms:\n    - {event: A, coeff: x}\n", "m.yaml:16: key 'coeff': expected a number"},
@@ -332,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_energy_terms),
 		cmocka_unit_test(test_keep_auto),
 		cmocka_unit_test(test_stall_probes),
+		cmocka_unit_test(test_llc_chase),
 		cmocka_unit_test(test_rejections),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,11 +13,7 @@
 CHASE="$BUILDDIR/bench/vpmu/vb-chase"
 MACHINE="$SRCDIR/data/machines/vpmu-nehalem-i7-920.yaml"
 RUN=(run -q --backend vpmu --interval 2M --sample-period 2003 --machine "$MACHINE")
-if ! command -v valgrind >/dev/null || ! ls "$BUILDDIR"/vpmu/vpmu-*-* >/dev/null 2>&1 ||
-	[ ! -x "$CHASE" ]; then
-	finish
-	exit 77
-fi
+need_vpmu "$CHASE"
 grep -q 'event: STALL_CYCLES, coeff: -' "$MACHINE" && ok ||
 	fail "$MACHINE has no negative STALL_CYCLES term"
 expect_ok -- env -i PATH=/usr/bin:/bin "$SLEUTH" "${RUN[@]}" --freq 2.66 -o "$T/hi.prof" -- "$CHASE"

@@ -9,10 +9,7 @@
 # cli-vpmu.sh checks them.  Skipped (77) without valgrind or its tool.
 . "$SRCDIR/tests/lib.sh"
 RUN=(run -q --backend vpmu --interval 5M --sample-period 2003)
-if ! command -v valgrind >/dev/null || ! ls "$BUILDDIR"/vpmu/vpmu-*-* >/dev/null 2>&1; then
-	finish
-	exit 77
-fi
+need_vpmu
 
 # exec: env runs another program in its place
 expect_exit 1 "^sleuth: env exec'd '/bin/true', which the virtual PMU does not follow.*run the program that does the work itself.*not through a shell or wrapper" -- \
