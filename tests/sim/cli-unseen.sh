@@ -6,10 +6,10 @@
 # (written before measurement)") is measured, so each of its workloads is
 # also replayed with 4 counters on the hard machine's model and predicted
 # with the mlp model at 1.60 GHz, its profile holding as many intervals as
-# the trace.  data/workloads/unseen2/ is not measured yet and is to be
-# measured once, blind: its workloads are only simulated here, and no
-# model runs on them.  Each is simulated at 2.66 GHz (seed 1); each set
-# must hold its six workloads.  No accuracy is checked here.
+# the trace.  data/workloads/unseen2/ and data/workloads/unseen3/ are not
+# measured yet and are each to be measured once, blind: their workloads
+# are only simulated here, and no model runs on them.  Each is simulated
+# at 2.66 GHz (seed 1); each set must hold its six workloads.  No accuracy is checked here.
 . "$(dirname "$0")/../lib.sh"
 SIM=$SRCDIR/data/sim/nehalem-i7-920-hard.yaml
 MACHINE=$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml
@@ -47,4 +47,5 @@ check_set() {
 }
 check_set unseen yes
 check_set unseen2 no
+check_set unseen3 no
 finish
