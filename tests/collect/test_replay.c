@@ -399,6 +399,40 @@ static void test_noise_copies(void **state)
 	free(f);
 }
 
+/* Few samples an interval (40 of 200 Zipf(1) branches: the capped
+ * threshold is far below the noise, and every other interval of one code
+ * used to found a phase of its own, tens of copies per phase): the noise
+ * of each phase's own distribution lets them join (sl_cluster_set_noise_
+ * floor), and the copies left merge at the end of the run (docs/phases.md,
+ * "Few samples an interval"). */
+static void test_few_samples(void **state)
+{
+	(void)state;
+	char *f = tpath("tf.yaml");
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		synth_opts so = default_synth(f);
+		so.branches = 200;
+		so.cond_per_iv = 40 * 49999; /* 40 samples at the default period */
+		so.seed = seed;
+		uint32_t *truth;
+		int *mixed;
+		assert_true(synth_trace(&so, &truth, &mixed) > 0);
+		sl_profile p;
+		sl_collect_stats st;
+		collect(f, 4, &p, &st, NULL);
+		double ari = score(&p, truth, mixed);
+		printf("# 40 samples an interval, seed %llu: %zu phases, ARI %.3f\n",
+		       (unsigned long long)seed, p.n_phases, ari);
+		assert_true(ari >= 0.85);
+		assert_true(p.n_phases <= 30);
+		sl_profile_free(&p);
+		free(truth);
+		free(mixed);
+	}
+	unlink(f);
+	free(f);
+}
+
 /* A long trace replays quickly (printed, not asserted). */
 /* Pinned events are measured in every interval, the other counters rotate
  * and still reach every event in every phase that lasts ceil((n - p)/(k -
@@ -533,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_too_many_samples),
 		cmocka_unit_test(test_collect_phases),
 		cmocka_unit_test(test_noise_copies),
+		cmocka_unit_test(test_few_samples),
 		cmocka_unit_test(test_collect_pinned),
 		cmocka_unit_test(test_long_trace_queues),
 	};
