@@ -267,6 +267,18 @@ static void test_code_merge(void **state)
 	sl_cluster_free(c);
 }
 
+/* Assign vecs[0..k) at a threshold of 0.75 with the noise floor at n
+ * samples (0: none) and the margin: their phases are want[0..k). */
+static void floor_ids(unsigned dims, double n, const double *const *vecs,
+		      const uint32_t *want, size_t k)
+{
+	sl_cluster *c = sl_cluster_new(dims, 0.75);
+	sl_cluster_set_noise_floor(c, n, SL_THRESHOLD_MARGIN);
+	for (size_t i = 0; i < k; i++)
+		assert_int_equal(sl_cluster_assign(c, vecs[i]), want[i]);
+	sl_cluster_free(c);
+}
+
 /* The expected noise of n samples of a distribution (sl_expected_noise),
  * the noise floor it sets on the clustering threshold, and the end-of-run
  * merge of copies when intervals hold few samples (docs/phases.md, "Few
@@ -300,24 +312,11 @@ static void test_few_samples(void **state)
 	flat(v[1], 0, 40, 1);
 	flat(v[2], 100, 100, 1);
 	assert_true(fabs(sl_bv_distance(v[0], v[1], DD) - 1.2) < 1e-9);
-	sl_cluster *c = sl_cluster_new(DD, 0.75);
-	assert_int_equal(sl_cluster_assign(c, v[0]), 0);
-	assert_int_equal(sl_cluster_assign(c, v[1]), 1);
-	sl_cluster_free(c);
-	c = sl_cluster_new(DD, 0.75);
-	sl_cluster_set_noise_floor(c, 40, SL_THRESHOLD_MARGIN);
-	assert_int_equal(sl_cluster_assign(c, v[0]), 0);
-	assert_int_equal(sl_cluster_assign(c, v[1]), 0);
-	assert_int_equal(sl_cluster_assign(c, v[2]), 1);
-	sl_cluster_free(c);
+	floor_ids(DD, 0, (const double *[]){v[0], v[1]}, (const uint32_t[]){0, 1}, 2);
+	floor_ids(DD, 40, (const double *[]){v[0], v[1], v[2]}, (const uint32_t[]){0, 0, 1}, 3);
 	/* At 20 samples (10 for the two) the noise plus the margin, 2.06,
 	 * would reach the 2 of disjoint code: the floor stays at 2 - margin. */
-	c = sl_cluster_new(DD, 0.75);
-	sl_cluster_set_noise_floor(c, 20, SL_THRESHOLD_MARGIN);
-	assert_int_equal(sl_cluster_assign(c, v[0]), 0);
-	assert_int_equal(sl_cluster_assign(c, v[2]), 1);
-	assert_int_equal(sl_cluster_assign(c, v[1]), 0);
-	sl_cluster_free(c);
+	floor_ids(DD, 20, (const double *[]){v[0], v[2], v[1]}, (const uint32_t[]){0, 1, 0}, 3);
 
 	/* The merge: a brief copy 0.36 from its code, at 40 samples an
 	 * interval, is past the capped noise of the two centroids (0.30) but
@@ -331,7 +330,7 @@ static void test_few_samples(void **state)
 	flat(v[3], 0, 100, 0.68);
 	flat(v[3], 100, 100, 0.32);
 	assert_true(fabs(sl_bv_distance(v[0], v[1], DD) - 0.36) < 1e-9);
-	c = sl_cluster_new(DD, 0.01);
+	sl_cluster *c = sl_cluster_new(DD, 0.01);
 	for (uint32_t k = 0; k < 4; k++)
 		assert_int_equal(sl_cluster_assign(c, v[k]), k);
 	sl_code_stat st[4] = {
