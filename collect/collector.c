@@ -68,10 +68,14 @@ typedef struct loop {
  */
 #define NOISE_THRESHOLD_CAP SL_THRESHOLD_CAP
 
+static double noise_bound(const loop *L, size_t n)
+{
+	return L->margin + sl_threshold_for(L->dims, n) - SL_THRESHOLD_MARGIN;
+}
+
 static double noise_threshold(const loop *L, size_t n)
 {
-	double t = L->margin + sl_threshold_for(L->dims, n) - SL_THRESHOLD_MARGIN;
-	return SL_MIN(t, NOISE_THRESHOLD_CAP);
+	return SL_MIN(noise_bound(L, n), NOISE_THRESHOLD_CAP);
 }
 
 /* The phase of an interval.  An interval without samples (a short last
@@ -86,8 +90,15 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 		return predicted;
 	}
 	sl_bv_build(o->samples, o->n_samples, L->dims, L->bv_seed, L->vec);
-	if (!L->fixed)
+	if (!L->fixed) {
 		sl_cluster_set_threshold(L->cl, noise_threshold(L, o->n_samples));
+		/* Few samples an interval (the cap below the worst-case
+		 * noise): the noise of each phase's own distribution is the
+		 * floor, or one code's intervals found copy after copy
+		 * (docs/phases.md, "Few samples an interval"). */
+		int capped = noise_bound(L, o->n_samples) > NOISE_THRESHOLD_CAP;
+		sl_cluster_set_noise_floor(L->cl, capped ? (double)o->n_samples : 0, L->margin);
+	}
 	uint32_t code = sl_cluster_assign(L->cl, L->vec);
 	if (!L->bh)
 		return code;

@@ -14,6 +14,12 @@
  * a phase whose code drifted past the threshold, or one founded by a noisy
  * early interval, ends up beside its original with centroids closer than
  * the sampling noise, and the two share its intervals.
+ *
+ * With few samples an interval (below the ~289 that keep the worst-case
+ * noise bound under the collector's cap) the capped threshold cannot hold
+ * the intervals of one code: a floor from the phase's own distribution
+ * (sl_expected_noise, the binomial noise rather than the uniform worst
+ * case) lets them join, and sl_code_merge folds the copies that remain.
  */
 #include "sleuth/phases.h"
 
@@ -27,6 +33,7 @@ struct sl_cluster {
 	unsigned dims;
 	double threshold;
 	double alpha;     /* 0: running mean */
+	double floor_n, floor_margin; /* sl_cluster_set_noise_floor */
 	double *cent;     /* count * dims */
 	uint64_t *members;
 	size_t count, cap;
@@ -67,6 +74,36 @@ size_t sl_samples_for(unsigned dims, double margin, double cap)
 	return (size_t)ceil(2.0 * free_bins / (M_PI * room * room));
 }
 
+/* The expected L1 distance between a distribution p and its estimate from
+ * n samples: per bin, the mean absolute deviation of a binomial (De
+ * Moivre: 2 k C(n,k) p^k (1-p)^(n-k+1) / n, k = floor(n p) + 1).  Unlike
+ * the worst-case bound it follows p: a bin of p n << 1 adds about 2 p,
+ * not sqrt(p / n), so it never exceeds 2 and needs no cap. */
+double sl_expected_noise(const double *p, unsigned dims, double n)
+{
+	double sum = 0;
+	if (!(n >= 1))
+		return 2;
+	n = floor(n);
+	for (unsigned b = 0; b < dims; b++) {
+		double q = p[b];
+		if (!(q > 0) || q >= 1)
+			continue;
+		double k = floor(n * q) + 1;
+		if (k > n)
+			continue;
+		double lc = lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1);
+		sum += 2 * k * exp(lc + k * log(q) + (n - k + 1) * log1p(-q)) / n;
+	}
+	return sum;
+}
+
+void sl_cluster_set_noise_floor(sl_cluster *c, double n_samples, double margin)
+{
+	c->floor_n = n_samples;
+	c->floor_margin = margin;
+}
+
 void sl_cluster_set_alpha(sl_cluster *c, double alpha)
 {
 	c->alpha = alpha;
@@ -78,8 +115,20 @@ uint32_t sl_cluster_assign(sl_cluster *c, const double *vec)
 	double best_d = 0;
 	for (size_t i = 0; i < c->count; i++) {
 		double d = sl_bv_distance(&c->cent[i * c->dims], vec, c->dims);
+		double t = c->threshold;
+		if (d > t && c->floor_n > 0) {
+			/* the centroid is itself an estimate, from its members'
+			 * samples: the variances of the two add */
+			double m = (double)c->members[i];
+			double f = c->floor_margin +
+				   sl_expected_noise(&c->cent[i * c->dims], c->dims,
+						     c->floor_n * m / (m + 1));
+			/* at least the margin's half of it where the phase's is */
+			f = f < 2 - c->floor_margin ? f : 2 - c->floor_margin;
+			t = f > t ? f : t;
+		}
 		/* strict <: on a tie the older phase wins */
-		if (d <= c->threshold && (best == c->count || d < best_d)) {
+		if (d <= t && (best == c->count || d < best_d)) {
 			best = i;
 			best_d = d;
 		}
@@ -136,10 +185,19 @@ static double noise(const sl_cluster *c, double n, double cap)
 void sl_code_merge(const sl_cluster *c, const sl_code_stat *st, size_t n, double cap,
 		   uint32_t *root)
 {
+	/* the collector caps its threshold, margin + noise, at the cap */
+	double margin = SL_THRESHOLD_CAP - cap;
+	unsigned dims = c->dims;
 	n = n < c->count ? n : c->count;
+	/* each root's code with all it took in: centroid and samples */
+	double *pool = sl_xcalloc(n * dims + 1, sizeof *pool);
+	double *pool_s = sl_xcalloc(n + 1, sizeof *pool_s);
 	for (size_t j = 0; j < n; j++) {
 		const sl_code_stat *b = &st[j];
+		const double *cb = &c->cent[j * dims];
 		int brief = b->n < SL_BEHAVE_MIN_RUN * b->runs;
+		size_t near = j;
+		double near_r = 0;
 		root[j] = (uint32_t)j;
 		for (size_t i = 0; i < j; i++) {
 			const sl_code_stat *a = &st[i];
@@ -149,11 +207,39 @@ void sl_code_merge(const sl_cluster *c, const sl_code_stat *st, size_t n, double
 			 * (the variances of the two means add) */
 			double samples = brief ? a->samples * b->samples / (a->samples + b->samples)
 					       : (a->samples + b->samples) / (a->n + b->n);
-			if (sl_bv_distance(&c->cent[i * c->dims], &c->cent[j * c->dims], c->dims) <=
-			    noise(c, samples, cap)) {
+			if (sl_bv_distance(&c->cent[i * dims], cb, dims) <= noise(c, samples, cap)) {
 				root[j] = (uint32_t)i;
 				break;
 			}
+			/* Few samples an interval (the worst-case noise of one
+			 * is above the cap): the collector's threshold could not
+			 * hold the intervals of one code, and its copies last.
+			 * A copy is one with the root whose code, with all the
+			 * samples that root took in, lies within the collector's
+			 * margin over the noise of the two (sl_expected_noise,
+			 * at the root's own distribution); the nearest such. */
+			double per = (a->samples + b->samples) / (a->n + b->n);
+			if (sl_threshold_for(dims, per >= 1 ? (size_t)per : 1) <= SL_THRESHOLD_CAP)
+				continue;
+			const double *pa = &pool[i * dims];
+			double d = sl_bv_distance(pa, cb, dims);
+			double t = margin + sl_expected_noise(pa, dims,
+							      pool_s[i] * b->samples /
+								      (pool_s[i] + b->samples));
+			if (d <= t && (near == j || d / t < near_r)) {
+				near = i;
+				near_r = d / t;
+			}
 		}
+		if (root[j] == j && near != j)
+			root[j] = (uint32_t)near;
+		size_t r = root[j];
+		double *pr = &pool[r * dims], w = b->samples > 0 ? b->samples : 0;
+		if (pool_s[r] + w > 0)
+			for (unsigned k = 0; k < dims; k++)
+				pr[k] = (pr[k] * pool_s[r] + cb[k] * w) / (pool_s[r] + w);
+		pool_s[r] += w;
 	}
+	free(pool);
+	free(pool_s);
 }

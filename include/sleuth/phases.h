@@ -52,6 +52,17 @@ sl_cluster *sl_cluster_new(unsigned dims, double threshold);
 uint32_t sl_cluster_assign(sl_cluster *c, const double *vec);
 /* Change the threshold for the following assignments. */
 void sl_cluster_set_threshold(sl_cluster *c, double threshold);
+/* The expected L1 distance between the distribution p (dims bins) and its
+ * estimate from n samples (the binomial mean absolute deviation, summed
+ * over bins); at most 2. */
+double sl_expected_noise(const double *p, unsigned dims, double n);
+/* For the following assignments: a vector of n_samples samples joins a
+ * phase also when it lies within `margin` plus the expected noise of
+ * n_samples samples of that phase's centroid (sl_expected_noise), even if
+ * that is above the threshold, though never above 2 - margin; the
+ * centroid's own noise adds: its m members count as n_samples m / (m + 1)
+ * samples for the two.  n_samples 0 turns this off (the default). */
+void sl_cluster_set_noise_floor(sl_cluster *c, double n_samples, double margin);
 /* Centroid update: 0 (the default) = running mean of the members; alpha in
  * (0, 1] = exponentially weighted mean, centroid += alpha * (vec - centroid). */
 void sl_cluster_set_alpha(sl_cluster *c, double alpha);
@@ -72,7 +83,13 @@ typedef struct sl_code_stat {
  * margin); a phase met in shorter runs (a transition's mixed intervals)
  * only within the noise of the two centroids themselves (at the samples of
  * both: a mix of two codes is another distribution, a copy is not).  The
- * noise is capped at `cap` (the collector's cap less its margin). */
+ * noise is capped at `cap` (the collector's cap less its margin).  With
+ * few samples an interval (sl_threshold_for at the two phases' mean above
+ * SL_THRESHOLD_CAP), a phase that matches none so is one with the older
+ * root nearest (relative to the bound) whose pooled code -- its centroid
+ * with those of the phases already merged into it, weighted by samples --
+ * lies within the margin (SL_THRESHOLD_CAP - cap) plus sl_expected_noise
+ * of that pooled distribution at Sa Sb / (Sa + Sb) samples (Sa pooled). */
 void sl_code_merge(const sl_cluster *c, const sl_code_stat *st, size_t n, double cap,
 		   uint32_t *root);
 

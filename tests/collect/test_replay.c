@@ -371,15 +371,18 @@ static void test_collect_phases(void **state)
  * original's in short runs.  The copies are merged at the end of the run
  * when even their centroids cannot be told apart (sl_code_merge; milc-like
  * at seed 14, docs/phases.md, "A copy founded by noise").  Without that,
- * ARI 0.36-0.62 on these traces; with it, 0.84-0.90. */
-static void test_noise_copies(void **state)
+ * ARI 0.36-0.62 on these traces; with it, 0.84-0.90; with the noise
+ * floor of "Few samples an interval" too, 0.967-1.000. */
+/* Synthetic traces of 200 Zipf(1) branches a phase at `samples` samples
+ * an interval, 4 seeds: ARI at least min_ari, at most max_phases. */
+static void check_few_samples(const char *name, unsigned samples, double min_ari,
+			      size_t max_phases)
 {
-	(void)state;
-	char *f = tpath("tn.yaml");
+	char *f = tpath(name);
 	for (uint64_t seed = 1; seed <= 4; seed++) {
 		synth_opts so = default_synth(f);
 		so.branches = 200;
-		so.cond_per_iv = 60 * 49999; /* 60 samples at the default period */
+		so.cond_per_iv = samples * 49999; /* at the default period */
 		so.seed = seed;
 		uint32_t *truth;
 		int *mixed;
@@ -388,15 +391,34 @@ static void test_noise_copies(void **state)
 		sl_collect_stats st;
 		collect(f, 4, &p, &st, NULL);
 		double ari = score(&p, truth, mixed);
-		printf("# 60 samples an interval, seed %llu: %zu phases, ARI %.3f\n",
+		printf("# %u samples an interval, seed %llu: %zu phases, ARI %.3f\n", samples,
 		       (unsigned long long)seed, p.n_phases, ari);
-		assert_true(ari >= 0.75);
+		assert_true(ari >= min_ari);
+		assert_true(p.n_phases <= max_phases);
 		sl_profile_free(&p);
 		free(truth);
 		free(mixed);
 	}
 	unlink(f);
 	free(f);
+}
+
+static void test_noise_copies(void **state)
+{
+	(void)state;
+	check_few_samples("tn.yaml", 60, 0.75, SIZE_MAX);
+}
+
+/* Few samples an interval (40 of 200 Zipf(1) branches: the capped
+ * threshold is far below the noise, and every other interval of one code
+ * used to found a phase of its own, 43-50 phases, ARI 0.09-0.15): the
+ * noise of each phase's own distribution lets them join (sl_cluster_set_
+ * noise_floor), and the copies left merge at the end of the run
+ * (docs/phases.md, "Few samples an interval"): 15-19 phases, 0.945-1.000. */
+static void test_few_samples(void **state)
+{
+	(void)state;
+	check_few_samples("tf.yaml", 40, 0.85, 30);
 }
 
 /* A long trace replays quickly (printed, not asserted). */
@@ -533,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_too_many_samples),
 		cmocka_unit_test(test_collect_phases),
 		cmocka_unit_test(test_noise_copies),
+		cmocka_unit_test(test_few_samples),
 		cmocka_unit_test(test_collect_pinned),
 		cmocka_unit_test(test_long_trace_queues),
 	};

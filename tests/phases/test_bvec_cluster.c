@@ -267,6 +267,91 @@ static void test_code_merge(void **state)
 	sl_cluster_free(c);
 }
 
+/* Assign vecs[0..k) at a threshold of 0.75 with the noise floor at n
+ * samples (0: none) and the margin: their phases are want[0..k). */
+static void floor_ids(unsigned dims, double n, const double *const *vecs,
+		      const uint32_t *want, size_t k)
+{
+	sl_cluster *c = sl_cluster_new(dims, 0.75);
+	sl_cluster_set_noise_floor(c, n, SL_THRESHOLD_MARGIN);
+	for (size_t i = 0; i < k; i++)
+		assert_int_equal(sl_cluster_assign(c, vecs[i]), want[i]);
+	sl_cluster_free(c);
+}
+
+/* The expected noise of n samples of a distribution (sl_expected_noise),
+ * the noise floor it sets on the clustering threshold, and the end-of-run
+ * merge of copies when intervals hold few samples (docs/phases.md, "Few
+ * samples an interval"). */
+static void test_few_samples(void **state)
+{
+	(void)state;
+	enum { DD = 256 };
+	static double v[4][DD];
+	/* one sample of a fair coin is always 1 away; a certain bin, never */
+	flat(v[0], 0, 2, 1);
+	assert_true(fabs(sl_expected_noise(v[0], DD, 1) - 1.0) < 1e-9);
+	memset(v[0], 0, sizeof v[0]);
+	v[0][7] = 1;
+	assert_true(sl_expected_noise(v[0], DD, 50) == 0);
+	/* many samples: the normal bound, sqrt(2 (dims - 1) / (pi n)) for
+	 * the uniform distribution; few: about 2 p per bin, never above 2 */
+	memset(v[0], 0, sizeof v[0]);
+	flat(v[0], 0, 4, 1);
+	double e = sl_expected_noise(v[0], DD, 1000), w = sqrt(6 / (M_PI * 1000));
+	assert_true(fabs(e - w) < 0.05 * w);
+	memset(v[0], 0, sizeof v[0]);
+	flat(v[0], 0, 100, 1);
+	e = sl_expected_noise(v[0], DD, 10);
+	assert_true(e > 1.7 && e <= 2.0);
+
+	/* The floor: a vector 1.2 from a phase of 100 flat bins joins it at
+	 * 40 samples (20 for the two: the centroid is one vector yet; noise
+	 * 1.64 plus the margin), a disjoint one does not; without it, both
+	 * found phases above the threshold of 0.75. */
+	flat(v[1], 0, 40, 1);
+	flat(v[2], 100, 100, 1);
+	assert_true(fabs(sl_bv_distance(v[0], v[1], DD) - 1.2) < 1e-9);
+	floor_ids(DD, 0, (const double *[]){v[0], v[1]}, (const uint32_t[]){0, 1}, 2);
+	floor_ids(DD, 40, (const double *[]){v[0], v[1], v[2]}, (const uint32_t[]){0, 0, 1}, 3);
+	/* At 20 samples (10 for the two) the noise plus the margin, 2.06,
+	 * would reach the 2 of disjoint code: the floor stays at 2 - margin. */
+	floor_ids(DD, 20, (const double *[]){v[0], v[2], v[1]}, (const uint32_t[]){0, 1, 0}, 3);
+
+	/* The merge: a brief copy 0.36 from its code, at 40 samples an
+	 * interval, is past the capped noise of the two centroids (0.30) but
+	 * within the margin over their expected noise (0.25 + 0.18); a mix
+	 * 0.64 away stays apart; at 400 samples an interval the rule is off. */
+	memset(v, 0, sizeof v);
+	flat(v[0], 0, 100, 1);
+	flat(v[1], 0, 100, 0.7);
+	flat(v[1], 0, 40, 0.3);
+	flat(v[2], 100, 100, 1);
+	flat(v[3], 0, 100, 0.68);
+	flat(v[3], 100, 100, 0.32);
+	assert_true(fabs(sl_bv_distance(v[0], v[1], DD) - 0.36) < 1e-9);
+	sl_cluster *c = sl_cluster_new(DD, 0.01);
+	for (uint32_t k = 0; k < 4; k++)
+		assert_int_equal(sl_cluster_assign(c, v[k]), k);
+	sl_code_stat st[4] = {
+		{200 * 40, 200, 50}, /* lasting */
+		{60 * 40, 60, 40},   /* brief: a copy */
+		{150 * 40, 150, 40},
+		{30 * 40, 30, 30},   /* brief: a mix */
+	};
+	double cap = SL_THRESHOLD_CAP - SL_THRESHOLD_MARGIN;
+	uint32_t root[4];
+	sl_code_merge(c, st, 4, cap, root);
+	const uint32_t want[4] = {0, 0, 2, 3};
+	for (size_t k = 0; k < 4; k++)
+		assert_int_equal(root[k], want[k]);
+	for (size_t k = 0; k < 4; k++)
+		st[k].samples *= 10;
+	sl_code_merge(c, st, 4, cap, root);
+	assert_int_equal(root[1], 1);
+	sl_cluster_free(c);
+}
+
 static void test_separated_phases(void **state)
 {
 	(void)state;
@@ -293,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_nearest_wins),
 		cmocka_unit_test(test_threshold_for),
 		cmocka_unit_test(test_code_merge),
+		cmocka_unit_test(test_few_samples),
 		cmocka_unit_test(test_separated_phases),
 		cmocka_unit_test(test_overlapping_phases),
 	};
