@@ -24,7 +24,12 @@
  * residual per instance costs memory per instance, not per interval, as the
  * interpolated view does.  An instance with no measured interval borrows
  * its phase's residual, then the program's, as interpolation borrows
- * rates.  docs/models.md ("Anchoring on measured power") gives the choice
+ * rates.  The model's power there is taken over the cycles the interval
+ * measured, not the time model's at f0: a time model need not give them
+ * back (the mlp model's bandwidth bound on an instance whose misses were
+ * filled high), and power over a time the interval did not take is an
+ * error of time that a residual would carry to f1 as one of power.
+ * docs/models.md ("Anchoring on measured power") gives the choice
  * of s and of the unit, and the figures behind them.
  *
  * A machine with terms of kind energy (nJ per event at a fixed voltage:
@@ -55,6 +60,7 @@
 
 #include "sleuth/common.h"
 #include "sleuth/model.h"
+#include "predict_int.h"
 
 /* The share s of the residual taken as static power, the rest as
  * effective capacitance.  Chosen on the tuning split (seed 1) of the
@@ -156,7 +162,7 @@ int sl_model_anchor(sl_model *md)
 		if (!isfinite(e) || e < 0 || !(t > 0) || !isfinite(t))
 			continue;
 		sl_pred pr;
-		sl_model_predict(md, &op0, i, &pr);
+		sl_model_predict_measured(md, &op0, i, &pr);
 		double r = e - pr.power_w * t;
 		double act = (pr.power_w - op0.static_w) * t;
 		rsum *u[] = {&inst[v->inst_of[i]], &phase[p->iv[i].phase], &all};

@@ -816,10 +816,12 @@ double sl_model_peak_w(const sl_model *md, const sl_opoint *op)
 	       md->energy_peak * op->ghz;
 }
 
-void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out)
+/* The power model over interval i taking c1 cycles at op, its off-chip
+ * stall cycles st at f0 scaling by `scale` (sl_model_predict). */
+static void predict_at(const sl_model *md, const sl_opoint *op, size_t i, double c1,
+		       double st, double scale, sl_pred *out)
 {
-	double f1 = op->ghz, st, scale;
-	double c1 = target_cycles(md, i, f1, &st, &scale);
+	double f1 = op->ghz;
 	out->cycles = c1;
 	out->time_s = c1 / (f1 * 1e9);
 	out->clamped = SL_CLAMP_NONE;
@@ -861,8 +863,20 @@ void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i, sl_pred
 	out->ceff_nf = ceff;
 	out->power_w = p;
 	out->energy_j = p * out->time_s;
+}
+
+void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out)
+{
+	double st, scale;
+	double c1 = target_cycles(md, i, op->ghz, &st, &scale);
+	predict_at(md, op, i, c1, st, scale, out);
 	if (md->anchor)
 		sl_anchor_apply(md, op, i, out);
+}
+
+void sl_model_predict_measured(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out)
+{
+	predict_at(md, op, i, (double)md->prof->iv[i].cycles, 0, 1, out);
 }
 
 void sl_agg_add(sl_agg *a, const sl_pred *p, uint64_t instructions)

@@ -34,6 +34,10 @@ double sl_model_cycles_par(const sl_model *md, size_t i, double f1_ghz, double p
  * interval is held to its measurement (sl_dither_cycles). */
 double sl_model_cycles_refined(const sl_model *md, size_t i, double f1_ghz);
 void sl_refine_free(struct sl_refine *r);
+/* The counter model's power over interval i at op (its profiled point,
+ * for models/anchor.c) with the cycles it measured rather than the time
+ * model's: nothing scaled, never anchored. */
+void sl_model_predict_measured(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out);
 /* Append `ev` to a list of event names unless present; its index. */
 int sl_model_add_event(const char ***list, size_t *n, size_t *cap, const char *ev);
 
