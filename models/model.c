@@ -441,6 +441,46 @@ static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t ph)
 	return best_q;
 }
 
+/* Phase ph's rate of other stalls pooled with its nearest phases'
+ * (other_stalls_begin): the median of x (NAN: not rated) over its own
+ * rated intervals and those of the phases nearest it in behaviour (the
+ * view's phase features; whole phases, nearest first) until
+ * MLP_OTHER_STALLS_MIN; NAN when ph has no features or too few intervals
+ * were rated anywhere.  vals: scratch of one per interval. */
+static double pooled_rate(const sl_model *md, const double *x, const size_t *cnt, size_t ph,
+			  double *vals)
+{
+	const sl_interp *v = &md->view;
+	const sl_profile *p = md->prof;
+	size_t nf = v->n_feat, np = v->n_phase_ids, k = 0;
+	if (isnan(v->feat[ph * nf]))
+		return NAN;
+	uint8_t *used = sl_xcalloc(np, 1);
+	int64_t q = (int64_t)ph;
+	while (q >= 0) {
+		used[q] = 1;
+		for (size_t i = 0; i < p->n_intervals; i++)
+			if (p->iv[i].phase == (uint32_t)q && !isnan(x[i]))
+				vals[k++] = x[i];
+		if (k >= MLP_OTHER_STALLS_MIN)
+			break;
+		double best = INFINITY;
+		q = -1;
+		for (size_t r = 0; r < np; r++) {
+			if (used[r] || !cnt[r] || isnan(v->feat[r * nf]))
+				continue;
+			double d = sl_feat_dist2(v->feat + ph * nf, v->feat + r * nf, nf);
+			if (d < best)
+				best = d, q = (int64_t)r;
+		}
+	}
+	free(used);
+	if (k < MLP_OTHER_STALLS_MIN)
+		return NAN;
+	gsl_sort(vals, 1, k);
+	return gsl_stats_median_from_sorted_data(vals, 1, k);
+}
+
 /*
  * The stalls with other causes under a miss (docs/models.md, "Stalls
  * with other causes under a miss").  M, the cycles stalled while a miss
@@ -463,14 +503,23 @@ static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t ph)
  * nu, and every interval of the phase sheds r N = r nu w of its M, r its
  * own (mlp_part_of solves for Mown, since w depends on it).  A
  * phase that measured N in only 1 or 2 such intervals takes the smaller
- * of their median and the rate of the phase nearest it in behaviour
- * (nearest_rated): a few intervals are noise, the nearest phase may
- * stall unlike it, and the smaller of the two sheds no more than either
- * says (docs/benchmarks.md, "drift at fresh seeds"); a phase that
- * measured it in none (one made of one-interval instances, the straddles
- * between two phases) takes the nearest's rate, and its largest r for
- * the cap at an instance's edge (other_stalls_share).  Left
- * unset (no correction) without the roles or the probes.
+ * of their median and the pooled rate (pooled_rate: the median over its
+ * own such intervals and those of the phases nearest it in behaviour,
+ * whole phases, nearest first, until MLP_OTHER_STALLS_MIN): a few
+ * intervals are noise, the nearest phase may stall unlike it, and the
+ * smaller of the two sheds no more than either says (docs/benchmarks.md,
+ * "drift at fresh seeds"); a phase that measured it in none (one made of
+ * one-interval instances, the straddles between two phases) takes the
+ * rate of the phase nearest it in behaviour among those rated in at least
+ * MLP_OTHER_STALLS_MIN (nearest_rated), and its largest r for the cap at
+ * an instance's edge (other_stalls_share).  Pooled, not the nearest
+ * well-measured phase's rate alone: a detected phase that mixes two
+ * behaviours (a loop's last interval and the short phase after it) can
+ * lie nearest a long phase of another kind (a dependent FP loop whose
+ * other stalls are three times its own) while the phases nearer it
+ * measured the rate once or twice each (docs/benchmarks.md, "unseen2
+ * md-neighbour dissected").  Left unset (no correction) without the
+ * roles or the probes.
  */
 static void other_stalls_begin(sl_model *md)
 {
@@ -535,8 +584,11 @@ static void other_stalls_begin(sl_model *md)
 	for (size_t ph = 0; ph < np; ph++)
 		if (cnt[ph] < MLP_OTHER_STALLS_MIN) {
 			int64_t q = nearest_rated(md, cnt, ph);
-			if (q >= 0 && cnt[ph]) {
-				rate[ph] = SL_MIN(own[ph], rate[q]);
+			if (cnt[ph]) {
+				/* NAN (too few rated anywhere): no correction */
+				double pr = pooled_rate(md, x, cnt, ph, vals);
+				if (!isnan(pr))
+					rate[ph] = SL_MIN(own[ph], pr);
 			} else if (q >= 0) {
 				/* none of its own: the nearest's rate, shed under no
 				 * larger a share at its edges than the nearest measured
