@@ -150,10 +150,11 @@ expect_absent big.prof
 grep -qx "sleuth: interrupted; no profile written" err.txt && ok ||
 	fail "Ctrl-C in replay: $(cat err.txt)"
 # SIGTERM, SIGHUP, SIGINT reach the profiled program; the profile is written
+# (INT and HUP reset to their defaults: a background or nohup shell ignores them)
 SPIN=$BUILDDIR/tests/progs/spin
 for sig in TERM HUP INT; do
 	rm -f live.prof
-	env --default-signal=INT "$SLEUTH" run -q -o live.prof -- "$SPIN" 60 2>/dev/null &
+	env --default-signal=INT,HUP "$SLEUTH" run -q -o live.prof -- "$SPIN" 60 2>/dev/null &
 	pid=$!
 	sleep 1.5
 	child=$(pgrep -P $pid)
