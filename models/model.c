@@ -419,9 +419,11 @@ static void llc_expose_begin(sl_model *md)
 }
 
 /* The phase nearest ph in behaviour (the view's phase features) among
- * those whose intervals measured a rate of other stalls in at least
- * MLP_OTHER_STALLS_MIN (cnt[q]); -1: none, or ph without features. */
-static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t ph)
+ * those whose intervals measured a rate of other stalls in at least `min`
+ * (cnt[q]) and, with `used`, not yet used; -1: none, or ph without
+ * features. */
+static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t min,
+			     const uint8_t *used, size_t ph)
 {
 	const sl_interp *v = &md->view;
 	size_t nf = v->n_feat;
@@ -430,7 +432,7 @@ static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t ph)
 	if (isnan(v->feat[ph * nf]))
 		return -1;
 	for (size_t q = 0; q < v->n_phase_ids; q++) {
-		if (cnt[q] < MLP_OTHER_STALLS_MIN || isnan(v->feat[q * nf]))
+		if (cnt[q] < min || (used && used[q]) || isnan(v->feat[q * nf]))
 			continue;
 		double d = sl_feat_dist2(v->feat + ph * nf, v->feat + q * nf, nf);
 		if (d < best) {
@@ -464,15 +466,7 @@ static double pooled_rate(const sl_model *md, const double *x, const size_t *cnt
 				vals[k++] = x[i];
 		if (k >= MLP_OTHER_STALLS_MIN)
 			break;
-		double best = INFINITY;
-		q = -1;
-		for (size_t r = 0; r < np; r++) {
-			if (used[r] || !cnt[r] || isnan(v->feat[r * nf]))
-				continue;
-			double d = sl_feat_dist2(v->feat + ph * nf, v->feat + r * nf, nf);
-			if (d < best)
-				best = d, q = (int64_t)r;
-		}
+		q = nearest_rated(md, cnt, 1, used, ph);
 	}
 	free(used);
 	if (k < MLP_OTHER_STALLS_MIN)
@@ -583,16 +577,17 @@ static void other_stalls_begin(sl_model *md)
 	}
 	for (size_t ph = 0; ph < np; ph++)
 		if (cnt[ph] < MLP_OTHER_STALLS_MIN) {
-			int64_t q = nearest_rated(md, cnt, ph);
 			if (cnt[ph]) {
 				/* NAN (too few rated anywhere): no correction */
 				double pr = pooled_rate(md, x, cnt, ph, vals);
 				if (!isnan(pr))
 					rate[ph] = SL_MIN(own[ph], pr);
-			} else if (q >= 0) {
-				/* none of its own: the nearest's rate, shed under no
-				 * larger a share at its edges than the nearest measured
-				 * it under */
+				continue;
+			}
+			/* none of its own: the nearest's rate, shed under no larger
+			 * a share at its edges than the nearest measured it under */
+			int64_t q = nearest_rated(md, cnt, MLP_OTHER_STALLS_MIN, NULL, ph);
+			if (q >= 0) {
 				rate[ph] = rate[q];
 				rmax[ph] = rmax[q];
 			}
