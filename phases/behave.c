@@ -394,25 +394,28 @@ static group *ramp_into(sl_behave *b, const group *g)
 	return runs ? near : NULL;
 }
 
-/* Runs of a code phase (from one change of code to the next) in which a or
- * g was given an interval other than the run's first and last (the mixed
- * ones; the run's last is mixed only when a change of code follows, so the
- * run that ends the log keeps its last): *either, and *both for those where
- * both were. */
-static void shared_runs(const sl_behave *b, const group *a, const group *g, size_t *either,
-			size_t *both)
+/* Runs of a code phase (from one change of code to the next) in which a
+ * was given an interval (*in_a), a or g (*either), and both (*both).  With
+ * `edges` 0, a run's first and last intervals are left out (the mixed
+ * ones; the run's last is mixed only when a change of code follows, so
+ * the run that ends the log keeps its last); with 1, every interval
+ * counts. */
+static void run_counts(const sl_behave *b, const group *a, const group *g, int edges,
+		       size_t *in_a, size_t *either, size_t *both)
 {
 	int sa = 0, sg = 0;
-	*either = *both = 0;
+	*in_a = *either = *both = 0;
 	for (size_t t = 0; t <= b->n_seen; t++) {
 		if (t == b->n_seen || b->log_first[t]) {
+			*in_a += sa;
 			*either += sa || sg;
 			*both += sa && sg;
 			sa = sg = 0;
-			continue;
-		}
-		if (t + 1 < b->n_seen && b->log_first[t + 1])
+			if (t == b->n_seen || !edges)
+				continue;
+		} else if (!edges && t + 1 < b->n_seen && b->log_first[t + 1]) {
 			continue; /* the last of its run */
+		}
 		uint32_t f = sl_behave_final(b, b->log_id[t]);
 		sa |= f == a->id;
 		sg |= f == g->id;
@@ -550,20 +553,8 @@ static void core_ranges(sl_behave *b)
  * in runs of its own. */
 static int comes_with(const sl_behave *b, const group *g, const group *to)
 {
-	size_t runs = 0, with = 0;
-	int sg = 0, st = 0;
-	for (size_t t = 0; t <= b->n_seen; t++) {
-		if (t == b->n_seen || b->log_first[t]) {
-			runs += sg;
-			with += sg && st;
-			sg = st = 0;
-			if (t == b->n_seen)
-				break;
-		}
-		uint32_t f = sl_behave_final(b, b->log_id[t]);
-		sg |= f == g->id;
-		st |= f == to->id;
-	}
+	size_t runs, either, with;
+	run_counts(b, g, to, 1, &runs, &either, &with);
 	return 2 * with >= runs;
 }
 
@@ -618,13 +609,13 @@ void sl_behave_finish(sl_behave *b)
 	for (size_t j = 0; j < b->n_g; j++)
 		for (size_t i = 0; i < j && b->g[j].alive; i++) {
 			group *a = &b->g[i], *g = &b->g[j];
-			size_t either, both;
+			size_t in_a, either, both;
 			if (!a->alive || a->code != g->code)
 				continue;
 			if (!overlap(b, a, g) &&
 			    (!lasting(a) || !lasting(g) || range_gap(b, a, g) > b->thr / 2))
 				continue;
-			shared_runs(b, a, g, &either, &both);
+			run_counts(b, a, g, 0, &in_a, &either, &both);
 			if (2 * both < either)
 				merge(b, a, g);
 		}
