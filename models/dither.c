@@ -240,7 +240,7 @@ static void scale_by_misses(const sl_model *md, struct sl_dither *d, size_t i)
 	/* the misses' rate on the base the view keeps their rates on */
 	double base = sl_interp_fill_base(v, i, (size_t)md->k_llc);
 	double own = sl_interp_count(v, i, (size_t)md->k_llc) / base;
-	double fill = v->imean[(size_t)v->inst_of[i] * v->n_events + (size_t)md->k_llc];
+	double fill = sl_interp_fill_rate(v, i, (size_t)md->k_llc);
 	if (!(own >= 0 && fill > 0 && base > 0 && isfinite(own)))
 		return;
 	uint64_t *row = p->counts + i * p->n_events;

@@ -43,6 +43,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_linalg.h>
+
 #include "sleuth/common.h"
 #include "sleuth/model.h"
 #include "sleuth/phases.h"
@@ -264,7 +266,6 @@ static void near_init(near_scratch *ns, const sl_interp *v, double *x)
 
 static void near_free(near_scratch *ns)
 {
-	free(ns->ifeat);
 	free(ns->jfeat);
 	free(ns->meas);
 	free(ns->start);
@@ -516,6 +517,150 @@ static int norm_far(const sl_interp *v, size_t j, size_t k, double bpi, double *
 	return x > NORM_FAR || x < 1 / NORM_FAR;
 }
 
+/*
+ * How an event's rate follows the behaviour within a phase.  Intervals of
+ * one phase differ -- its data drift, an instance runs a lighter or a
+ * heavier part of it, two behaviours of one code share the phase -- and
+ * the events counted in every interval show how: an unmeasured interval
+ * whose stall and miss rates lie above its evidence's likely stalls more
+ * in what it did not measure, too.  Per event, the slopes of its log rate
+ * (per its norm) on the behaviour features are fitted over the measured
+ * intervals as deviations from their phase's means, pooled over the
+ * phases (a fixed-effects least-squares fit, ridge-regularised on
+ * standardised features): what varies together within phases, not what
+ * tells phases apart.  The slopes are used only when they predict a
+ * left-out interval better than its phase's mean alone: their
+ * leave-one-out squared error (PRESS) under TILT_GAIN of the mean's.  A
+ * tilt never moves a rate by more than a factor of TILT_MAX either way,
+ * and only rates taken from the nearest measured intervals of the
+ * instance's own phase are tilted (another phase's mean, or a mix of
+ * neighbours, is not evidence the within-phase slopes speak for).
+ * Constants chosen on the tuning split (docs/benchmarks.md,
+ * "Interpolation that follows the behaviour").
+ */
+#define TILT_GAIN 0.8
+#define TILT_RIDGE 0.1
+#define TILT_MAX 2.0
+enum { TILT_FEAT_MAX = 16 };
+
+static void fit_tilt(const sl_interp *v, const near_scratch *ns, size_t k, double *b)
+{
+	const sl_profile *p = v->prof;
+	size_t nf = v->n_feat, np = v->n_phase_ids;
+	int col = v->col[k];
+	memset(b, 0, nf * sizeof *b);
+	if (col < 0 || nf > TILT_FEAT_MAX || !np)
+		return;
+	double *sy = sl_xcalloc(np, sizeof *sy), *sx = sl_xcalloc(np * nf, sizeof *sx);
+	size_t *n = sl_xcalloc(np, sizeof *n);
+	/* the rows, as deviations from their phase's means: dx (nf), dy, and
+	 * the phase's count */
+	double *row = sl_xmalloc((p->n_intervals + 1) * (nf + 2) * sizeof *row);
+	double a[TILT_FEAT_MAX * TILT_FEAT_MAX] = {0}, g[TILT_FEAT_MAX] = {0};
+	size_t rows = 0, groups = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < p->n_intervals; i++) {
+			uint64_t c = sl_prof_count(p, i, (size_t)col);
+			const float *x = ns->ifeat + i * nf;
+			double base = p->iv[i].instructions ? sl_interp_base(v, i, k) : 0;
+			if (c == SL_MISSING || !c || !(base > 0) || isnan(x[0]))
+				continue;
+			double y = log((double)c / base);
+			size_t ph = p->iv[i].phase;
+			if (!pass) {
+				sy[ph] += y, n[ph]++;
+				for (size_t f = 0; f < nf; f++)
+					sx[ph * nf + f] += x[f];
+				continue;
+			}
+			if (n[ph] < 2)
+				continue;
+			double *r = row + rows++ * (nf + 2);
+			for (size_t f = 0; f < nf; f++)
+				r[f] = x[f] - sx[ph * nf + f] / (double)n[ph];
+			r[nf] = y - sy[ph] / (double)n[ph];
+			r[nf + 1] = (double)n[ph];
+			for (size_t f = 0; f < nf; f++) {
+				g[f] += r[f] * r[nf];
+				for (size_t h = 0; h < nf; h++)
+					a[f * nf + h] += r[f] * r[h];
+			}
+		}
+	for (size_t ph = 0; ph < np; ph++)
+		groups += n[ph] >= 2;
+	free(sy);
+	free(sx);
+	free(n);
+	if (rows < groups + 3 * nf) {
+		free(row);
+		return;
+	}
+	/* standardised: (A / s s' + ridge rows I) bt = g / s, b = bt / s */
+	double s[TILT_FEAT_MAX], m[TILT_FEAT_MAX * TILT_FEAT_MAX], bt[TILT_FEAT_MAX];
+	for (size_t f = 0; f < nf; f++)
+		s[f] = a[f * nf + f] > 0 ? sqrt(a[f * nf + f] / (double)rows) : 1;
+	for (size_t f = 0; f < nf; f++) {
+		for (size_t h = 0; h < nf; h++)
+			m[f * nf + h] = a[f * nf + h] / (s[f] * s[h]) +
+					(f == h ? TILT_RIDGE * (double)rows : 0);
+		bt[f] = g[f] / s[f];
+	}
+	gsl_matrix_view mv = gsl_matrix_view_array(m, nf, nf);
+	gsl_vector_view bv = gsl_vector_view_array(bt, nf);
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	int bad = gsl_linalg_cholesky_decomp1(&mv.matrix) ||
+		  gsl_linalg_cholesky_svx(&mv.matrix, &bv.vector);
+	/* leave-one-out errors (PRESS) of the phase means alone and with the
+	 * slopes: each row's residual over 1 - its leverage */
+	double press0 = 0, press = 0, z[TILT_FEAT_MAX];
+	gsl_vector_view zv = gsl_vector_view_array(z, nf);
+	for (size_t q = 0; !bad && q < rows; q++) {
+		const double *r = row + q * (nf + 2);
+		double ng = r[nf + 1], e = r[nf];
+		for (size_t f = 0; f < nf; f++)
+			z[f] = r[f] / s[f], e -= bt[f] * z[f];
+		double h = 1 / ng, zz[TILT_FEAT_MAX];
+		memcpy(zz, z, nf * sizeof *z);
+		bad = gsl_linalg_cholesky_svx(&mv.matrix, &zv.vector);
+		for (size_t f = 0; f < nf; f++)
+			h += zz[f] * z[f];
+		press0 += r[nf] * r[nf] * (ng / (ng - 1)) * (ng / (ng - 1));
+		press += h < 1 ? e * e / ((1 - h) * (1 - h)) : INFINITY;
+	}
+	gsl_set_error_handler(old);
+	free(row);
+	if (bad || !(press < TILT_GAIN * press0))
+		return;
+	for (size_t f = 0; f < nf; f++)
+		b[f] = bt[f] / s[f];
+}
+
+/* b . the mean features of the evidence instance j's rate of an event
+ * came from: its nearest measured intervals (near_rate's). */
+static double tilt_at_nbrs(const near_scratch *ns, const sl_interp *v, size_t j, const double *b)
+{
+	size_t nf = v->n_feat, nb = ns->n_nbr[j];
+	double d = 0;
+	for (size_t q = 0; q < nb; q++)
+		for (size_t f = 0; f < nf; f++)
+			d += b[f] * ns->ifeat[(size_t)ns->nbr[j * NEAR_K + q] * nf + f];
+	return nb ? d / (double)nb : NAN;
+}
+
+double sl_interp_tilt(const sl_interp *v, size_t i, size_t k)
+{
+	size_t nf = v->n_feat;
+	double off = v->ioff ? v->ioff[(size_t)v->inst_of[i] * v->n_events + k] : NAN;
+	if (isnan(off) || !v->ifeat || isnan(v->ifeat[i * nf]))
+		return 1;
+	const double *b = v->tilt + k * nf;
+	const float *x = v->ifeat + i * nf;
+	double d = -off;
+	for (size_t f = 0; f < nf; f++)
+		d += b[f] * x[f];
+	return exp(SL_MAX(-log(TILT_MAX), SL_MIN(log(TILT_MAX), d)));
+}
+
 /* One event: its means at each level, then the value every instance's
  * unmeasured intervals take (the nearest measured intervals of its phase,
  * else the nearest level's mean rate), and the cell tallies.  Nothing per
@@ -553,6 +698,11 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 			unmeasured[v->inst_of[i]]++;
 	nearest_measured(v, ap, near);
 	near_group(ns, v, k);
+	double *b = v->tilt + k * v->n_feat;
+	fit_tilt(v, ns, k, b);
+	int tilted = 0;
+	for (size_t f = 0; f < v->n_feat; f++)
+		tilted |= b[f] != 0;
 	for (size_t j = 0; j < v->n_instances; j++) {
 		sl_src s;
 		int64_t q = near[v->inst[j].phase];
@@ -567,6 +717,7 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 				    ? near_rate(ns, v, k, j, &own, &bpi, &rpi)
 				    : NAN;
 		dn[j * ne + k] = s == SL_SRC_SIMILAR ? similar_dist(ns, v, j, (size_t)q) : INFINITY;
+		v->ioff[j * ne + k] = NAN;
 		if (!isnan(rn)) {
 			r = rn;
 			s = own ? SL_SRC_INSTANCE : SL_SRC_PHASE;
@@ -575,6 +726,8 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 			if (v->norm[k] >= 0 && norm_far(v, j, k, bpi, &sc)) {
 				r = rpi * sc;
 				v->iins[j * ne + k] = 1;
+			} else if (tilted) {
+				v->ioff[j * ne + k] = tilt_at_nbrs(ns, v, j, b);
 			}
 		}
 		v->imean[j * ne + k] = r;
@@ -704,6 +857,7 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 			v->cells[was]--, v->ev_cells[k * SL_SRC_N + was]--;
 			v->cells[SL_SRC_MIXED]++, v->ev_cells[k * SL_SRC_N + SL_SRC_MIXED]++;
 			v->imean[c] = out[c];
+			v->ioff[c] = NAN;
 			v->isrc[c] = SL_SRC_MIXED;
 		}
 	free(out);
@@ -752,11 +906,13 @@ int sl_interp_build_cycles(sl_interp *v, const sl_profile *p, const char *const 
 	v->imean = sl_xcalloc(v->n_instances * ne, sizeof *v->imean);
 	v->isrc = sl_xcalloc(v->n_instances * ne, 1);
 	v->iins = sl_xcalloc(v->n_instances * ne, 1);
+	v->ioff = sl_xmalloc((v->n_instances * ne + 1) * sizeof *v->ioff);
 	double *x = sl_xmalloc((p->n_events + 1) * sizeof *x);
 	phase_features(v, x);
 	near_scratch ns;
 	near_init(&ns, v, x);
 	free(x);
+	v->tilt = sl_xcalloc(ne * v->n_feat, sizeof *v->tilt);
 
 	acc *ai = sl_xmalloc(v->n_instances * sizeof *ai);
 	acc *ap = sl_xmalloc(v->n_phase_ids * sizeof *ap);
@@ -778,6 +934,14 @@ int sl_interp_build_cycles(sl_interp *v, const sl_profile *p, const char *const 
 		fill_event(v, k, ai, ap, unmeasured, near, &ns, dn);
 	mix_straddles(v, &ns, dn);
 	free(dn);
+	/* the intervals' behaviour stays with the view where a tilt reads it */
+	int any = 0;
+	for (size_t c = 0; c < v->n_instances * n_events && !any; c++)
+		any = !isnan(v->ioff[c]);
+	if (any)
+		v->ifeat = ns.ifeat;
+	else
+		free(ns.ifeat);
 	near_free(&ns);
 	free(ai);
 	free(ap);
@@ -803,6 +967,9 @@ void sl_interp_free(sl_interp *v)
 	free(v->inst);
 	free(v->inst_of);
 	free(v->mix_alpha);
+	free(v->tilt);
+	free(v->ioff);
+	free(v->ifeat);
 	memset(v, 0, sizeof *v);
 }
 

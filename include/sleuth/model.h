@@ -105,6 +105,18 @@ typedef struct sl_interp {
 	double *mix_alpha;        /* n_instances: a straddling one-interval
 				     instance's share of the interval after it
 				     ("mixed"); NAN: not a straddle */
+	/* How an event's rate follows the behaviour within a phase: per
+	 * event, n_feat slopes of its log rate on the features (all 0: it
+	 * does not follow them); per instance and event, the slopes' value
+	 * at the features of the evidence its rate came from (NAN: its
+	 * unmeasured intervals take the rate as it is).  Interval i then
+	 * takes the rate times exp(slope . (features(i) - evidence)),
+	 * sl_interp_tilt. */
+	double *tilt;             /* n_events x n_feat */
+	double *ioff;             /* n_instances x n_events */
+	float *ifeat;             /* n_intervals x n_feat: each interval's
+				     features (NAN: none), or NULL when no
+				     rate is tilted */
 } sl_interp;
 
 /* Build the view of `events` (names as in the profile's event list).
@@ -136,6 +148,19 @@ static inline double sl_interp_fill_base(const sl_interp *v, size_t i, size_t k)
 		       : sl_interp_base(v, i, k);
 }
 
+/* The factor on the rate unmeasured interval i takes of event k for how
+ * its own behaviour differs from its evidence's (1 when the event does
+ * not follow the behaviour, or the rate is not from like intervals). */
+double sl_interp_tilt(const sl_interp *v, size_t i, size_t k);
+
+/* The rate per sl_interp_fill_base an unmeasured interval i takes of
+ * event k: its instance's, tilted by its own behaviour. */
+static inline double sl_interp_fill_rate(const sl_interp *v, size_t i, size_t k)
+{
+	size_t c = (size_t)v->inst_of[i] * v->n_events + k;
+	return v->ioff && !isnan(v->ioff[c]) ? v->imean[c] * sl_interp_tilt(v, i, k) : v->imean[c];
+}
+
 /* The count of event k in interval i (NAN for SL_SRC_NONE), and where it
  * came from. */
 static inline double sl_interp_count(const sl_interp *v, size_t i, size_t k)
@@ -146,7 +171,7 @@ static inline double sl_interp_count(const sl_interp *v, size_t i, size_t k)
 		if (c != SL_MISSING)
 			return (double)c;
 	}
-	return v->imean[(size_t)v->inst_of[i] * v->n_events + k] * sl_interp_fill_base(v, i, k);
+	return sl_interp_fill_rate(v, i, k) * sl_interp_fill_base(v, i, k);
 }
 static inline sl_src sl_interp_src(const sl_interp *v, size_t i, size_t k)
 {

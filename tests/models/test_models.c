@@ -435,6 +435,48 @@ static void test_interp_nearest(void **state)
 	sl_interp_free(&v);
 }
 
+/*
+ * An event whose rate follows the behaviour within its phases: three
+ * phases of 24 intervals each (one instance each), their CPI drifting from
+ * 1.0 to 1.6 across the phase, the pinned P alternating 10 and 20 per 1000
+ * instructions, and A = a_phase * CPI^2 per instruction, measured in every
+ * third interval but never in phase 0's last four (its highest CPI).  Each
+ * interval of one instance takes the same rate from its nearest measured
+ * intervals, which for the last (CPI 1.6) is some 30% low; the slope of
+ * log A on log CPI within phases (2) carries it to the interval's own CPI.
+ */
+static void test_interp_tilt(void **state)
+{
+	(void)state;
+	enum { NP = 3, PER = 24, N = NP * PER };
+	sl_prof_interval iv[N];
+	uint64_t counts[2 * N];
+	char *evs[] = {"P", "A"};
+	const double a[NP] = {0.3, 0.5, 0.2};
+	double truth = 0;
+	for (size_t i = 0; i < N; i++) {
+		size_t ph = i / PER, r = i % PER;
+		double cpi = 1.0 + 0.6 * (double)r / (PER - 1), ins = 100000;
+		iv[i] = (sl_prof_interval){(uint32_t)ph, 0, 0, (uint64_t)(cpi * ins), (uint64_t)ins, NAN};
+		counts[2 * i] = (uint64_t)(ins * (r % 2 ? 0.02 : 0.01));
+		double x = a[ph] * cpi * cpi * ins;
+		int measured = r % 3 == 0 && !(ph == 0 && r >= PER - 4);
+		counts[2 * i + 1] = measured ? (uint64_t)x : M;
+		if (i == PER - 1)
+			truth = x;
+	}
+	sl_profile p;
+	sl_interp v;
+	view2(&v, &p, N, iv, evs, counts);
+	assert_int_equal(sl_interp_src(&v, PER - 1, 1), SL_SRC_INSTANCE);
+	double got = sl_interp_count(&v, PER - 1, 1);
+	assert_true(fabs(got / truth - 1) < 0.06);
+	/* an interval in the middle of the phase stays near its truth too */
+	double mid = a[0] * pow(1.0 + 0.6 * 10 / (PER - 1), 2) * 100000;
+	assert_true(fabs(sl_interp_count(&v, 10, 1) / mid - 1) < 0.03);
+	sl_interp_free(&v);
+}
+
 static void test_interp_refusals(void **state)
 {
 	(void)state;
@@ -1021,6 +1063,7 @@ int main(void)
 		cmocka_unit_test(test_interp_norm_far),
 		cmocka_unit_test(test_interp_similar),
 		cmocka_unit_test(test_interp_nearest),
+		cmocka_unit_test(test_interp_tilt),
 		cmocka_unit_test(test_interp_refusals),
 		cmocka_unit_test_setup_teardown(test_stall_model, one_setup, one_teardown),
 		cmocka_unit_test(test_memory_stall_role),
