@@ -765,6 +765,76 @@ static double nbr_dist(const sl_interp *v, const float *dn, size_t i, size_t k)
 	return dn[(size_t)v->inst_of[i] * v->n_events + k];
 }
 
+/* The intervals by phase, in time order within each (counting sort):
+ * order[start[ph] .. start[ph + 1]), and each interval's place there. */
+typedef struct by_phase {
+	uint32_t *order, *place;
+	size_t *start;
+} by_phase;
+
+static void by_phase_build(by_phase *bp, const sl_interp *v)
+{
+	const sl_profile *p = v->prof;
+	size_t n = p->n_intervals, np = v->n_phase_ids;
+	bp->order = sl_xmalloc((n + 1) * sizeof *bp->order);
+	bp->place = sl_xmalloc((n + 1) * sizeof *bp->place);
+	bp->start = sl_xcalloc(np + 2, sizeof *bp->start);
+	for (size_t i = 0; i < n; i++)
+		bp->start[p->iv[i].phase + 1]++;
+	for (size_t ph = 0; ph < np; ph++)
+		bp->start[ph + 1] += bp->start[ph];
+	size_t *pos = sl_xmalloc((np + 1) * sizeof *pos);
+	memcpy(pos, bp->start, (np + 1) * sizeof *pos);
+	for (size_t i = 0; i < n; i++) {
+		bp->place[i] = (uint32_t)pos[p->iv[i].phase];
+		bp->order[pos[p->iv[i].phase]++] = (uint32_t)i;
+	}
+	free(pos);
+}
+
+static void by_phase_free(by_phase *bp)
+{
+	free(bp->order);
+	free(bp->place);
+	free(bp->start);
+}
+
+/* Whether interval q is, like interval i, a one-interval instance
+ * between the same two phases: the same change, straddled again. */
+static int same_change(const sl_interp *v, size_t i, size_t q)
+{
+	const sl_profile *p = v->prof;
+	if (v->inst[v->inst_of[q]].n != 1 || q == 0 || q + 1 >= p->n_intervals)
+		return 0;
+	return p->iv[q - 1].phase == p->iv[i - 1].phase && p->iv[q + 1].phase == p->iv[i + 1].phase;
+}
+
+/* The squared behaviour distance from interval i (a one-interval instance
+ * between two others) to the nearest other interval of its phase, among
+ * the NEAR_WINDOW on each side of it in time, leaving out those that
+ * straddle the same change (a straddle that recurs is no evidence of a
+ * phase of its own); INFINITY when there is none. */
+static double nearest_member(const by_phase *bp, const near_scratch *ns, const sl_interp *v,
+			     size_t i)
+{
+	size_t nf = v->n_feat, ph = v->prof->iv[i].phase;
+	size_t lo = bp->start[ph], hi = bp->start[ph + 1], at = bp->place[i];
+	size_t a = at > lo + NEAR_WINDOW ? at - NEAR_WINDOW : lo;
+	size_t b = SL_MIN(hi, at + NEAR_WINDOW + 1);
+	const float *fi = ns->ifeat + i * nf;
+	double best = INFINITY;
+	for (size_t c = a; c < b; c++) {
+		const float *fq = ns->ifeat + (size_t)bp->order[c] * nf;
+		if (c == at || isnan(fq[0]) || same_change(v, i, bp->order[c]))
+			continue;
+		double d = 0;
+		for (size_t f = 0; f < nf; f++)
+			d += ((double)fi[f] - fq[f]) * ((double)fi[f] - fq[f]);
+		best = SL_MIN(best, d);
+	}
+	return best;
+}
+
 /*
  * Straddling intervals (the file's head).  For each one-interval instance
  * between two others, with a and b the intervals before and after it: the
@@ -775,7 +845,14 @@ static double nbr_dist(const sl_interp *v, const float *dn, size_t i, size_t k)
  * an interval near the line between its neighbours (d under
  * MIX_NEAR_LINE of their own distance) is a straddle by the shape of its
  * behaviour: a phase of its own lies off the line, however near a mix
- * comes to it.  An unmeasured event of a straddle takes the mix of a's
+ * comes to it.  Nor is an interval that another interval of its phase
+ * behaves as much like as the mix does (nearest_member, within the
+ * search's window, leaving out intervals that straddle the same change
+ * again): a one-interval phase that recurs between other phases (a
+ * backup's pack write, an inference's element-wise layer) may lie on the
+ * line between the two it happens to sit between, but its kin say what
+ * it is (docs/benchmarks.md, "Straddles that are members").  An
+ * unmeasured event of a straddle takes the mix of a's
  * and b's rates (as measured, or as filled) when the mix's evidence lies
  * nearer than that of its own value (dn).  The mix's evidence is the mix
  * itself, at d, and what its neighbours' values rest on: a neighbour that
@@ -798,6 +875,8 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 	double *xa = sl_xmalloc(2 * (nf + 1) * sizeof *xa), *xb = xa + nf + 1;
 	double *alpha = sl_xmalloc((ni + 1) * sizeof *alpha); /* kept: v->mix_alpha */
 	double *dmix = sl_xmalloc((ni + 1) * sizeof *dmix); /* the mix's distance d */
+	by_phase bp;
+	by_phase_build(&bp, v);
 	for (size_t j = 0; j < ni; j++) {
 		const sl_instance *in = &v->inst[j];
 		alpha[j] = NAN;
@@ -826,7 +905,7 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 		double sep = 0;
 		for (size_t f = 0; f < nf; f++)
 			sep += (fa[f] - fb[f]) * (fa[f] - fb[f]);
-		if (best < MIX_NEAR_LINE * sep)
+		if (best < MIX_NEAR_LINE * sep && !(nearest_member(&bp, ns, v, in->first) <= best))
 			alpha[j] = al, dmix[j] = best;
 	}
 	double *out = sl_xmalloc((ni * ne + 1) * sizeof *out);
@@ -862,6 +941,7 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 		}
 	free(out);
 	v->mix_alpha = alpha;
+	by_phase_free(&bp);
 	free(dmix);
 	free(xa);
 }

@@ -197,31 +197,25 @@ static void test_interp_straddle(void **state)
  * P 10), S = 2; X and Y rotate:
  *
  *   iv   0    1    2    3    4    5    6    7
- *   ph   A    A    S    B    B    A    S    A
- *   X    100  -    -    300  -    100  222  100
- *   Y    -    100  -    -    300  100  -    100
+ *   ph   A    A    S    B    B    A    S    B
+ *   X    100  -    -    300  -    100  222  300
+ *   Y    -    100  -    -    300  100  -    300
  *
  * iv2 (CPI 1.5, P 5.5) lies near the line from iv1 to iv3 (share about
- * 0.54), but iv6 behaves exactly like it and measured X: X = 222 from
- * iv6 ("phase").  Phase S never measured Y, which would come from the
- * phase most like S (B: 300, "similar"); the mix is nearer: Y = 0.46 x 100
- * + 0.54 x 300, about 208, "mixed".  iv6 between two A intervals lies off
- * the line between them (a line of no length: its neighbours behave
- * alike), so it is no straddle, however near their mix comes to it: Y
- * from the phase most like S, B's 300 per 1000 instructions, "similar"
- * (before 2026-11-26 the mix of its two A's was taken for every event
- * when nothing measured nearer filled it: 100).
+ * 0.54), and iv6, which behaves exactly like it, straddles the same
+ * change (A to B) again, so iv2 is a straddle all the same.  iv6 measured
+ * X, nearer than the mix: X = 222 from iv6 ("phase").  Phase S never
+ * measured Y, which would come from the phase most like S (B: 300,
+ * "similar"); the mix is nearer: Y = 0.46 x 100 + 0.54 x 300, about 208,
+ * "mixed"; iv6 likewise from iv5 and iv7.
  */
-static void test_interp_straddle_event(void **state)
+/* The layout above (ph, cyc, counts for it): iv2's X comes from iv6
+ * ("phase", 222), iv2's and iv6's Y from source s at y per 1000
+ * instructions (2000 of them). */
+static void event_case(const uint32_t *ph, const uint64_t *cyc, uint64_t *counts, sl_src s,
+		       double y, double tol)
 {
-	(void)state;
 	sl_prof_interval iv[8];
-	static const uint32_t ph[] = {0, 0, 2, 1, 1, 0, 2, 0};
-	static const uint64_t cyc[] = {1000, 1000, 3000, 2000, 2000, 1000, 3000, 1000};
-	uint64_t counts[] = {
-		0, 100, M,  0, M, 100,  11, M, M,  10, 300, M,
-		10, M, 300,  0, 100, 100,  11, 222, M,  0, 100, 100,
-	};
 	for (size_t i = 0; i < 8; i++)
 		iv[i] = (sl_prof_interval){ph[i], (double)i, 1, cyc[i], 1000, NAN};
 	/* iv2 and iv6: 2000 instructions, so P = 11 is 5.5 per 1000 */
@@ -232,9 +226,37 @@ static void test_interp_straddle_event(void **state)
 	sl_interp v;
 	assert_int_equal(sl_interp_build(&v, &p, (const char *const *)evs, 3), 0);
 	want_cell(&v, 2, 1, SL_SRC_PHASE, 222, 1e-9);
-	want_cell(&v, 2, 2, SL_SRC_MIXED, 2 * 208, 2 * 4);
-	want_cell(&v, 6, 2, SL_SRC_SIMILAR, 2 * 300, 1e-9);
+	want_cell(&v, 2, 2, s, 2 * y, 2 * tol);
+	want_cell(&v, 6, 2, s, 2 * y, 2 * tol);
 	sl_interp_free(&v);
+}
+
+/*
+ * A member of a phase is no straddle.  The layout above with iv7 an A:
+ * iv6 now lies between two A's (off the line between them: a line of no
+ * length), an S interval in a place of its own, and iv2's twin.  An
+ * interval that another of its phase, away from the same change, behaves
+ * more like than the mix of its neighbours does is that phase's, whatever
+ * line it lies on (a one-interval phase recurring between other phases):
+ * iv2's Y comes from the phase most like S, B's 300 per 1000
+ * instructions, "similar", as iv6's does (before 2026-11-26 iv2 took the
+ * mix, 208).
+ */
+static void test_interp_straddle_event(void **state)
+{
+	(void)state;
+	/* [0]: iv7 a B (the rule); [1]: iv7 an A (a member) */
+	static const uint32_t ph[2][8] = {{0, 0, 2, 1, 1, 0, 2, 1}, {0, 0, 2, 1, 1, 0, 2, 0}};
+	static const uint64_t cyc[2][8] = {
+		{1000, 1000, 3000, 2000, 2000, 1000, 3000, 2000},
+		{1000, 1000, 3000, 2000, 2000, 1000, 3000, 1000},
+	};
+	uint64_t counts[2][24] = {
+		{0, 100, M, 0, M, 100, 11, M, M, 10, 300, M, 10, M, 300, 0, 100, 100, 11, 222, M, 10, 300, 300},
+		{0, 100, M, 0, M, 100, 11, M, M, 10, 300, M, 10, M, 300, 0, 100, 100, 11, 222, M, 0, 100, 100},
+	};
+	event_case(ph[0], cyc[0], counts[0], SL_SRC_MIXED, 208, 4);
+	event_case(ph[1], cyc[1], counts[1], SL_SRC_SIMILAR, 300, 1e-9);
 }
 
 /*
