@@ -530,8 +530,11 @@ static int norm_far(const sl_interp *v, size_t j, size_t k, double bpi, double *
  * standardised features): what varies together within phases, not what
  * tells phases apart.  The slopes are used only when they predict a
  * left-out interval better than its phase's mean alone: their
- * leave-one-out squared error (PRESS) under TILT_GAIN of the mean's.  A
- * tilt never moves a rate by more than a factor of TILT_MAX either way,
+ * leave-one-out squared error (PRESS) under TILT_GAIN of the mean's, and
+ * none steeper than TILT_SLOPE_MAX (a rate changing as more than the
+ * cube of a feature's ratio is a few rows' overfit: amr-hydro's
+ * prefetches at -7.5 on log CPI doubled a coarse sweep's).  A tilt
+ * never moves a rate by more than a factor of TILT_MAX either way,
  * and only rates taken from the nearest measured intervals of the
  * instance's own phase are tilted (another phase's mean, or a mix of
  * neighbours, is not evidence the within-phase slopes speak for).
@@ -541,6 +544,7 @@ static int norm_far(const sl_interp *v, size_t j, size_t k, double bpi, double *
 #define TILT_GAIN 0.8
 #define TILT_RIDGE 0.1
 #define TILT_MAX 2.0
+#define TILT_SLOPE_MAX 3.0
 enum { TILT_FEAT_MAX = 16 };
 
 static void fit_tilt(const sl_interp *v, const near_scratch *ns, size_t k, double *b)
@@ -633,6 +637,10 @@ static void fit_tilt(const sl_interp *v, const near_scratch *ns, size_t k, doubl
 		return;
 	for (size_t f = 0; f < nf; f++)
 		b[f] = bt[f] / s[f];
+	/* an elasticity beyond TILT_SLOPE_MAX is the fit's, not the event's */
+	for (size_t f = 0; f < nf; f++)
+		if (fabs(b[f]) > TILT_SLOPE_MAX)
+			memset(b, 0, nf * sizeof *b);
 }
 
 /* b . the mean features of the evidence instance j's rate of an event

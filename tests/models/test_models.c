@@ -466,6 +466,7 @@ static void test_interp_nearest(void **state)
  * interval of one instance takes the same rate from its nearest measured
  * intervals, which for the last (CPI 1.6) is some 30% low; the slope of
  * log A on log CPI within phases (2) carries it to the interval's own CPI.
+ * A slope steeper than 3 is taken for an overfit and not used.
  */
 static void test_interp_tilt(void **state)
 {
@@ -491,11 +492,22 @@ static void test_interp_tilt(void **state)
 	sl_interp v;
 	view2(&v, &p, N, iv, evs, counts);
 	assert_int_equal(sl_interp_src(&v, PER - 1, 1), SL_SRC_INSTANCE);
+	assert_near(v.tilt[1 * v.n_feat], 2, 0.3); /* A on log CPI */
 	double got = sl_interp_count(&v, PER - 1, 1);
 	assert_true(fabs(got / truth - 1) < 0.06);
 	/* an interval in the middle of the phase stays near its truth too */
 	double mid = a[0] * pow(1.0 + 0.6 * 10 / (PER - 1), 2) * 100000;
 	assert_true(fabs(sl_interp_count(&v, 10, 1) / mid - 1) < 0.03);
+	sl_interp_free(&v);
+	/* A rate that went as CPI^5 would be a fit's artefact: not tilted */
+	for (size_t i = 0; i < N; i++)
+		if (counts[2 * i + 1] != M) {
+			double cpi = (double)iv[i].cycles / (double)iv[i].instructions;
+			counts[2 * i + 1] = (uint64_t)(a[i / PER] * pow(cpi, 5) * 100000);
+		}
+	view2(&v, &p, N, iv, evs, counts);
+	assert_near(v.tilt[1 * v.n_feat], 0, 1e-12);
+	assert_near(sl_interp_tilt(&v, PER - 1, 1), 1, 1e-12);
 	sl_interp_free(&v);
 }
 
