@@ -807,21 +807,23 @@ static void by_phase_free(by_phase *bp)
 	free(bp->start);
 }
 
-/* Whether interval q is, like interval i, a one-interval instance
- * between the same two phases: the same change, straddled again. */
-static int same_change(const sl_interp *v, size_t i, size_t q)
+/* Whether interval q sits at the same edge as interval i: after an
+ * interval of the phase before i, or before one of the phase after i.
+ * Such an interval may straddle the same change (a burst running into a
+ * frame copy is, at its last interval, a share of the copy whatever the
+ * burst's length). */
+static int same_edge(const sl_interp *v, size_t i, size_t q)
 {
 	const sl_profile *p = v->prof;
-	if (v->inst[v->inst_of[q]].n != 1 || q == 0 || q + 1 >= p->n_intervals)
-		return 0;
-	return p->iv[q - 1].phase == p->iv[i - 1].phase && p->iv[q + 1].phase == p->iv[i + 1].phase;
+	return (q > 0 && p->iv[q - 1].phase == p->iv[i - 1].phase) ||
+	       (q + 1 < p->n_intervals && p->iv[q + 1].phase == p->iv[i + 1].phase);
 }
 
 /* The squared behaviour distance from interval i (a one-interval instance
  * between two others) to the nearest other interval of its phase, among
- * the NEAR_WINDOW on each side of it in time, leaving out those that
- * straddle the same change (a straddle that recurs is no evidence of a
- * phase of its own); INFINITY when there is none. */
+ * the NEAR_WINDOW on each side of it in time, leaving out those at the
+ * same edges (a straddle that recurs is no evidence of a phase of its
+ * own); INFINITY when there is none. */
 static double nearest_member(const by_phase *bp, const near_scratch *ns, const sl_interp *v,
 			     size_t i)
 {
@@ -833,7 +835,7 @@ static double nearest_member(const by_phase *bp, const near_scratch *ns, const s
 	double best = INFINITY;
 	for (size_t c = a; c < b; c++) {
 		const float *fq = ns->ifeat + (size_t)bp->order[c] * nf;
-		if (c == at || isnan(fq[0]) || same_change(v, i, bp->order[c]))
+		if (c == at || isnan(fq[0]) || same_edge(v, i, bp->order[c]))
 			continue;
 		double d = 0;
 		for (size_t f = 0; f < nf; f++)
@@ -855,8 +857,8 @@ static double nearest_member(const by_phase *bp, const near_scratch *ns, const s
  * behaviour: a phase of its own lies off the line, however near a mix
  * comes to it.  Nor is an interval that another interval of its phase
  * behaves as much like as the mix does (nearest_member, within the
- * search's window, leaving out intervals that straddle the same change
- * again): a one-interval phase that recurs between other phases (a
+ * search's window, leaving out intervals next to the same phases as its
+ * neighbours, which may straddle the same change): a one-interval phase that recurs between other phases (a
  * backup's pack write, an inference's element-wise layer) may lie on the
  * line between the two it happens to sit between, but its kin say what
  * it is (docs/benchmarks.md, "Straddles that are members").  An

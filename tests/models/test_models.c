@@ -202,8 +202,9 @@ static void test_interp_straddle(void **state)
  *   Y    -    100  -    -    300  100  -    300
  *
  * iv2 (CPI 1.5, P 5.5) lies near the line from iv1 to iv3 (share about
- * 0.54), and iv6, which behaves exactly like it, straddles the same
- * change (A to B) again, so iv2 is a straddle all the same.  iv6 measured
+ * 0.54), and iv6, which behaves exactly like it, sits at the same edges
+ * (after an A, before a B): it may straddle the same change, so iv2 is a
+ * straddle all the same.  iv6 measured
  * X, nearer than the mix: X = 222 from iv6 ("phase").  Phase S never
  * measured Y, which would come from the phase most like S (B: 300,
  * "similar"); the mix is nearer: Y = 0.46 x 100 + 0.54 x 300, about 208,
@@ -232,28 +233,29 @@ static void event_case(const uint32_t *ph, const uint64_t *cyc, uint64_t *counts
 }
 
 /*
- * A member of a phase is no straddle.  The layout above with iv7 an A:
- * iv6 now lies between two A's (off the line between them: a line of no
- * length), an S interval in a place of its own, and iv2's twin.  An
- * interval that another of its phase, away from the same change, behaves
- * more like than the mix of its neighbours does is that phase's, whatever
- * line it lies on (a one-interval phase recurring between other phases):
+ * A member of a phase is no straddle.  The layout above with iv5 a B and
+ * iv7 an A: iv6 now sits between a B and an A, at other edges than iv2
+ * (after an A, before a B), and behaves exactly like it.  An interval
+ * that another of its phase, away from the same edges, behaves as much
+ * like as the mix of its neighbours does is that phase's, whatever line
+ * it lies on (a one-interval phase recurring between other phases):
  * iv2's Y comes from the phase most like S, B's 300 per 1000
- * instructions, "similar", as iv6's does (before 2026-11-26 iv2 took the
- * mix, 208).
+ * instructions, "similar", as iv6's does (before 2026-11-26 both took
+ * the mix of their neighbours, 208).  In the layout above iv6 follows an
+ * A as iv2 does: it may straddle the same change, and is no evidence.
  */
 static void test_interp_straddle_event(void **state)
 {
 	(void)state;
-	/* [0]: iv7 a B (the rule); [1]: iv7 an A (a member) */
-	static const uint32_t ph[2][8] = {{0, 0, 2, 1, 1, 0, 2, 1}, {0, 0, 2, 1, 1, 0, 2, 0}};
+	/* [0]: the rule; [1]: iv5 a B and iv7 an A (members) */
+	static const uint32_t ph[2][8] = {{0, 0, 2, 1, 1, 0, 2, 1}, {0, 0, 2, 1, 1, 1, 2, 0}};
 	static const uint64_t cyc[2][8] = {
 		{1000, 1000, 3000, 2000, 2000, 1000, 3000, 2000},
-		{1000, 1000, 3000, 2000, 2000, 1000, 3000, 1000},
+		{1000, 1000, 3000, 2000, 2000, 2000, 3000, 1000},
 	};
 	uint64_t counts[2][24] = {
 		{0, 100, M, 0, M, 100, 11, M, M, 10, 300, M, 10, M, 300, 0, 100, 100, 11, 222, M, 10, 300, 300},
-		{0, 100, M, 0, M, 100, 11, M, M, 10, 300, M, 10, M, 300, 0, 100, 100, 11, 222, M, 0, 100, 100},
+		{0, 100, M, 0, M, 100, 11, M, M, 10, 300, M, 10, M, 300, 10, 300, 300, 11, 222, M, 0, 100, 100},
 	};
 	event_case(ph[0], cyc[0], counts[0], SL_SRC_MIXED, 208, 4);
 	event_case(ph[1], cyc[1], counts[1], SL_SRC_SIMILAR, 300, 1e-9);
