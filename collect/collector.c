@@ -187,6 +187,25 @@ static void apply_merges(loop *L)
 		sl_addrhist_free(h);
 		memset(h, 0, sizeof *h);
 	}
+	/* A phase split off another at the end of the run runs that one's
+	 * code, whose samples it was given: its locations are that phase's. */
+	size_t n_ph = L->n_hist;
+	for (size_t i = 0; i < p->n_intervals; i++)
+		n_ph = SL_MAX(n_ph, (size_t)p->iv[i].phase + 1);
+	for (size_t ph = 0; ph < n_ph; ph++) {
+		uint32_t from = sl_behave_origin(L->bh, (uint32_t)ph);
+		if (from == ph || from >= L->n_hist)
+			continue;
+		if (ph >= L->n_hist) {
+			L->hist = sl_xreallocarray(L->hist, ph + 1, sizeof *L->hist);
+			memset(L->hist + L->n_hist, 0, (ph + 1 - L->n_hist) * sizeof *L->hist);
+			L->n_hist = ph + 1;
+		}
+		const sl_addrhist *h = &L->hist[from];
+		for (size_t k = 0; k < h->cap; k++)
+			if (h->count[k])
+				sl_addrhist_add(&L->hist[ph], h->addr[k], h->count[k]);
+	}
 }
 
 /* Append interval `o`, of `phase`, to the profile. */

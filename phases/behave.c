@@ -33,7 +33,12 @@
  * which may hold a change of phase) that overlap (or, lasting groups,
  * leave a gap of less than half the threshold), rarely in one run of
  * their code phase: a drift wider than the threshold, back and forth --
- * the younger into the older.
+ * the younger into the older.  Last, a group whose runs of its code
+ * fall in two tight clusters -- lying SL_BEHAVE_SEPARATION pooled standard
+ * deviations and more than half the threshold apart -- that take turns
+ * (the runs change cluster more often than a random order would) is split
+ * in two: two behaviours of one code closer than the threshold, which the
+ * program alternates with (a drift moves across its range in order).
  * Each interval is kept (group, features) for these end-of-run tests.
  * sl_behave_merge_code() makes one code phase of two that the branch
  * vectors could not tell apart.
@@ -64,6 +69,8 @@ typedef struct group {
 	double *x0;      /* the interval that founded it */
 	size_t first, last; /* sequence numbers of its first and last interval */
 	int alive;       /* 0 once merged into another */
+	uint32_t from;   /* the group it was split off (split_alternating),
+			    else its own id */
 } group;
 
 struct sl_behave {
@@ -183,6 +190,25 @@ static void merge_close(sl_behave *b, uint32_t c)
 	}
 }
 
+/* A new group of code phase `code` (phase id b->n_g), split off group
+ * `from` (its own id if founded by an interval); the caller sets its
+ * features. */
+static group *new_group(sl_behave *b, uint32_t code, uint32_t from)
+{
+	SL_GROW(b->g, b->n_g, b->cap_g);
+	b->parent = sl_xreallocarray(b->parent, b->cap_g, sizeof *b->parent);
+	group *g = &b->g[b->n_g];
+	size_t nf = b->nf;
+	/* one block: mu, lo, hi, x0, clo, chi */
+	double *m = sl_xcalloc(6 * nf + 1, sizeof *m);
+	*g = (group){.code = code, .id = (uint32_t)b->n_g, .from = from, .alive = 1, .mu = m,
+		     .lo = m + nf, .hi = m + 2 * nf, .x0 = m + 3 * nf, .clo = m + 4 * nf,
+		     .chi = m + 5 * nf, .first = b->n_seen};
+	b->parent[b->n_g] = (uint32_t)b->n_g;
+	b->n_g++;
+	return g;
+}
+
 uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 {
 	/* The first interval after a change of code phase mixes two phases'
@@ -201,15 +227,7 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 			bd = d, best = g;
 	}
 	if (!best || (bd > b->thr && !first)) {
-		SL_GROW(b->g, b->n_g, b->cap_g);
-		b->parent = sl_xreallocarray(b->parent, b->cap_g, sizeof *b->parent);
-		best = &b->g[b->n_g];
-		/* one block: mu, lo, hi, x0, clo, chi */
-		double *m = sl_xcalloc(6 * b->nf + 1, sizeof *m);
-		*best = (group){.code = code, .id = (uint32_t)b->n_g, .alive = 1,
-				.mu = m, .lo = m + b->nf, .hi = m + 2 * b->nf,
-				.x0 = m + 3 * b->nf, .clo = m + 4 * b->nf,
-				.chi = m + 5 * b->nf, .first = b->n_seen};
+		best = new_group(b, code, (uint32_t)b->n_g);
 		for (size_t k = 0; k < b->nf; k++) {
 			/* NaN until an interval shows the feature (one at
 			 * another clock shows none) */
@@ -218,8 +236,6 @@ uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x)
 			best->lo[k] = best->clo[k] = HUGE_VAL;
 			best->hi[k] = best->chi[k] = -HUGE_VAL;
 		}
-		b->parent[b->n_g] = (uint32_t)b->n_g;
-		b->n_g++;
 	}
 	if (b->n_seen >= b->cap_log) {
 		b->cap_log = b->cap_log ? 2 * b->cap_log : 64;
@@ -508,11 +524,24 @@ static void reassign(sl_behave *b)
 	free(cnt);
 }
 
+uint32_t sl_behave_origin(const sl_behave *b, uint32_t id)
+{
+	return id < b->n_g ? b->g[id].from : id;
+}
+
 uint32_t sl_behave_interval(const sl_behave *b, size_t t)
 {
 	if (t >= b->n_seen)
 		return 0;
 	return t < b->n_fin ? b->log_fin[t] : sl_behave_final(b, b->log_id[t]);
+}
+
+/* Whether the t-th interval is a core one: neither the first after a
+ * change of code nor the last before one (the last of the log has no
+ * change after it and is). */
+static int core(const sl_behave *b, size_t t)
+{
+	return !b->log_first[t] && !(t + 1 < b->n_seen && b->log_first[t + 1]);
 }
 
 /* Each group's core range, from the log, as the online pass, the merges
@@ -531,7 +560,7 @@ static void core_ranges(sl_behave *b)
 			b->g[i].chi[k] = -HUGE_VAL;
 		}
 	for (size_t t = 0; t < b->n_seen; t++) {
-		if (b->log_first[t] || (t + 1 < b->n_seen && b->log_first[t + 1]))
+		if (!core(b, t))
 			continue;
 		group *g = &b->g[sl_behave_final(b, b->log_id[t])];
 		for (size_t k = 0; k < nf; k++) {
@@ -556,6 +585,167 @@ static int comes_with(const sl_behave *b, const group *g, const group *to)
 	size_t runs, either, with;
 	run_counts(b, g, to, 1, &runs, &either, &with);
 	return 2 * with >= runs;
+}
+
+/* One run of a code phase (from one change of code to the next) holding
+ * core intervals of a group (not the first after the change nor the last
+ * before the next, either of which may hold the boundary): per feature the
+ * count, sum and sum of squares of those intervals; the log span [t0, t1]
+ * of the run; `key`, the mean of the feature the runs are sorted on. */
+typedef struct brun {
+	size_t t0, t1;
+	double *cnt, *sum, *sq;
+	double key;
+	size_t pos; /* its place among the runs in log order */
+} brun;
+
+static int brun_key(const void *a, const void *b)
+{
+	double x = ((const brun *)a)->key, y = ((const brun *)b)->key;
+	return (x > y) - (x < y);
+}
+
+/* The runs of its code phase in which group g has core intervals with a
+ * CPI, in log order; their sums live in *blk (the caller frees r, *blk). */
+static brun *group_runs(const sl_behave *b, uint32_t g, size_t *n_out, double **blk)
+{
+	size_t nf = b->nf, n = 0;
+	brun *r = sl_xcalloc(b->n_seen + 1, sizeof *r);
+	*blk = sl_xcalloc(3 * nf * (b->n_seen + 1), sizeof **blk);
+	for (size_t t0 = 0, t1; t0 < b->n_seen; t0 = t1 + 1) {
+		for (t1 = t0; t1 + 1 < b->n_seen && !b->log_first[t1 + 1]; t1++)
+			;
+		brun *u = &r[n];
+		*u = (brun){.t0 = t0, .t1 = t1, .cnt = *blk + 3 * nf * n};
+		u->sum = u->cnt + nf;
+		u->sq = u->sum + nf;
+		memset(u->cnt, 0, 3 * nf * sizeof *u->cnt); /* a run left out before */
+		for (size_t t = t0; t <= t1; t++) {
+			if (!core(b, t) || sl_behave_final(b, b->log_id[t]) != g)
+				continue;
+			for (size_t k = 0; k < nf; k++) {
+				double x = b->log_x[t * nf + k];
+				if (isfinite(x))
+					u->cnt[k]++, u->sum[k] += x, u->sq[k] += x * x;
+			}
+		}
+		n += u->cnt[0] > 0;
+	}
+	*n_out = n;
+	return r;
+}
+
+/* The best split of g's runs in two (runs sorted by one feature's mean, cut
+ * once): the one whose two sides lie the most pooled standard deviations
+ * apart (over their intervals) in some feature, each side at least two runs
+ * and 2 SL_BEHAVE_MIN_RUN intervals.  Returns that separation (0 if no
+ * split is allowed), *gap the widest difference of the two sides' means,
+ * side[i] (runs in log order) 1 for the runs of the side cut off. */
+static double best_split(const sl_behave *b, brun *r, size_t n, double *gap, unsigned char *side)
+{
+	size_t nf = b->nf;
+	double best = 0;
+	brun *s = sl_xcalloc(n + 1, sizeof *s);
+	double *acc = sl_xcalloc(6 * nf, sizeof *acc);
+	for (size_t k = 0; k < nf; k++) {
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++)
+			if (r[i].cnt[k] > 0) {
+				s[m] = r[i];
+				s[m].key = r[i].sum[k] / r[i].cnt[k];
+				s[m++].pos = i;
+			}
+		qsort(s, m, sizeof *s, brun_key);
+		for (size_t c = 2; c + 2 <= m; c++) {
+			/* side A: s[0..c), side B: s[c..m) */
+			memset(acc, 0, 6 * nf * sizeof *acc);
+			for (size_t i = 0; i < m; i++)
+				for (size_t j = 0; j < nf; j++) {
+					double *a = acc + 6 * j + 3 * (i >= c);
+					a[0] += s[i].cnt[j], a[1] += s[i].sum[j], a[2] += s[i].sq[j];
+				}
+			if (acc[0] < 2 * SL_BEHAVE_MIN_RUN || acc[3] < 2 * SL_BEHAVE_MIN_RUN)
+				continue;
+			double f = 0, d = 0;
+			for (size_t j = 0; j < nf; j++) {
+				double *a = acc + 6 * j, *q = a + 3;
+				if (a[0] < 2 || q[0] < 2)
+					continue;
+				double ma = a[1] / a[0], mq = q[1] / q[0];
+				double ss = a[2] - a[0] * ma * ma + q[2] - q[0] * mq * mq;
+				double sp = sqrt(SL_MAX(ss, 0) / (a[0] + q[0] - 2));
+				f = SL_MAX(f, sp > 0 ? fabs(ma - mq) / sp : HUGE_VAL);
+				d = SL_MAX(d, fabs(ma - mq));
+			}
+			if (f > best) {
+				best = f, *gap = d;
+				memset(side, 0, n);
+				for (size_t i = c; i < m; i++)
+					side[s[i].pos] = 1;
+			}
+		}
+	}
+	free(s);
+	free(acc);
+	return best;
+}
+
+/* How many standard deviations more changes of side the runs in log order
+ * make than a random order of them would (the Wald-Wolfowitz runs test):
+ * two behaviours a program takes turns with alternate, a drift moves
+ * from one side to the other and stays. */
+static double alternation(const unsigned char *side, size_t n)
+{
+	double na = 0, nb = 0, sw = 0;
+	for (size_t i = 0; i < n; i++) {
+		na += !side[i], nb += side[i];
+		sw += i && side[i] != side[i - 1];
+	}
+	double m = na + nb, e = 2 * na * nb / m;
+	double v = 2 * na * nb * (2 * na * nb - m) / (m * m * (m - 1));
+	return v > 0 ? (sw - e) / sqrt(v) : 0;
+}
+
+/* Two behaviours of one code closer than the threshold: a group whose
+ * runs of its code phase split in two sides that lie SL_BEHAVE_SEPARATION
+ * pooled standard deviations apart in some feature, more than half the
+ * threshold apart (what merge_close would not merge again), and that take
+ * turns (alternation() at least SL_BEHAVE_ALTERNATION) is split: the side
+ * cut off becomes a new group of the code phase, all its intervals in
+ * those runs with it.  A drift spreads its runs over the range and moves
+ * across it in order; two behaviours sit in two tight clusters and
+ * alternate. */
+static void split_alternating(sl_behave *b)
+{
+	size_t n_old = b->n_g;
+	for (size_t j = 0; j < n_old; j++) {
+		if (!b->g[j].alive)
+			continue;
+		size_t n;
+		double *blk, gap = 0;
+		brun *r = group_runs(b, (uint32_t)j, &n, &blk);
+		unsigned char *side = sl_xcalloc(n + 1, 1);
+		if (n >= 4 && best_split(b, r, n, &gap, side) >= SL_BEHAVE_SEPARATION &&
+		    gap > b->thr / 2 && alternation(side, n) >= SL_BEHAVE_ALTERNATION) {
+			group *h = new_group(b, b->g[j].code, (uint32_t)j);
+			uint32_t id = h->id;
+			for (size_t i = 0; i < n; i++) {
+				if (!side[i])
+					continue;
+				for (size_t t = r[i].t0; t <= r[i].t1; t++)
+					if (sl_behave_final(b, b->log_id[t]) == j) {
+						b->log_id[t] = id;
+						h->first = SL_MIN(h->first, t);
+						h->last = SL_MAX(h->last, t);
+						h->n++;
+					}
+				h->runs++;
+			}
+		}
+		free(side);
+		free(blk);
+		free(r);
+	}
 }
 
 void sl_behave_finish(sl_behave *b)
@@ -619,5 +809,6 @@ void sl_behave_finish(sl_behave *b)
 			if (2 * both < either)
 				merge(b, a, g);
 		}
+	split_alternating(b);
 	reassign(b);
 }

@@ -178,7 +178,14 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
  * together in fewer than half of the runs of the code phase either comes
  * in, the younger into the older; a group without a core range takes no
  * turns.
- * sl_behave_final() then maps their ids there.  Last, each interval goes
+ * sl_behave_final() then maps their ids there.  Then a group whose runs
+ * of its code phase (core intervals) split in two sides lying at least
+ * SL_BEHAVE_SEPARATION pooled standard deviations and more than half the
+ * threshold apart in some feature, which take turns (the runs in order
+ * change side at least SL_BEHAVE_ALTERNATION standard deviations more
+ * often than a random order would: the Wald-Wolfowitz runs test), is
+ * split: the side cut off becomes a new phase (two behaviours of one code
+ * closer than the threshold; sl_behave_origin).  Last, each interval goes
  * to the group of its code phase whose mean over the run is nearest
  * (sl_behave_interval). */
 void sl_behave_finish(sl_behave *b);
@@ -186,10 +193,18 @@ void sl_behave_finish(sl_behave *b);
  * sl_behave_finish the group it was reassigned to, before it the survivor
  * of the group it joined. */
 uint32_t sl_behave_interval(const sl_behave *b, size_t t);
+/* The phase that phase `id` was split off at the end of the run (two
+ * behaviours of one code that take turns, sl_behave_finish), else `id`:
+ * the code it runs is that phase's. */
+uint32_t sl_behave_origin(const sl_behave *b, uint32_t id);
 /* Code phase `from` is code phase `into` (their branch vectors could not
  * be told apart): its groups become `into`'s, and groups that behave
  * alike (centroids within half the threshold) are merged. */
 void sl_behave_merge_code(sl_behave *b, uint32_t from, uint32_t into);
 #define SL_BEHAVE_MIN_RUN 2.0
+/* the end-of-run split of two behaviours that take turns (docs/phases.md,
+ * "Two behaviours that take turns") */
+#define SL_BEHAVE_SEPARATION 3.5
+#define SL_BEHAVE_ALTERNATION 1.0
 
 #endif

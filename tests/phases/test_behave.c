@@ -19,7 +19,10 @@
  * code met in instances of two intervals of its own is not a transient
  * group, and its first intervals go to it at the end; and two groups that
  * take turns are kept apart when only the last interval of a run, before a
- * change of code, bridges the gap between their ranges. */
+ * change of code, bridges the gap between their ranges; two tight
+ * behaviours of one code under the threshold apart that take turns by runs
+ * are split at the end (not a drift over the same range, nor two that
+ * spread as wide as their gap). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -640,6 +643,49 @@ static void test_finish_turns_without_edges(void **state)
 	sl_behave_free(b);
 }
 
+/* Two behaviours of one code closer than the threshold (0.6 apart in
+ * log CPI, 0.54 in the rate), each tight (a wobble of 0.05), that the
+ * program takes turns with by runs of its code (8 intervals, 2 of other
+ * code between): one group online, two phases at the end of the run.
+ * Not when the runs move across the same range in order (a drift), nor
+ * when they alternate but spread as wide as the gap (wobble 0.3). */
+static void alternate(int mode, double wobble, int want_split)
+{
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	double x[2];
+	size_t t = 0, even = 0, odd = 0, low = 0, high = 0;
+	for (int run = 0; run < 12; run++) {
+		double v = mode ? 0.11 * run : run % 2 ? 0.6 : 0.0;
+		for (int k = 0; k < 2; k++, t++) {
+			feat(x, 4.0, 4.0, t);
+			sl_behave_assign(b, 1, x);
+		}
+		for (int k = 0; k < 8; k++, t++) {
+			x[0] = v + wobble * sin(t * 1.7);
+			x[1] = 0.9 * v + wobble * cos(t * 2.3);
+			sl_behave_assign(b, 0, x);
+			if (k == 4)
+				*(run % 2 ? &odd : &even) = t, *(run < 6 ? &low : &high) = t;
+		}
+	}
+	assert_int_equal(sl_behave_interval(b, even), sl_behave_interval(b, odd));
+	sl_behave_finish(b);
+	size_t p = mode ? low : even, q = mode ? high : odd;
+	if (want_split)
+		assert_int_not_equal(sl_behave_interval(b, p), sl_behave_interval(b, q));
+	else
+		assert_int_equal(sl_behave_interval(b, p), sl_behave_interval(b, q));
+	sl_behave_free(b);
+}
+
+static void test_finish_splits_alternating(void **state)
+{
+	(void)state;
+	alternate(0, 0.05, 1);
+	alternate(1, 0.05, 0); /* a drift over the same range */
+	alternate(0, 0.3, 0);  /* as wide as the gap */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -657,6 +703,7 @@ int main(void)
 		cmocka_unit_test(test_finish_reassigns),
 		cmocka_unit_test(test_finish_keeps_short_instances),
 		cmocka_unit_test(test_finish_turns_without_edges),
+		cmocka_unit_test(test_finish_splits_alternating),
 		cmocka_unit_test(test_merge_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
