@@ -21,7 +21,12 @@
  * groups (not as earlier merges made them) -- is merged into the nearest
  * lasting group of its code phase if it comes in the same runs of its code
  * as that group (the edges of them; a second behaviour met in short
- * instances of its own does not), a ramp -- a group whose every run moves
+ * instances of its own does not) and is no excursion (met in
+ * EXCURSION_RUNS runs or more, each beyond both of its neighbours, more
+ * than half the threshold off the segment between them: a second
+ * behaviour visited inside runs of its code, where a transition's
+ * intervals lie between what came before and what comes after), a ramp
+ * -- a group whose every run moves
  * from the group before it towards the group after it, a gradual
  * transition of any length -- into the one of those of its code phase,
  * and a successor -- a group that took over from an older one of its code
@@ -53,6 +58,11 @@
 
 #include "sleuth/common.h"
 #include "sleuth/profile.h"
+
+/* the runs an excursion (a second behaviour visited inside runs of its
+ * code) must be met in before it keeps a phase of its own: as many as
+ * split_alternating asks of a group */
+#define EXCURSION_RUNS 4
 
 typedef struct group {
 	uint32_t code;   /* the code phase */
@@ -587,6 +597,58 @@ static int comes_with(const sl_behave *b, const group *g, const group *to)
 	return 2 * with >= runs;
 }
 
+/* An excursion: a group met in at least EXCURSION_RUNS runs of
+ * consecutive intervals, each between two intervals of the log (not at
+ * its ends), whose mean lies more than half the threshold from the
+ * segment between the interval before the run (the one before that if it
+ * is the first after a change of code, which mixes two phases) and the
+ * interval after it.
+ * A transition's intervals mix what came before and what comes after, so
+ * they lie on (or near) that segment, however far they are from the group
+ * whose runs they open or close; a second behaviour that the program
+ * visits inside a run of its code (amr-hydro's smoother on the small
+ * multigrid levels, one interval after the full-level sweeps) lies beyond
+ * both of its neighbours every time.  `to`, the group it would be merged
+ * into, must show a behaviour of its own (core intervals, not only the
+ * mixed ones at changes of code): else g holds the only pure behaviour
+ * of its code, one or two intervals an instance, and the mixed intervals
+ * belong with it. */
+static int excursion(const sl_behave *b, const group *g, const group *to)
+{
+	size_t nf = b->nf, runs = 0;
+	int own = 0;
+	for (size_t k = 0; k < nf; k++)
+		own |= to->clo[k] <= to->chi[k];
+	if (!own)
+		return 0;
+	double *m = sl_xcalloc(2 * nf, sizeof *m), *c = m + nf;
+	int ok = 1;
+	for (size_t t = g->first, u; ok && t <= g->last; t = u + 1) {
+		u = t;
+		if (sl_behave_final(b, b->log_id[t]) != g->id)
+			continue;
+		while (u + 1 < b->n_seen && sl_behave_final(b, b->log_id[u + 1]) == g->id)
+			u++;
+		if (!t || u + 1 >= b->n_seen)
+			continue;
+		memset(m, 0, 2 * nf * sizeof *m);
+		for (size_t i = t; i <= u; i++)
+			for (size_t k = 0; k < nf; k++)
+				if (isfinite(b->log_x[i * nf + k]))
+					m[k] += b->log_x[i * nf + k], c[k]++;
+		for (size_t k = 0; k < nf; k++)
+			m[k] = c[k] ? m[k] / c[k] : NAN;
+		/* the interval before: if it is the first after a change of
+		 * code (a mix of two phases), the one before it */
+		size_t p = t - 1 - (t > 1 && b->log_first[t - 1]);
+		double at;
+		ok = seg_dist(b, &b->log_x[p * nf], &b->log_x[(u + 1) * nf], m, &at) > b->thr / 2;
+		runs++;
+	}
+	free(m);
+	return ok && runs >= EXCURSION_RUNS;
+}
+
 /* One run of a code phase (from one change of code to the next) holding
  * core intervals of a group (not the first after the change nor the last
  * before the next, either of which may hold the boundary): per feature the
@@ -772,7 +834,7 @@ void sl_behave_finish(sl_behave *b)
 			if (d < bd)
 				bd = d, to = h;
 		}
-		if (to && comes_with(b, g, to))
+		if (to && comes_with(b, g, to) && !excursion(b, g, to))
 			merge_as(b, to, g, 1);
 	}
 	free(tr);

@@ -22,7 +22,10 @@
  * change of code, bridges the gap between their ranges; two tight
  * behaviours of one code under the threshold apart that take turns by runs
  * are split at the end (not a drift over the same range, nor two that
- * spread as wide as their gap). */
+ * spread as wide as their gap); a second behaviour visited in one
+ * interval inside runs of its code, beyond both of its neighbours each
+ * time, keeps its own phase when it recurs (not when it is the only pure
+ * behaviour of its code). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -686,6 +689,59 @@ static void test_finish_splits_alternating(void **state)
 	alternate(0, 0.3, 0);  /* as wide as the gap */
 }
 
+/* A second behaviour visited inside runs of its code (amr-hydro's
+ * smoother on the small multigrid levels): runs of code 0 -- A at (0, 0),
+ * one interval of B at (1.5, 1.5), A again -- other code between.  B is
+ * met in runs of one interval, in the same runs as A, as a transition's
+ * intervals are; but it lies beyond both of its neighbours each time, not
+ * between them: with `reps` runs of 4 or more it keeps its own phase at the
+ * end, with fewer it is folded into A.  `mixed_only`: A is only the mixed
+ * intervals at the changes of code (the first after one at 2.5, the last
+ * before the next at 2.0, B between them the one pure behaviour of the
+ * code): B is then the code's own behaviour, and A's intervals go with
+ * it. */
+static void excursions(int reps, int mixed_only, int want_apart)
+{
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	double x[2];
+	size_t t = 0, ta = 0, tb = 0;
+	for (int rep = 0; rep < reps; rep++) {
+		feat(x, 4.0, 4.0, (int)t);
+		sl_behave_assign(b, 1, x), t++;
+		for (int k = 0; k < 6; k++, t++) {
+			double v = k == 3 ? 1.5 : 0.0;
+			if (mixed_only)
+				v = k == 0 ? 2.5 : k == 1 ? 0.0 : 2.0;
+			if (mixed_only && k > 2)
+				break;
+			feat(x, v, v, (int)t);
+			sl_behave_assign(b, 0, x);
+			if (rep == 1 && k == 2)
+				ta = t;
+			if (rep == 1 && k == (mixed_only ? 1 : 3))
+				tb = t;
+		}
+	}
+	feat(x, 4.0, 4.0, 999);
+	sl_behave_assign(b, 1, x);
+	assert_int_not_equal(sl_behave_interval(b, ta), sl_behave_interval(b, tb));
+	sl_behave_finish(b);
+	if (want_apart)
+		assert_int_not_equal(sl_behave_interval(b, ta), sl_behave_interval(b, tb));
+	else
+		assert_int_equal(sl_behave_interval(b, ta), sl_behave_interval(b, tb));
+	sl_behave_free(b);
+}
+
+static void test_finish_keeps_excursions(void **state)
+{
+	(void)state;
+	excursions(6, 0, 1);
+	excursions(4, 0, 1);
+	excursions(3, 0, 0); /* does not recur enough */
+	excursions(6, 1, 0); /* the one pure behaviour of its code */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -704,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_finish_keeps_short_instances),
 		cmocka_unit_test(test_finish_turns_without_edges),
 		cmocka_unit_test(test_finish_splits_alternating),
+		cmocka_unit_test(test_finish_keeps_excursions),
 		cmocka_unit_test(test_merge_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
