@@ -125,7 +125,7 @@ size_t sl_profile_phases_covering(const sl_profile *p, double frac);
  * another at the end of the run keeps its id, and no interval. */
 size_t sl_profile_phases_used(const sl_profile *p);
 /* 1 when the phases look like sampling noise: at least 20 intervals, and
- * more than half of them founded a phase of their own. */
+ * more phases with intervals (sl_profile_phases_used) than half of them. */
 int sl_profile_phases_noisy(const sl_profile *p);
 void sl_profile_add_note(sl_profile *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

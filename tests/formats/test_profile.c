@@ -127,6 +127,10 @@ static void test_coverage_and_noise(void **state)
 		p.iv[i].phase = (uint32_t)(i < 10 ? 0 : i);
 	p.n_phases = 31;
 	assert_int_equal(sl_profile_phases_noisy(&p), 1);
+	/* the same ids, most merged away at the end of the run: not noise */
+	for (size_t i = 0; i < p.n_intervals; i++)
+		p.iv[i].phase = (uint32_t)(i < 36 ? i % 3 : i);
+	assert_int_equal(sl_profile_phases_noisy(&p), 0);
 	p.n_phases = 0; /* no phase records were made */
 	sl_profile_free(&p);
 }
