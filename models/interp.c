@@ -276,10 +276,62 @@ static void near_free(near_scratch *ns)
 	free(ns->nbr_set);
 }
 
+/*
+ * A counting sort of the intervals by phase, in time order within each:
+ * those `keep` accepts (ctx its argument; a NULL keep keeps none).
+ * order[start[ph] .. start[ph + 1]) (start: n_phase_ids + 1), and,
+ * when place is not NULL, each kept interval's index in order.  Serves
+ * the nearest-interval search (the intervals that measured an event) and
+ * the straddles' kin (every interval).
+ */
+static void sort_by_phase(const sl_interp *v, int (*keep)(const void *ctx, size_t i),
+			  const void *ctx, uint32_t *order, size_t *start, uint32_t *place)
+{
+	const sl_profile *p = v->prof;
+	size_t np = v->n_phase_ids;
+	memset(start, 0, (np + 1) * sizeof *start);
+	for (size_t i = 0; keep && i < p->n_intervals; i++)
+		if (keep(ctx, i))
+			start[p->iv[i].phase + 1]++;
+	for (size_t ph = 0; ph < np; ph++)
+		start[ph + 1] += start[ph];
+	size_t *pos = sl_xmalloc((np + 1) * sizeof *pos);
+	memcpy(pos, start, (np + 1) * sizeof *pos);
+	for (size_t i = 0; keep && i < p->n_intervals; i++)
+		if (keep(ctx, i)) {
+			uint32_t ph = p->iv[i].phase;
+			if (place)
+				place[i] = (uint32_t)pos[ph];
+			order[pos[ph]++] = (uint32_t)i;
+		}
+	free(pos);
+}
+
+/* The nearest-interval search's candidates for an event: measured, with
+ * instructions and a behaviour. */
+typedef struct near_candidate {
+	const sl_interp *v;
+	const near_scratch *ns;
+	int col;
+} near_candidate;
+
+static int is_candidate(const void *ctx, size_t i)
+{
+	const near_candidate *c = ctx;
+	const sl_profile *p = c->v->prof;
+	return sl_prof_count(p, i, (size_t)c->col) != SL_MISSING && p->iv[i].instructions &&
+	       !isnan(c->ns->ifeat[i * c->v->n_feat]);
+}
+
+static int every_interval(const void *ctx, size_t i)
+{
+	(void)ctx, (void)i;
+	return 1;
+}
+
 /* Group the intervals that measured view event k by phase, in time order. */
 static void near_group(near_scratch *ns, const sl_interp *v, size_t k)
 {
-	const sl_profile *p = v->prof;
 	int col = v->col[k];
 	size_t np = v->n_phase_ids;
 	/* keep the previous event's grouping to compare */
@@ -287,22 +339,8 @@ static void near_group(near_scratch *ns, const sl_interp *v, size_t k)
 	size_t *ts = ns->prev_start;
 	ns->prev_meas = ns->meas, ns->prev_start = ns->start;
 	ns->meas = tm, ns->start = ts;
-	memset(ns->start, 0, (np + 1) * sizeof *ns->start);
-	/* candidates: measured, with instructions and a behaviour */
-#define CANDIDATE(i) (sl_prof_count(p, i, (size_t)col) != SL_MISSING && p->iv[i].instructions && \
-		      !isnan(ns->ifeat[(i) * v->n_feat]))
-	for (size_t i = 0; col >= 0 && i < p->n_intervals; i++)
-		if (CANDIDATE(i))
-			ns->start[p->iv[i].phase + 1]++;
-	for (size_t ph = 0; ph < np; ph++)
-		ns->start[ph + 1] += ns->start[ph];
-	size_t *pos = sl_xmalloc((np ? np : 1) * sizeof *pos);
-	memcpy(pos, ns->start, np * sizeof *pos);
-	for (size_t i = 0; col >= 0 && i < p->n_intervals; i++)
-		if (CANDIDATE(i))
-			ns->meas[pos[p->iv[i].phase]++] = (uint32_t)i;
-#undef CANDIDATE
-	free(pos);
+	near_candidate c = {v, ns, col};
+	sort_by_phase(v, col >= 0 ? is_candidate : NULL, &c, ns->meas, ns->start, NULL);
 	if (!ns->set || memcmp(ns->start, ns->prev_start, (np + 1) * sizeof *ns->start) ||
 	    memcmp(ns->meas, ns->prev_meas, ns->start[np] * sizeof *ns->meas))
 		ns->set++;
@@ -773,7 +811,7 @@ static double nbr_dist(const sl_interp *v, const float *dn, size_t i, size_t k)
 	return dn[(size_t)v->inst_of[i] * v->n_events + k];
 }
 
-/* The intervals by phase, in time order within each (counting sort):
+/* Every interval by phase, in time order within each (sort_by_phase):
  * order[start[ph] .. start[ph + 1]), and each interval's place there. */
 typedef struct by_phase {
 	uint32_t *order, *place;
@@ -782,22 +820,11 @@ typedef struct by_phase {
 
 static void by_phase_build(by_phase *bp, const sl_interp *v)
 {
-	const sl_profile *p = v->prof;
-	size_t n = p->n_intervals, np = v->n_phase_ids;
+	size_t n = v->prof->n_intervals;
 	bp->order = sl_xmalloc((n + 1) * sizeof *bp->order);
 	bp->place = sl_xmalloc((n + 1) * sizeof *bp->place);
-	bp->start = sl_xcalloc(np + 2, sizeof *bp->start);
-	for (size_t i = 0; i < n; i++)
-		bp->start[p->iv[i].phase + 1]++;
-	for (size_t ph = 0; ph < np; ph++)
-		bp->start[ph + 1] += bp->start[ph];
-	size_t *pos = sl_xmalloc((np + 1) * sizeof *pos);
-	memcpy(pos, bp->start, (np + 1) * sizeof *pos);
-	for (size_t i = 0; i < n; i++) {
-		bp->place[i] = (uint32_t)pos[p->iv[i].phase];
-		bp->order[pos[p->iv[i].phase]++] = (uint32_t)i;
-	}
-	free(pos);
+	bp->start = sl_xmalloc((v->n_phase_ids + 1) * sizeof *bp->start);
+	sort_by_phase(v, every_interval, NULL, bp->order, bp->start, bp->place);
 }
 
 static void by_phase_free(by_phase *bp)
