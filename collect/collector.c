@@ -152,6 +152,18 @@ static void merge_codes(loop *L)
 	free(root);
 }
 
+/* Phase `phase`'s address histogram, the array grown (zero-filled) to
+ * hold it. */
+static sl_addrhist *hist_of(loop *L, uint32_t phase)
+{
+	if (phase >= L->n_hist) {
+		L->hist = sl_xreallocarray(L->hist, phase + 1, sizeof *L->hist);
+		memset(L->hist + L->n_hist, 0, (phase + 1 - L->n_hist) * sizeof *L->hist);
+		L->n_hist = phase + 1;
+	}
+	return &L->hist[phase];
+}
+
 /* Behaviour groups that converged: every interval and address histogram
  * of a merged phase goes to the phase it was merged into. */
 static void apply_merges(loop *L)
@@ -181,9 +193,7 @@ static void apply_merges(loop *L)
 		sl_addrhist *h = &L->hist[ph];
 		if (to == ph || to >= L->n_hist)
 			continue;
-		for (size_t k = 0; k < h->cap; k++)
-			if (h->count[k])
-				sl_addrhist_add(&L->hist[to], h->addr[k], h->count[k]);
+		sl_addrhist_add_all(&L->hist[to], h);
 		sl_addrhist_free(h);
 		memset(h, 0, sizeof *h);
 	}
@@ -196,15 +206,8 @@ static void apply_merges(loop *L)
 		uint32_t from = sl_behave_origin(L->bh, (uint32_t)ph);
 		if (from == ph || from >= L->n_hist)
 			continue;
-		if (ph >= L->n_hist) {
-			L->hist = sl_xreallocarray(L->hist, ph + 1, sizeof *L->hist);
-			memset(L->hist + L->n_hist, 0, (ph + 1 - L->n_hist) * sizeof *L->hist);
-			L->n_hist = ph + 1;
-		}
-		const sl_addrhist *h = &L->hist[from];
-		for (size_t k = 0; k < h->cap; k++)
-			if (h->count[k])
-				sl_addrhist_add(&L->hist[ph], h->addr[k], h->count[k]);
+		sl_addrhist *to = hist_of(L, (uint32_t)ph); /* may move L->hist */
+		sl_addrhist_add_all(to, &L->hist[from]);
 	}
 }
 
@@ -256,13 +259,9 @@ static void record(loop *L, const sl_obs *o, uint32_t phase)
 		L->any_energy = 1;
 	p->n_intervals++;
 
-	if (phase >= L->n_hist) {
-		L->hist = sl_xreallocarray(L->hist, phase + 1, sizeof *L->hist);
-		memset(L->hist + L->n_hist, 0, (phase + 1 - L->n_hist) * sizeof *L->hist);
-		L->n_hist = phase + 1;
-	}
+	sl_addrhist *h = hist_of(L, phase);
 	for (size_t s = 0; s < o->n_samples; s++)
-		sl_addrhist_add(&L->hist[phase], o->samples[s], 1);
+		sl_addrhist_add(h, o->samples[s], 1);
 }
 
 /* Of the events programmed, those the backend really counted. */

@@ -55,6 +55,13 @@ void sl_addrhist_add(sl_addrhist *h, uint64_t addr, uint64_t n)
 	h->total += n;
 }
 
+void sl_addrhist_add_all(sl_addrhist *to, const sl_addrhist *from)
+{
+	for (size_t k = 0; k < from->cap; k++)
+		if (from->count[k])
+			sl_addrhist_add(to, from->addr[k], from->count[k]);
+}
+
 uint64_t sl_addrhist_get(const sl_addrhist *h, uint64_t addr)
 {
 	if (!h->cap)

@@ -19,6 +19,8 @@ typedef struct sl_addrhist {
 } sl_addrhist;
 
 void sl_addrhist_add(sl_addrhist *h, uint64_t addr, uint64_t n);
+/* Add every address of `from` (another histogram) to `to`. */
+void sl_addrhist_add_all(sl_addrhist *to, const sl_addrhist *from);
 /* addr's count, 0 if never added (also a small address -> index map). */
 uint64_t sl_addrhist_get(const sl_addrhist *h, uint64_t addr);
 void sl_addrhist_free(sl_addrhist *h);
