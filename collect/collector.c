@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "locations.h"
+#include "sleuth/collect.h"
 #include "sleuth/common.h"
 #include "collect/symbols.h"
 #include "util/term.h"
@@ -408,6 +409,20 @@ static void locate(loop *L, size_t top)
 	}
 }
 
+/* The backend's events that an uncore PMU counts beside the core's
+ * counters (sl_pfm_uncore): programmed in every interval; how many. */
+static size_t uncore_events(loop *L)
+{
+	sl_backend *b = L->b;
+	size_t *idx = sl_xcalloc(b->n_events + 1, sizeof *idx), n = 0;
+	for (size_t e = 0; e < b->n_events; e++)
+		if (sl_pfm_uncore(b->events[e]))
+			idx[n++] = e;
+	sl_mux_uncore(L->mux, idx, n);
+	free(idx);
+	return n;
+}
+
 /* Pin the events named in o->pin that the backend offers. */
 static void pin_events(loop *L, const sl_collect_opts *o)
 {
@@ -456,12 +471,13 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 	size_t k = b->has_counts ? SL_MIN(b->k, b->n_events) : 0;
 	L.mux = sl_mux_new(b->n_events, k);
 	pin_events(&L, o);
+	size_t n_uncore = uncore_events(&L);
 	if (o->behave >= 0 && b->has_counts) {
 		L.bh = sl_behave_new(1 + L.n_pinned, o->behave > 0 ? o->behave : SL_BEHAVE_DEFAULT);
 		L.feat = sl_xcalloc(2 + L.n_pinned, sizeof *L.feat);
 	}
-	L.sel = sl_xcalloc(k + 1, sizeof *L.sel);
-	L.measured = sl_xcalloc(k + 1, sizeof *L.measured);
+	L.sel = sl_xcalloc(k + n_uncore + 1, sizeof *L.sel);
+	L.measured = sl_xcalloc(k + n_uncore + 1, sizeof *L.measured);
 	L.vec = sl_xcalloc(L.dims, sizeof *L.vec);
 
 	p->n_events = b->n_events;

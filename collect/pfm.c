@@ -71,6 +71,31 @@ int sl_pfm_host_pmu(const char **name, const char **desc)
 	return -1;
 }
 
+int sl_pfm_uncore(const char *event)
+{
+	/* libpfm4 lists every PMU it supports, present or not, so a replayed
+	 * profile of another machine tells its uncore events apart too */
+	const char *sep = event ? strstr(event, "::") : NULL;
+	if (!sep || sl_pfm_init() < 0)
+		return 0;
+	size_t len = (size_t)(sep - event);
+	pfm_pmu_t p;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof pi);
+		pi.size = sizeof pi;
+		if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && pi.name &&
+		    strlen(pi.name) == len && !strncmp(pi.name, event, len))
+			return pi.type == PFM_PMU_TYPE_UNCORE;
+	}
+	/* under LIBPFM_FORCE_PMU libpfm4 lists the forced PMU alone; its
+	 * Intel uncore PMUs are all named "<core>_unc..." */
+	for (const char *u = event; (u = strstr(u, "_unc")) && u < sep; u++)
+		if (u[4] == '_' || u + 4 == sep)
+			return 1;
+	return 0;
+}
+
 /* libpfm4 encodes "cycles" and "instructions" through its generic perf PMU,
  * which is inactive when LIBPFM_FORCE_PMU selects a core PMU; the kernel's
  * generic hardware events mean the same thing on every PMU. */

@@ -26,6 +26,11 @@
  * measured every event (the pinned ones in the first).  With k <= p
  * pinning would starve the rest: it is ignored, and the bound is the
  * unpinned ceil(n/k).
+ *
+ * Uncore events (sl_mux_uncore): an uncore PMU (the memory controller's
+ * read counter) counts beside the core's k counters, so its events are
+ * programmed in every interval and take no counter: n and p above count
+ * the core's events only, and out holds up to k + u indices.
  */
 #include "sleuth/phases.h"
 
@@ -44,6 +49,8 @@ struct sl_mux {
 	size_t n_events, k;
 	unsigned char *pinned; /* n_events flags */
 	size_t n_pinned;       /* distinct pinned events, < k when used */
+	unsigned char *uncore; /* n_events flags: counted beside the k */
+	size_t n_uncore;
 	phase_q *q;
 	size_t n_q;
 };
@@ -54,23 +61,47 @@ sl_mux *sl_mux_new(size_t n_events, size_t k)
 	m->n_events = n_events;
 	m->k = k;
 	m->pinned = sl_xcalloc(n_events ? n_events : 1, 1);
+	m->uncore = sl_xcalloc(n_events ? n_events : 1, 1);
 	return m;
+}
+
+/* Set flags for the listed events (duplicates and out-of-range ones
+ * ignored); *count the distinct ones flagged. */
+static void flag_events(const sl_mux *m, unsigned char *flags, size_t *count,
+			const size_t *events, size_t n)
+{
+	memset(flags, 0, m->n_events ? m->n_events : 1);
+	*count = 0;
+	for (size_t i = 0; i < n; i++)
+		if (events[i] < m->n_events && !flags[events[i]]) {
+			flags[events[i]] = 1;
+			++*count;
+		}
+}
+
+/* The pinned events that take a core counter. */
+static size_t core_pinned(const sl_mux *m)
+{
+	size_t n = 0;
+	for (size_t e = 0; e < m->n_events; e++)
+		n += m->pinned[e] && !m->uncore[e];
+	return n;
 }
 
 void sl_mux_pin(sl_mux *m, const size_t *events, size_t n)
 {
-	memset(m->pinned, 0, m->n_events ? m->n_events : 1);
-	m->n_pinned = 0;
-	for (size_t i = 0; i < n; i++)
-		if (events[i] < m->n_events && !m->pinned[events[i]]) {
-			m->pinned[events[i]] = 1;
-			m->n_pinned++;
-		}
+	flag_events(m, m->pinned, &m->n_pinned, events, n);
+}
+
+void sl_mux_uncore(sl_mux *m, const size_t *events, size_t n)
+{
+	flag_events(m, m->uncore, &m->n_uncore, events, n);
 }
 
 size_t sl_mux_pinned(const sl_mux *m)
 {
-	return m->n_pinned < m->k && m->k < m->n_events ? m->n_pinned : 0;
+	size_t p = core_pinned(m);
+	return p < m->k && m->k < m->n_events - m->n_uncore ? p : 0;
 }
 
 static phase_q *queue_of(sl_mux *m, uint32_t phase)
@@ -85,7 +116,7 @@ static phase_q *queue_of(sl_mux *m, uint32_t phase)
 size_t sl_mux_select(sl_mux *m, uint32_t phase, size_t *out)
 {
 	size_t n = m->n_events;
-	if (m->k >= n) {
+	if (m->k >= n - m->n_uncore) {
 		for (size_t e = 0; e < n; e++)
 			out[e] = e;
 		return n;
@@ -95,7 +126,7 @@ size_t sl_mux_select(sl_mux *m, uint32_t phase, size_t *out)
 	int pinning = sl_mux_pinned(m) > 0;
 	if (pinning)
 		for (size_t e = 0; e < n; e++)
-			if (m->pinned[e])
+			if (m->pinned[e] && !m->uncore[e])
 				out[got++] = e;
 	/* k passes of a selection scan: n is a dozen events, k a handful.
 	 * Pinned events come first in out, so the last one is a rotating one
@@ -104,7 +135,7 @@ size_t sl_mux_select(sl_mux *m, uint32_t phase, size_t *out)
 		size_t best = n;
 		for (size_t off = 0; off < n; off++) {
 			size_t e = (q->cursor + off) % n;
-			int taken = pinning && m->pinned[e];
+			int taken = (pinning && m->pinned[e]) || m->uncore[e];
 			for (size_t j = 0; j < got && !taken; j++)
 				taken = out[j] == e;
 			if (!taken && (best == n || q->times[e] < q->times[best]))
@@ -112,6 +143,11 @@ size_t sl_mux_select(sl_mux *m, uint32_t phase, size_t *out)
 		}
 		out[got++] = best;
 	}
+	/* the uncore events last: sl_mux_commit's cursor follows the last
+	 * rotating one */
+	for (size_t e = 0; e < n; e++)
+		if (m->uncore[e])
+			out[got++] = e;
 	return got;
 }
 
@@ -123,6 +159,8 @@ void sl_mux_commit(sl_mux *m, uint32_t phase, const size_t *measured, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (measured[i] < m->n_events)
 			q->times[measured[i]]++;
+	while (n > 0 && measured[n - 1] < m->n_events && m->uncore[measured[n - 1]])
+		n--;
 	if (n > 0 && measured[n - 1] < m->n_events)
 		q->cursor = (measured[n - 1] + 1) % m->n_events;
 }
@@ -142,5 +180,6 @@ void sl_mux_free(sl_mux *m)
 		free(m->q[i].times);
 	free(m->q);
 	free(m->pinned);
+	free(m->uncore);
 	free(m);
 }

@@ -26,6 +26,13 @@ void sl_pfm_terminate(void);
  * libpfm4 knows no PMU for this CPU. */
 int sl_pfm_host_pmu(const char **name, const char **desc);
 
+/* 1 when event names an uncore PMU of libpfm4 by its prefix
+ * ("nhm_unc::UNC_QMC_NORMAL_READS:ANY", "skx_unc_imc0::UNC_M_CAS_COUNT:RD"),
+ * present on this host or not: such an event is counted by its own PMU,
+ * beside the core's programmable counters, in every interval
+ * (docs/hardware.md, "Uncore events"); 0 otherwise. */
+int sl_pfm_uncore(const char *event);
+
 /* ---- backends ----------------------------------------------------------- */
 
 typedef struct sl_live_opts {

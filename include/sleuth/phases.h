@@ -108,11 +108,13 @@ int sl_pred_parse(const char *name, sl_pred_kind *kind);
 void sl_pred_free(sl_predictor *p);
 
 /* Phase-guided multiplexing over `n_events` events with `k` counters
- * (k >= n_events means every event every interval). */
+ * (k >= n_events, uncore ones not counted, means every event every
+ * interval). */
 typedef struct sl_mux sl_mux;
 sl_mux *sl_mux_new(size_t n_events, size_t k);
 /* Events to program for the next interval, predicted to be of `phase`:
- * writes up to k event indices to out, returns how many. */
+ * writes up to k (and the uncore events) event indices to out, returns
+ * how many. */
 size_t sl_mux_select(sl_mux *m, uint32_t phase, size_t *out);
 /* After the interval: it was really of `phase` and measured these events. */
 /* A misprediction credits the actual phase with what was measured; the
@@ -129,6 +131,10 @@ void sl_mux_pin(sl_mux *m, const size_t *events, size_t n);
 /* The number of pinned events in effect: 0 when k <= p (pinning would
  * starve the other events) or k >= n (everything is measured anyway). */
 size_t sl_mux_pinned(const sl_mux *m);
+/* Events counted by an uncore PMU beside the k counters (sl_pfm_uncore):
+ * programmed in every interval after the core's, taking no counter, so
+ * sl_mux_select writes up to k + u indices.  Replaces any earlier set. */
+void sl_mux_uncore(sl_mux *m, const size_t *events, size_t n);
 void sl_mux_free(sl_mux *m);
 
 /* Adjusted Rand index of two labelings of n items (1: same partition). */

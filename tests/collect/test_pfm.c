@@ -147,6 +147,19 @@ static void test_precision(void **state)
 	assert_non_null(strstr(sl_pfm_sampling_desc("icl", 0, buf, sizeof buf), "imprecise"));
 }
 
+/* Uncore events by their PMU's prefix, present on this host or not. */
+static void test_uncore(void **state)
+{
+	(void)state;
+	assert_int_equal(sl_pfm_uncore("nhm_unc::UNC_QMC_NORMAL_READS:ANY"), 1);
+	assert_int_equal(sl_pfm_uncore("skx_unc_imc0::UNC_M_CAS_COUNT:RD"), 1);
+	assert_int_equal(sl_pfm_uncore("nhm::LLC_MISSES"), 0);
+	assert_int_equal(sl_pfm_uncore("LLC_MISSES"), 0);
+	assert_int_equal(sl_pfm_uncore("no_such_pmu::X"), 0);
+	assert_int_equal(sl_pfm_uncore("nhm_unc"), 0);
+	assert_int_equal(sl_pfm_uncore(NULL), 0);
+}
+
 static void test_unknown_event(void **state)
 {
 	(void)state;
@@ -168,6 +181,7 @@ int main(void)
 	const char *pmu = getenv("LIBPFM_FORCE_PMU");
 	const struct CMUnitTest nhm[] = {cmocka_unit_test(test_nhm),
 					 cmocka_unit_test(test_unknown_event),
+					 cmocka_unit_test(test_uncore),
 					 cmocka_unit_test(test_precision)};
 	const struct CMUnitTest skl[] = {cmocka_unit_test(test_skl)};
 	const struct CMUnitTest icl[] = {cmocka_unit_test(test_icl)};

@@ -251,6 +251,44 @@ static void test_mux_pin(void **state)
 	sl_mux_free(m);
 }
 
+/* Uncore events take no counter: programmed in every interval after the
+ * core's, the k counters still rotating over the core's events alone. */
+static void test_mux_uncore(void **state)
+{
+	(void)state;
+	sl_mux *m = sl_mux_new(6, 2);
+	const size_t pin[] = {1}, unc[] = {5, 2, 5, 7}; /* a duplicate, an unknown */
+	sl_mux_pin(m, pin, 1);
+	sl_mux_uncore(m, unc, 4);
+	assert_int_equal(sl_mux_pinned(m), 1);
+	const size_t want[3][4] = {{1, 0, 2, 5}, {1, 3, 2, 5}, {1, 4, 2, 5}};
+	size_t ev[6];
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(sl_mux_select(m, 0, ev), 4);
+		for (int j = 0; j < 4; j++)
+			assert_int_equal(ev[j], want[i][j]);
+		sl_mux_commit(m, 0, ev, 4);
+	}
+	assert_int_equal(sl_mux_times(m, 0, 5), 3);
+	assert_int_equal(sl_mux_times(m, 0, 0), 1);
+	/* a pinned uncore event takes no counter either */
+	const size_t pin2[] = {1, 5};
+	sl_mux_pin(m, pin2, 2);
+	assert_int_equal(sl_mux_pinned(m), 1);
+	assert_int_equal(sl_mux_select(m, 0, ev), 4);
+	assert_int_equal(ev[0], 1);
+	sl_mux_free(m);
+
+	/* k covers every core event: all of them, uncore too. */
+	m = sl_mux_new(4, 3);
+	const size_t one[] = {0};
+	sl_mux_uncore(m, one, 1);
+	assert_int_equal(sl_mux_select(m, 0, ev), 4);
+	for (size_t e = 0; e < 4; e++)
+		assert_int_equal(ev[e], e);
+	sl_mux_free(m);
+}
+
 static void test_ari_values(void **state)
 {
 	(void)state;
@@ -284,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_mux_coverage_guarantee),
 		cmocka_unit_test(test_mux_coverage_pinned),
 		cmocka_unit_test(test_mux_pin),
+		cmocka_unit_test(test_mux_uncore),
 		cmocka_unit_test(test_ari_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
