@@ -272,6 +272,9 @@ static void cost_part(const sl_sim *s, const drawn *d, double ghz, double volts,
 		q[SL_Q_OFFCORE_OCCUPANCY] += d->misses * lat * ghz + extra * d->mlp;
 	}
 	q[SL_Q_LLC_MISSES] += d->misses;
+	/* the memory controller's read counter: every line read, demand or
+	 * prefetch (and the socket's other readers: sl_sim_interval_run) */
+	q[SL_Q_DRAM_READS] += d->misses + d->prefetches;
 	q[SL_Q_L2_MISSES] += d->hits + d->misses;
 	q[SL_Q_L2_REFERENCES] += d->l2;
 	q[SL_Q_MEMORY_UOPS] += d->memu;
@@ -372,6 +375,16 @@ void sl_sim_interval_run(const sl_sim *s, sl_sim_ctx *c, size_t index, double gh
 		cost_part(s, &d[k], ghz, volts, &out->part[k], q);
 		out->t += out->part[k].seconds;
 		out->e += out->part[k].seconds * out->part[k].watts;
+	}
+	/* The other agents on the socket read DRAM too, and the memory
+	 * controller counts them: dram_background_gbps on average, bursty
+	 * (exponentially distributed per interval, its own random stream) */
+	const sl_sim_truth *t = &s->m->truth;
+	if (t->dram_background_gbps > 0) {
+		double u = (double)(sl_sim_key_hash(s->seed, SL_STREAM_BACKGROUND, index, 0, 0) >> 11) *
+			   0x1.0p-53;
+		q[SL_Q_DRAM_READS] += -log1p(-u) * t->dram_background_gbps * 1e9 /
+				      t->line_bytes * out->t;
 	}
 	for (int k = 0; k < SL_Q_N; k++)
 		out->q[k] = (uint64_t)llround(q[k]);

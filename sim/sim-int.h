@@ -49,6 +49,7 @@ enum sl_sim_stream {
 	SL_STREAM_DRIFT,
 	SL_STREAM_METER,
 	SL_STREAM_IDLE,
+	SL_STREAM_BACKGROUND,
 };
 
 /* The key of one random stream: a 64-bit mix (splitmix64 finaliser) of the

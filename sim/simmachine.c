@@ -55,6 +55,7 @@ static const sl_sim_key truth_keys[] = {
 	T("llc_access_nj", llc_access_nj, 0, 1000, 0),
 	T("dram_line_nj", dram_line_nj, 0, 10000, 0),
 	T("writeback_share", writeback_share, 0, 1, 0),
+	T("dram_background_gbps", dram_background_gbps, 0, 1000, 0),
 	T("stall_gate_share", stall_gate_share, 0, 1, 0),
 };
 
@@ -75,6 +76,7 @@ static const char *const qty_names[SL_Q_N] = {
 	[SL_Q_OFFCORE_CYCLES] = "offcore_cycles",
 	[SL_Q_OFFCORE_OCCUPANCY] = "offcore_occupancy",
 	[SL_Q_MISS_STALLS] = "miss_stall_cycles",
+	[SL_Q_DRAM_READS] = "dram_reads",
 };
 
 const char *sl_sim_qty_name(int q)

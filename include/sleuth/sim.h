@@ -41,6 +41,8 @@ enum sl_sim_qty {
 	SL_Q_OFFCORE_CYCLES,  /* cycles with at least one demand miss outstanding */
 	SL_Q_OFFCORE_OCCUPANCY, /* demand misses outstanding, summed over cycles */
 	SL_Q_MISS_STALLS,     /* cycles stalled with a demand miss outstanding */
+	SL_Q_DRAM_READS,      /* lines the memory controller read (uncore):
+			       * demand misses, prefetches, other agents' */
 	SL_Q_N
 };
 
@@ -97,6 +99,7 @@ typedef struct sl_sim_truth {
 	double llc_access_nj;       /* energy per LLC access (hit or miss), nJ */
 	double dram_line_nj;        /* energy per line moved to or from DRAM, nJ */
 	double writeback_share;     /* dirty lines written back per line read */
+	double dram_background_gbps; /* other agents' DRAM reads on the socket */
 	double stall_gate_share;    /* share of dynamic core power gated while stalled on memory */
 } sl_sim_truth;
 
