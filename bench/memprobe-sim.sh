@@ -30,6 +30,9 @@
 #       stalls on misses: probe/llc.yaml less probe/core.yaml, stall cycles
 #       per cycle; probe/branch.yaml (the core loop with mispredicts) less
 #       probe/core.yaml, stall cycles per mispredict; at fmax;
+#     background_gbps: G  (where the PMU has the memory controller's read
+#       counter, role dram_reads) the other agents' reads it counts too:
+#       its count * 64 B / time over probe/core.yaml, which reads no DRAM;
 #     loaded: [{gbps, ns}]  (with B and offcore occupancy) the latency demand
 #       misses see under load: data/workloads/probe/loaded.yaml at fmax,
 #       one phase per load level (its first, mixed, interval left out),
@@ -128,6 +131,16 @@ if [ "$(evsum "$tmp/st-core.yaml" "$stall")" -ge 0 ] && [ "$(evsum "$tmp/st-core
 		"$(evsum "$tmp/st-llc.yaml" cycles)" "$(evsum "$tmp/st-core.yaml" cycles)" \
 		"$(evsum "$tmp/st-branch.yaml" "$stall")" "$(evsum "$tmp/st-branch.yaml" "$misp")" \
 		"$(evsum "$tmp/st-core.yaml" "$misp")"
+fi
+
+# the socket's other DRAM readers, where the PMU has the memory
+# controller's read counter (role dram_reads, an uncore event): what it
+# counts while probe/core.yaml, which reads no DRAM of its own, runs
+dram=$(sed -n 's/.*name: *"\([^"]*\)", *counts: *dram_reads.*/\1/p' "$sim" | head -1)
+if [ -n "$dram" ] && [ "$(evsum "$tmp/st-core.yaml" "$dram")" -ge 0 ]; then
+	read -r tc _ < <(sums "$tmp/st-core.yaml")
+	awk -v n="$(evsum "$tmp/st-core.yaml" "$dram")" -v t="$tc" \
+		'BEGIN { printf "  background_gbps: %.4g\n", n * 64 / t / 1e9 }'
 fi
 
 lat2=$(sed -n 's/^memory_latency_ns: //p' "$tmp/lat")

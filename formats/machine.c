@@ -21,7 +21,8 @@
 static const char *const known_roles[] = {
 	"branch_sample", "stall_cycles", "llc_misses", "resource_stalls",
 	"memory_stall_cycles", "offcore_cycles", "offcore_occupancy", "prefetches",
-	"llc_references", "miss_stall_cycles", "mispredicts", "l2_miss_stall_cycles", NULL,
+	"llc_references", "miss_stall_cycles", "mispredicts", "l2_miss_stall_cycles",
+	"dram_reads", NULL,
 };
 
 /*
@@ -267,12 +268,13 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 }
 
 /* memory: {bandwidth_gbps: B, latency: [{ghz: F, ns: L, llc_ns: H, llc_chase_ns: K}, ...],
- * stall_llc_share: S, stall_per_mispredict: P}, every key optional but
+ * stall_llc_share: S, stall_per_mispredict: P, background_gbps: G}, every key optional but
  * ghz and ns; latency points sorted by ghz. */
 static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 {
 	static const char *const known[] = {"bandwidth_gbps", "latency", "loaded",
-					    "stall_llc_share", "stall_per_mispredict", NULL};
+					    "stall_llc_share", "stall_per_mispredict",
+					    "background_gbps", NULL};
 	static const char *const known_ld[] = {"gbps", "ns", NULL};
 	static const char *const known_pt[] = {"ghz", "ns", "llc_ns", "llc_chase_ns", NULL};
 	const sl_ynode *x;
@@ -294,6 +296,9 @@ static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 		   get_bounded(yp, sp, "stall_per_mispredict", 0, 1e4, &m->mem_stall_mispredict) < 0))
 		return -1;
 	m->has_stall_probe = sh != NULL;
+	if ((x = sl_ymap_get(v, "background_gbps")) &&
+	    get_bounded(yp, x, "background_gbps", 0, MAX_RATE, &m->mem_background_gbps) < 0)
+		return -1;
 	if ((x = sl_ymap_get(v, "loaded"))) {
 		if (sl_yexpect(yp, x, SL_YSEQ, "loaded") < 0)
 			return -1;
@@ -616,6 +621,8 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 			sl_yw_kdouble(&w, "stall_llc_share", m->mem_stall_llc_share);
 			sl_yw_kdouble(&w, "stall_per_mispredict", m->mem_stall_mispredict);
 		}
+		if (m->mem_background_gbps > 0)
+			sl_yw_kdouble(&w, "background_gbps", m->mem_background_gbps);
 		sl_yw_end_map(&w);
 	}
 	if (m->n_time_error) {

@@ -164,7 +164,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	md->temp_c = NAN;
 	md->k_stall = md->k_llc = md->k_memstall = -1;
 	md->k_ocyc = md->k_occ = md->k_pf = md->k_llcref = md->k_mst = md->k_misp = -1;
-	md->k_l2st = -1;
+	md->k_l2st = md->k_dram = -1;
 	md->k_c0 = -1;
 	if (check_inputs(p, m, t, flags) < 0)
 		return -1;
@@ -214,6 +214,11 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		    sl_machine_llc_chase(m, sl_machine_fmax(m)) > 0 &&
 		    (ev = sl_machine_role(m, "l2_miss_stall_cycles")))
 			md->k_l2st = sl_model_add_event(&evs, &n, &cap, ev);
+		/* the traffic as the memory controller counted it: every line
+		 * read, prefetches included, in every interval (an uncore
+		 * event takes no counter) */
+		if ((ev = sl_machine_role(m, "dram_reads")))
+			md->k_dram = sl_model_add_event(&evs, &n, &cap, ev);
 		/* the most traffic any probe achieved */
 		md->bw_gbps = m->mem_bandwidth_gbps;
 		if (m->n_mem_loaded)
@@ -270,7 +275,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		    need_measured(md, md->k_llc, "llc_misses") < 0)
 			goto fail;
 		int *opt[] = {&md->k_occ, &md->k_pf, &md->k_llcref, &md->k_mst, &md->k_stall,
-			      &md->k_misp, &md->k_l2st};
+			      &md->k_misp, &md->k_l2st, &md->k_dram};
 		for (size_t j = 0; j < SL_ARRAY_LEN(opt); j++)
 			if (*opt[j] >= 0 &&
 			    md->view.ev_cells[(size_t)*opt[j] * SL_SRC_N + SL_SRC_NONE])
@@ -627,6 +632,25 @@ static double count_or0(const sl_model *md, size_t i, int k)
 	return isfinite(x) && x > 0 ? x : 0;
 }
 
+/* Interval i's lines read from DRAM.  Where the memory controller counted
+ * the interval (role dram_reads: an uncore event, counted in every
+ * interval beside the core's counters), its count less the socket's other
+ * readers over the interval (memory: background_gbps); else the misses and
+ * prefetches, either of which may be borrowed from other intervals.  The
+ * misses and prefetches are not reconciled with the count (their share of
+ * the lines): the background's noise then moves the LLC hits, the small
+ * difference of two large counts (docs/models.md, "DRAM reads"). */
+static double mlp_lines(const sl_model *md, size_t i)
+{
+	if (md->k_dram >= 0 &&
+	    sl_interp_src(&md->view, i, (size_t)md->k_dram) == SL_SRC_MEASURED) {
+		double other = md->mach->mem_background_gbps * 1e9 / SL_LINE_BYTES *
+			       md->prof->iv[i].time_s;
+		return SL_MAX(0.0, count_or0(md, i, md->k_dram) - other);
+	}
+	return count_or0(md, i, md->k_llc) + count_or0(md, i, md->k_pf);
+}
+
 /* One stretch of execution as the mlp model sees it (mlp_cycles): its
  * cycles c at f0, offcore cycles O, DRAM bytes (misses and prefetches),
  * LLC hits' cycles fh, and miss stall cycles M (NAN: not counted with O). */
@@ -641,7 +665,7 @@ static mlp_part mlp_part_of(const sl_model *md, size_t i, double pol)
 	mlp_part q;
 	q.c = (double)md->prof->iv[i].cycles;
 	q.o = SL_MIN(count_or0(md, i, md->k_ocyc), q.c);
-	q.bytes = (count_or0(md, i, md->k_llc) + count_or0(md, i, md->k_pf)) * SL_LINE_BYTES;
+	q.bytes = mlp_lines(md, i) * SL_LINE_BYTES;
 	q.fh = llc_hit_cycles(md, i, q.c, q.o);
 	/* the hidden work: O - M when M is counted (0..O), else taken as
 	 * never clipped (the cycles less O are all work) */

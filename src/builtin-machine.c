@@ -167,6 +167,21 @@ static void can_predict(const sl_machine *m)
 			       : "not separated: needs the roles miss_stall_cycles, stall_cycles "
 				 "and mispredicts",
 		       m->mem_stall_llc_share, m->mem_stall_mispredict);
+	/* the mlp model's DRAM traffic (docs/models.md, "DRAM reads from the
+	 * memory controller") */
+	const char *dram = sl_machine_role(m, "dram_reads");
+	if (ocyc && dram)
+		printf("  DRAM traffic (mlp)    %s in every interval (%s); less "
+		       "%g GB/s of other readers (memory: background_gbps)\n", dram,
+		       sl_pfm_uncore(dram) ? "an uncore event, beside the counters"
+					   : "a core event: it takes a counter",
+		       m->mem_background_gbps);
+	else if (ocyc)
+		printf("  DRAM traffic (mlp)    from %s and %s (name dram_reads, the memory "
+		       "controller's reads, to count it in every interval)\n",
+		       sl_machine_role(m, "llc_misses") ? sl_machine_role(m, "llc_misses") : "?",
+		       sl_machine_role(m, "prefetches") ? sl_machine_role(m, "prefetches")
+							: "no prefetches");
 	/* the LLC hits' term of the mlp model (docs/models.md, "The LLC hits'
 	 * exposure") */
 	if (ocyc && sl_machine_llc_chase(m, sl_machine_fmax(m)) > 0)

@@ -94,6 +94,11 @@ typedef struct sl_machine {
 	 * model separates the other stalls under a miss with them */
 	int has_stall_probe;
 	double mem_stall_llc_share, mem_stall_mispredict;
+	/* the DRAM reads of other agents on the socket that the memory
+	 * controller's counter (role dram_reads) counts too, GB/s, as a probe
+	 * that reads no DRAM measured them (memory: background_gbps); 0 when
+	 * not measured */
+	double mem_background_gbps;
 	size_t n_time_error;
 	sl_time_error *time_error;
 } sl_machine;

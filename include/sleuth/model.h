@@ -265,6 +265,7 @@ typedef struct sl_model {
 	 * references (-1 when unused), and the machine's measured memory */
 	int k_ocyc, k_occ, k_pf, k_llcref, k_mst, k_misp;
 	int k_l2st;               /* mlp: stall cycles behind an L2 miss */
+	int k_dram;               /* mlp: the memory controller's reads */
 	double bw_gbps;
 	double *llc_expose;       /* mlp: per phase id, the LLC hits' stall
 				   * cycles per hit (llc_expose_begin); NULL:
