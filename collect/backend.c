@@ -17,5 +17,6 @@ void sl_backend_free(sl_backend *b)
 	free(b->kernel);
 	free(b->sampling);
 	free(b->counter_plan);
+	free(b->note);
 	free(b);
 }

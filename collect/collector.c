@@ -292,6 +292,8 @@ static void fill_metadata(loop *L, const sl_collect_opts *o, const sl_collect_st
 	for (size_t i = 0; i < SL_ARRAY_LEN(hw); i++)
 		if (bhw[i] && !*hw[i])
 			*hw[i] = sl_xstrdup(bhw[i]);
+	if (b->note)
+		sl_profile_add_note(p, "%s", b->note);
 	p->throttles = b->throttles;
 	p->merged_intervals = b->merged_intervals;
 	p->scaled_intervals = b->scaled_intervals;

@@ -38,7 +38,17 @@
  *    perf_event_max_sample_rate allows in one tick (a throttled event stops
  *    counting until the next tick);
  *  - inherit, enable_on_exec (on the target's exec), per-CPU events of a
- *    task that migrates between the CPUs it was opened on.
+ *    task that migrates between the CPUs it was opened on;
+ *  - a memory controller's uncore PMU (opts "uncore=", by default the
+ *    core PMU's: nhm_unc, wsm_unc, skx_unc_imc's six channels): a dynamic
+ *    type per box with its sysfs device (type, cpumask: the first CPU of
+ *    each of "sockets=N" sockets, pmu_device()), cpu-wide events only
+ *    (pid -1 on a CPU; EINVAL for a task's, with exclude_* bits or a
+ *    sample period, or in a group), perf_event_paranoid > 0 refusing them
+ *    (EACCES) unless "cap_perfmon=1", and an event on any CPU counting its
+ *    socket's box, as the kernel's uncore driver redirects it.  Encoding
+ *    its events is the model's too (uncore_encode(): perf-sys.h says why),
+ *    from libpfm4's own codes.
  *
  * The running program is a deterministic synthetic instruction stream
  * paced by the target's real CPU time (a task-clock event of the real kernel
@@ -67,7 +77,26 @@
 #include "sleuth/common.h"
 
 enum vendor { INTEL, AMD, ARM };
-enum role { R_OTHER, R_CYCLES, R_INSTR, R_BRANCH, R_ALLBR };
+enum role { R_OTHER, R_CYCLES, R_INSTR, R_BRANCH, R_ALLBR, R_UNCORE };
+
+/* Memory-controller uncore PMUs the model has: libpfm4's name (one box:
+ * exactly; several: the name and the box number) and the kernel's device
+ * for box b. */
+typedef struct unc_desc {
+	const char *pfm;
+	const char *dev;     /* printf format of the box number */
+	int boxes;
+} unc_desc;
+
+static const unc_desc uncores[] = {
+	{"nhm_unc", "uncore", 1},
+	{"wsm_unc", "uncore", 1},
+	{"skx_unc_imc", "uncore_imc_%d", 6},
+};
+
+/* The first dynamic type the kernel hands out after its fixed ones and
+ * the core PMU's (cpu: 4, breakpoint: 5, ...). */
+#define UNC_TYPE0 16
 
 typedef struct pmu_desc {
 	const char *prefix;   /* libpfm4 PMU names starting so */
@@ -76,29 +105,30 @@ typedef struct pmu_desc {
 	int fixed;            /* Intel fixed counters; Arm: the cycle counter */
 	int max_precise;
 	const char *branch;   /* the conditional-branch event, libpfm4 name */
+	const char *uncore;   /* its memory controller's libpfm4 PMU, or NULL */
 } pmu_desc;
 
 /* Counter counts as the kernel's drivers find them (CPUID leaf 0xA on
  * Intel, the PMU's registers elsewhere), not libpfm4's tables. */
 static const pmu_desc pmus[] = {
-	{"nhm", INTEL, 4, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL"},
-	{"wsm", INTEL, 4, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL"},
-	{"snb", INTEL, 8, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL"},
-	{"ivb", INTEL, 8, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL"},
-	{"hsw", INTEL, 8, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL"},
-	{"bdw", INTEL, 8, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL"},
-	{"skl", INTEL, 8, 4, 3, 3, "BR_INST_RETIRED:CONDITIONAL"},
-	{"skx", INTEL, 8, 4, 3, 3, "BR_INST_RETIRED:CONDITIONAL"},
-	{"clx", INTEL, 8, 4, 3, 3, "BR_INST_RETIRED:CONDITIONAL"},
-	{"icl", INTEL, 8, 8, 4, 3, "BR_INST_RETIRED:COND"},
-	{"icx", INTEL, 8, 8, 4, 3, "BR_INST_RETIRED:COND"},
-	{"spr", INTEL, 8, 8, 4, 3, "BR_INST_RETIRED:COND"},
-	{"amd64_fam17h", AMD, 6, 6, 0, 0, "RETIRED_CONDITIONAL_BRANCH_INSTRUCTIONS"},
-	{"amd64_fam19h", AMD, 6, 6, 0, 0, "RETIRED_CONDITIONAL_BRANCH_INSTRUCTIONS"},
-	{"arm_", ARM, 6, 6, 1, 0, "BR_RETIRED"},
+	{"nhm", INTEL, 4, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL", "nhm_unc"},
+	{"wsm", INTEL, 4, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL", "wsm_unc"},
+	{"snb", INTEL, 8, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL", NULL},
+	{"ivb", INTEL, 8, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL", NULL},
+	{"hsw", INTEL, 8, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL", NULL},
+	{"bdw", INTEL, 8, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL", NULL},
+	{"skl", INTEL, 8, 4, 3, 3, "BR_INST_RETIRED:CONDITIONAL", NULL},
+	{"skx", INTEL, 8, 4, 3, 3, "BR_INST_RETIRED:CONDITIONAL", "skx_unc_imc"},
+	{"clx", INTEL, 8, 4, 3, 3, "BR_INST_RETIRED:CONDITIONAL", "skx_unc_imc"},
+	{"icl", INTEL, 8, 8, 4, 3, "BR_INST_RETIRED:COND", NULL},
+	{"icx", INTEL, 8, 8, 4, 3, "BR_INST_RETIRED:COND", NULL},
+	{"spr", INTEL, 8, 8, 4, 3, "BR_INST_RETIRED:COND", NULL},
+	{"amd64_fam17h", AMD, 6, 6, 0, 0, "RETIRED_CONDITIONAL_BRANCH_INSTRUCTIONS", NULL},
+	{"amd64_fam19h", AMD, 6, 6, 0, 0, "RETIRED_CONDITIONAL_BRANCH_INSTRUCTIONS", NULL},
+	{"arm_", ARM, 6, 6, 1, 0, "BR_RETIRED", NULL},
 	/* what libpfm4 4.13 falls back to on CPUs it does not know, e.g.
 	 * hybrid Alder Lake (with opts "hybrid=1") */
-	{"ix86arch", INTEL, 8, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL"},
+	{"ix86arch", INTEL, 8, 4, 3, 2, "BR_INST_RETIRED:CONDITIONAL", NULL},
 };
 
 #define TICK_NS 100000ull    /* model tick: 0.1 ms of the target's CPU time */
@@ -127,6 +157,7 @@ struct fev {
 	unsigned seq;         /* creation order */
 	int enabled, active;
 	uint64_t count, enabled_ns, running_ns, id;
+	double carry;         /* uncore: the fraction of a count not yet made */
 	int64_t left;         /* events to the next overflow */
 	int throttled;
 	uint64_t irqs;        /* overflows this tick */
@@ -157,6 +188,9 @@ static struct {
 	int pinned_later;     /* only after sleuth's start-up check */
 	int deny;             /* seccomp (EPERM: every open), EBUSY (hardware) */
 	int hybrid;           /* cpu_core and cpu_atom PMUs (Alder Lake+) */
+	const unc_desc *unc;  /* the memory controller's uncore PMU, or NULL */
+	int sockets;          /* each with one box of each uncore device */
+	int cap_perfmon;      /* sleuth has CAP_PERFMON: paranoid does not apply */
 	long max_rate;
 	uint64_t branch_config;
 	uint32_t branch_type;
@@ -208,9 +242,12 @@ static int gp_counters(void)
 
 /* ---- the synthetic program --------------------------------------------- */
 
+/* The memory controller's reads (demand misses and prefetches) per
+ * instruction: what its uncore PMU counts over every socket and channel. */
 static const struct {
-	double len, ipc, branches; /* instructions, per cycle, per instruction */
-} phases[] = {{400e6, 2.0, 0.20}, {300e6, 0.7, 0.10}, {200e6, 1.2, 0.15}};
+	double len, ipc, branches, dram; /* instructions, per cycle, per instruction */
+} phases[] = {{400e6, 2.0, 0.20, 0.002}, {300e6, 0.7, 0.10, 0.02},
+	      {200e6, 1.2, 0.15, 0.008}};
 
 static int phase_at(double instr)
 {
@@ -532,6 +569,19 @@ static void run_tick(task *t, uint64_t time)
 		if (!e->throttled)
 			count_tick(e, t, p, time);
 	}
+	/* the target's DRAM reads, interleaved over every socket's channels:
+	 * each box counts its share, whichever CPU the target runs on */
+	for (size_t i = 0; i < F.n_ev; i++) {
+		fev *e = F.ev[i];
+		if (e->role != R_UNCORE || !e->enabled)
+			continue;
+		e->enabled_ns += TICK_NS;
+		e->running_ns += TICK_NS;
+		e->carry += (double)TICK_NS * GHZ * phases[p].ipc * phases[p].dram /
+			    (double)(F.sockets * F.unc->boxes);
+		e->count += (uint64_t)e->carry;
+		e->carry -= (double)(uint64_t)e->carry;
+	}
 	t->instr += (double)TICK_NS * GHZ * phases[p].ipc;
 	t->tick++;
 }
@@ -655,8 +705,8 @@ static int f_open(struct perf_event_attr *ua, pid_t pid, int cpu, int group,
 		size = sizeof a;
 	}
 	memcpy(&a, ua, size);
-	if (F.paranoid >= 3 || (F.paranoid >= 2 && !a.exclude_kernel) ||
-	    (pid == -1 && F.paranoid >= 1))
+	if (!F.cap_perfmon && (F.paranoid >= 3 || (F.paranoid >= 2 && !a.exclude_kernel) ||
+			       (pid == -1 && F.paranoid >= 1)))
 		return fail(EACCES);
 	if (pid == -1 && cpu == -1)
 		return fail(EINVAL);
@@ -674,6 +724,15 @@ static int f_open(struct perf_event_attr *ua, pid_t pid, int cpu, int group,
 	} else if (a.type == PERF_TYPE_RAW) {
 		if (F.branch_type == PERF_TYPE_RAW && a.config == F.branch_config)
 			role = R_BRANCH;
+	} else if (F.unc && a.type >= UNC_TYPE0 &&
+		   a.type < UNC_TYPE0 + (unsigned)F.unc->boxes) {
+		/* the kernel's uncore event_init: counting a socket, at every
+		 * privilege level, without interrupts or a task */
+		if (pid != -1 || cpu < 0 || group >= 0 || a.exclude_user ||
+		    a.exclude_kernel || a.exclude_hv || a.exclude_idle ||
+		    a.sample_period || a.freq)
+			return fail(EINVAL);
+		role = R_UNCORE;
 	} else {
 		return fail(ENOENT);
 	}
@@ -702,6 +761,8 @@ static int f_open(struct perf_event_attr *ua, pid_t pid, int cpu, int group,
 	e->leader = leader ? leader : e;
 	e->enabled = !a.disabled;
 	e->left = (int64_t)a.sample_period;
+	if (role == R_UNCORE)
+		goto made; /* its own PMU: no core counter */
 	/* the group must fit an empty PMU (x86 validate_group): what others
 	 * hold is not looked at */
 	pmu_state st;
@@ -710,6 +771,7 @@ static int f_open(struct perf_event_attr *ua, pid_t pid, int cpu, int group,
 		free(e);
 		return fail(EINVAL);
 	}
+made:
 	e->fd = eventfd(0, (flags & PERF_FLAG_FD_CLOEXEC) ? EFD_CLOEXEC : 0);
 	if (e->fd < 0) {
 		free(e);
@@ -961,6 +1023,61 @@ static long f_knob(const char *path, long dflt)
 	return dflt;
 }
 
+/* The CPU of socket s that its uncore boxes' events are opened on: the
+ * first of its share of the online CPUs (a socket may be past them on a
+ * small host; the model takes any CPU number). */
+static int socket_cpu(int s)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return s * (int)SL_MAX(n / F.sockets, 1);
+}
+
+static int f_pmu_device(uint32_t type, char *dev, size_t dev_len, char *cpus,
+			size_t cpus_len)
+{
+	if (!F.unc || type < UNC_TYPE0 || type >= UNC_TYPE0 + (unsigned)F.unc->boxes)
+		return -1;
+	snprintf(dev, dev_len, F.unc->dev, (int)(type - UNC_TYPE0));
+	size_t n = 0;
+	cpus[0] = 0;
+	for (int s = 0; s < F.sockets && n < cpus_len; s++)
+		n += (size_t)snprintf(cpus + n, cpus_len - n, "%s%d", s ? "," : "",
+				      socket_cpu(s));
+	return 0;
+}
+
+static int f_uncore_encode(const char *event, struct perf_event_attr *a)
+{
+	const char *sep = strstr(event, "::");
+	size_t len = sep ? (size_t)(sep - event) : 0, plen = F.unc ? strlen(F.unc->pfm) : 0;
+	int box = -1;
+	if (F.unc && len >= plen && !strncmp(event, F.unc->pfm, plen)) {
+		if (F.unc->boxes == 1) {
+			box = len == plen ? 0 : -1;
+		} else if (len > plen) {
+			char *end;
+			long b = strtol(event + plen, &end, 10);
+			box = end == sep && b >= 0 && b < F.unc->boxes ? (int)b : -1;
+		}
+	}
+	if (box < 0) {
+		sl_error_set("the modelled machine has no uncore PMU %.*s (it has "
+			     "%s); %s", (int)len, event, F.unc ? F.unc->pfm : "none",
+			     SL_UNCORE_FIX);
+		return -1;
+	}
+	uint64_t codes[3];
+	int n = sl_pfm_codes(event, codes, 3);
+	if (n < 1)
+		return -1;
+	/* as libpfm4's perf encoders: the counter's enable and interrupt
+	 * bits (22, 20) are the kernel's */
+	a->type = UNC_TYPE0 + (unsigned)box;
+	a->config = codes[0] & ~((1ull << 22) | (1ull << 20));
+	a->config1 = n > 1 ? codes[1] : 0;
+	return 0;
+}
+
 static sl_perf_sys fake_sys = {
 	.open = f_open,
 	.ioctl = f_ioctl,
@@ -970,6 +1087,8 @@ static sl_perf_sys fake_sys = {
 	.close = f_close,
 	.poll = f_poll,
 	.knob = f_knob,
+	.pmu_device = f_pmu_device,
+	.uncore_encode = f_uncore_encode,
 };
 
 const sl_perf_sys *sl_fake_pmu_sys(const char *pmu, const char *opts)
@@ -993,6 +1112,8 @@ const sl_perf_sys *sl_fake_pmu_sys(const char *pmu, const char *opts)
 	F.paranoid = 2;
 	F.max_rate = 100000;
 	F.pinned_cpu = -1;
+	F.sockets = 1;
+	const char *unc = d->uncore;
 	char *o = sl_xstrdup(opts ? opts : ""), *save = NULL;
 	for (char *kv = strtok_r(o, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
@@ -1015,10 +1136,19 @@ const sl_perf_sys *sl_fake_pmu_sys(const char *pmu, const char *opts)
 			F.pinned_later = (int)v;
 		else if (!strcmp(kv, "hybrid"))
 			F.hybrid = (int)v;
+		else if (!strcmp(kv, "sockets"))
+			F.sockets = (int)SL_MAX(v, 1);
+		else if (!strcmp(kv, "cap_perfmon"))
+			F.cap_perfmon = (int)v;
+		else if (!strcmp(kv, "uncore") && eq)
+			unc = strcmp(eq + 1, "0") ? eq + 1 : NULL;
 		else if (!strcmp(kv, "deny") && eq)
 			F.deny = !strcmp(eq + 1, "EPERM") ? EPERM
 				 : !strcmp(eq + 1, "EBUSY") ? EBUSY : 0;
 	}
+	for (size_t i = 0; unc && i < SL_ARRAY_LEN(uncores); i++)
+		if (!strcmp(unc, uncores[i].pfm))
+			F.unc = &uncores[i];
 	free(o);
 	fake_sys.name = F.name;
 	return &fake_sys;

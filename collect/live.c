@@ -17,6 +17,10 @@ typedef struct live {
 	uint64_t *counts;   /* n_events, handed out in sl_obs */
 	char *on;           /* programmed now */
 	char *on_next;      /* as asked by the last program() */
+	/* per event: its group member (1 + its rank among the core events)
+	 * or, for an uncore event (sl_pfm_uncore), its rank among those */
+	size_t *slot;
+	char *uncore;
 	size_t scaled;      /* intervals whose group was multiplexed */
 	double run_sum;     /* their fractions of time on the PMU, summed */
 } live;
@@ -52,11 +56,7 @@ char *sl_host_cpu_name(void)
 static int live_program(sl_backend *b, const size_t *ev, size_t n)
 {
 	live *l = b->priv;
-	if (n > b->k) {
-		sl_error_set("%zu events asked for one interval but the %s backend has "
-			     "%zu counters", n, b->name, b->k);
-		return -1;
-	}
+	size_t core = 0;
 	memset(l->on_next, 0, b->n_events ? b->n_events : 1);
 	for (size_t i = 0; i < n; i++) {
 		if (ev[i] >= b->n_events) {
@@ -64,7 +64,14 @@ static int live_program(sl_backend *b, const size_t *ev, size_t n)
 				     b->n_events);
 			return -1;
 		}
-		l->on_next[ev[i]] = 1;
+		/* uncore events count in every interval, on no counter */
+		l->on_next[ev[i]] = !l->uncore[ev[i]];
+		core += !l->uncore[ev[i]];
+	}
+	if (core > b->k) {
+		sl_error_set("%zu events asked for one interval but the %s backend has "
+			     "%zu counters", core, b->name, b->k);
+		return -1;
 	}
 	/* Disable first so the group never holds more than k events. */
 	for (int pass = 0; pass < 2; pass++)
@@ -72,7 +79,7 @@ static int live_program(sl_backend *b, const size_t *ev, size_t n)
 			int want = l->on_next[e];
 			if (want == l->on[e] || want != pass)
 				continue;
-			if (sl_session_enable(l->s, 1 + e, want) < 0)
+			if (sl_session_enable(l->s, l->slot[e], want) < 0)
 				return -1;
 			l->on[e] = (char)want;
 		}
@@ -124,8 +131,11 @@ static int live_next(sl_backend *b, sl_obs *o)
 		o->instructions = (uint64_t)((double)iv.values[0] * scale + 0.5);
 		o->cycles = (uint64_t)((double)iv.values[1] * scale + 0.5);
 		for (size_t e = 0; e < b->n_events; e++)
-			if (l->on[e])
-				l->counts[e] = (uint64_t)((double)iv.values[2 + e] * scale + 0.5);
+			if (l->uncore[e])
+				l->counts[e] = iv.uncore[l->slot[e]];
+			else if (l->on[e])
+				l->counts[e] = (uint64_t)((double)iv.values[1 + l->slot[e]] *
+							  scale + 0.5);
 	}
 	return 1;
 }
@@ -182,6 +192,8 @@ static void live_destroy(sl_backend *b)
 		free(l->counts);
 		free(l->on);
 		free(l->on_next);
+		free(l->slot);
+		free(l->uncore);
 		free(l);
 	}
 	for (size_t i = 0; i < b->n_events; i++)
@@ -218,6 +230,28 @@ sl_backend *sl_live_backend_new(const char *name, const sl_live_opts *o,
 	l->counts = sl_xcalloc(n_events ? n_events : 1, sizeof(uint64_t));
 	l->on = sl_xcalloc(n_events ? n_events : 1, 1);
 	l->on_next = sl_xcalloc(n_events ? n_events : 1, 1);
+	l->slot = sl_xcalloc(n_events + 1, sizeof *l->slot);
+	l->uncore = sl_xcalloc(n_events + 1, 1);
+	size_t n_core = 0, n_unc = 0;
+	for (size_t e = 0; e < n_events && has_counts; e++) {
+		l->uncore[e] = (char)sl_pfm_uncore(events[e]);
+		l->slot[e] = l->uncore[e] ? n_unc++ : 1 + n_core++;
+		const char *why = l->uncore[e] ? sl_session_uncore_problem(s, l->slot[e]) : NULL;
+		if (!why)
+			continue;
+		/* no dead end: the run goes on without it */
+		char *line = sl_xasprintf("uncore event %s is not counted: %s; it stays "
+					  "missing in every interval and the models use "
+					  "core events", events[e], why);
+		sl_warn("%s", line);
+		if (b->note) {
+			char *both = sl_xasprintf("%s; %s", b->note, line);
+			free(line);
+			line = both;
+		}
+		free(b->note);
+		b->note = line;
+	}
 	b->priv = l;
 	b->name = name;
 	b->n_events = n_events;

@@ -9,8 +9,11 @@
 
 /*
  * A backend over a session started with cfg.  With counts, cfg's members
- * are: [0] cycles, [1 + i] events[i] (all opened disabled; program()
- * enables at most k of them); the leader counts instructions.  Without
+ * are: [0] cycles, then the events that are not uncore ones (sl_pfm_uncore)
+ * in their order (all opened disabled; program() enables at most k of
+ * them); the leader counts instructions.  cfg's uncore events are the
+ * uncore ones in their order, reported in every interval; one the session
+ * could not open is said on stderr and in the backend's note.  Without
  * counts the session only cuts intervals and samples addresses.
  * Takes ownership of nothing; copies what it keeps.  NULL with sl_error().
  */

@@ -14,6 +14,7 @@
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 typedef struct sl_perf_sys {
@@ -30,6 +31,20 @@ typedef struct sl_perf_sys {
 	/* An integer kernel setting (a /proc/sys or /sys path); dflt if the
 	 * file is absent or unreadable. */
 	long (*knob)(const char *path, long dflt);
+	/* The event source device of dynamic PMU type `type`, the directory
+	 * /sys/bus/event_source/devices/<dev> whose file `type` holds it: its
+	 * name in dev and its file `cpumask` (the CPUs to open the PMU's
+	 * events on, one per socket or die for an uncore PMU) in cpus.  0, or
+	 * -1 when no device has that type. */
+	int (*pmu_device)(uint32_t type, char *dev, size_t dev_len, char *cpus,
+			  size_t cpus_len);
+	/* The fake PMU only (NULL for the kernel): what libpfm4's perf encoder
+	 * would give an uncore event on the modelled machine.  libpfm4 cannot:
+	 * under LIBPFM_FORCE_PMU it sets up the forced core PMU alone, and its
+	 * uncore encoders read the PMU's type from the real
+	 * /sys/bus/event_source/devices/<pmu>/type.  0, or -1 with sl_error()
+	 * when the model has no such uncore PMU. */
+	int (*uncore_encode)(const char *event, struct perf_event_attr *a);
 } sl_perf_sys;
 
 /* The table in use: the fake PMU when SLEUTH_FAKE_PMU is set (and libpfm4
@@ -38,7 +53,8 @@ const sl_perf_sys *sl_perf_sys_get(void);
 /* The fake PMU's table for pmu (a libpfm4 PMU name), or NULL with
  * sl_error() if the model does not know it.  opts as SLEUTH_FAKE_PMU_OPTS:
  * "ht=0,watchdog=0,paranoid=3,max_rate=N,pinned=N,pinned_cpu=C,
- * pinned_later=1,deny=EPERM|EBUSY,hybrid=1" (NULL: defaults). */
+ * pinned_later=1,deny=EPERM|EBUSY,hybrid=1,uncore=0|nhm_unc|wsm_unc|
+ * skx_unc_imc,sockets=N,cap_perfmon=1" (NULL: defaults). */
 const sl_perf_sys *sl_fake_pmu_sys(const char *pmu, const char *opts);
 
 /* Kernel settings sleuth reads. */

@@ -9,7 +9,9 @@
  * opened later would not be inherited by threads that already exist.
  * An inherited event cannot be re-armed with PERF_EVENT_IOC_REFRESH, so the
  * boundary counter simply keeps its period and the kernel re-arms it at
- * each overflow.
+ * each overflow.  The model's uncore events (sl_pfm_uncore) stay out of the
+ * group and the counter plan: the session counts them system-wide on their
+ * own PMU in every interval (collect/session.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -160,11 +162,14 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 		sl_info("counter plan %s", desc);
 	}
 	const char *const *events = o->events;
-	size_t n = o->n_events;
+	size_t n = o->n_events, n_core = 0, n_unc = 0;
 	sl_session_cfg cfg;
 	memset(&cfg, 0, sizeof cfg);
 	struct perf_event_attr *members = sl_xcalloc(n + 1, sizeof *members);
+	struct perf_event_attr *unc = sl_xcalloc(n + 1, sizeof *unc);
 	const char **names = sl_xcalloc(n + 1, sizeof *names);
+	const char **unc_names = sl_xcalloc(n + 1, sizeof *unc_names);
+	char **unc_problem = sl_xcalloc(n + 1, sizeof *unc_problem);
 	sl_backend *b = NULL;
 	if (sl_pfm_encode("instructions", &cfg.boundary) < 0 ||
 	    sl_pfm_encode("cycles", &members[0]) < 0 ||
@@ -172,15 +177,22 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 		goto out;
 	names[0] = "cycles";
 	for (size_t i = 0; i < n; i++) {
-		if (sl_pfm_encode(events[i], &members[1 + i]) < 0)
+		if (sl_pfm_uncore(events[i])) {
+			/* beside the group, on their own PMU (live.h) */
+			if (sl_pfm_encode_uncore(events[i], &unc[n_unc]) < 0)
+				unc_problem[n_unc] = sl_xstrdup(sl_error());
+			unc_names[n_unc++] = events[i];
+			continue;
+		}
+		if (sl_pfm_encode(events[i], &members[1 + n_core]) < 0)
 			goto out;
-		members[1 + i].disabled = 1;
-		names[1 + i] = events[i];
+		members[1 + n_core].disabled = 1;
+		names[1 + n_core++] = events[i];
 	}
 	/* check the plan on this machine; fewer events while they do not fit */
 	size_t k0 = k;
 	int fit;
-	while (k > 0 && (fit = probe_fit(&cfg.boundary, members, SL_MIN(k, n), &cfg.sampler)) == 0)
+	while (k > 0 && (fit = probe_fit(&cfg.boundary, members, SL_MIN(k, n_core), &cfg.sampler)) == 0)
 		k--;
 	if (k == 0) {
 		sl_error_set("the counter group and the branch sampler do not run "
@@ -200,8 +212,12 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 	cfg.sampler.precise_ip = (unsigned)precise;
 	cfg.sampler_precise_fallback = 1;
 	cfg.members = members;
-	cfg.n_members = n + 1;
+	cfg.n_members = n_core + 1;
 	cfg.member_names = names;
+	cfg.uncore = unc;
+	cfg.n_uncore = n_unc;
+	cfg.uncore_names = unc_names;
+	cfg.uncore_problem = (const char *const *)unc_problem;
 	cfg.energy = o->energy;
 	cfg.sysfs_root = o->sysfs_root;
 	b = sl_live_backend_new("perf", o, &cfg, 1, events, n, k);
@@ -215,6 +231,11 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 		b->counter_plan = sl_xstrdup(desc);
 	}
 out:
+	for (size_t i = 0; i < n_unc; i++)
+		free(unc_problem[i]);
+	free(unc_problem);
+	free(unc_names);
+	free(unc);
 	free(members);
 	free(names);
 	return b;

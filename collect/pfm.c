@@ -10,6 +10,7 @@
 
 /* linux/perf_event.h (through collect.h) first: libpfm4's own copy of the
  * perf ABI then steps aside. */
+#include "perf-sys.h"
 #include "session.h"
 #include "sleuth/common.h"
 #include <perfmon/pfmlib_perf_event.h>
@@ -24,10 +25,14 @@ int sl_pfm_init(void)
 	if (pfm_state > 0 && pfm_initialize() != PFM_SUCCESS)
 		pfm_state = 0;
 	if (pfm_state == 0) {
-		/* the fake PMU (tests) is this PMU for libpfm4 too */
+		/* the fake PMU (tests) is this PMU for libpfm4 too; its uncore
+		 * PMUs are not detected then, and libpfm4 encodes their events
+		 * (sl_pfm_codes) only when told to encode inactive PMUs' */
 		const char *fake = getenv("SLEUTH_FAKE_PMU");
-		if (fake && *fake)
+		if (fake && *fake) {
 			setenv("LIBPFM_FORCE_PMU", fake, 1);
+			setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+		}
 		int r = pfm_initialize();
 		pfm_state = r == PFM_SUCCESS ? 1 : -1;
 		if (r != PFM_SUCCESS)
@@ -149,6 +154,62 @@ int sl_pfm_encode(const char *event, struct perf_event_attr *attr)
 	attr->exclude_kernel = 1;
 	attr->exclude_hv = 1;
 	return 0;
+}
+
+int sl_pfm_encode_uncore(const char *event, struct perf_event_attr *attr)
+{
+	if (sl_pfm_init() < 0)
+		return -1;
+	const sl_perf_sys *sys = sl_perf_sys_get();
+	memset(attr, 0, sizeof *attr);
+	attr->size = sizeof *attr;
+	if (sys->uncore_encode) {
+		if (sys->uncore_encode(event, attr) < 0)
+			return -1;
+	} else {
+		pfm_perf_encode_arg_t arg;
+		memset(&arg, 0, sizeof arg);
+		arg.size = sizeof arg;
+		arg.attr = attr;
+		int r = pfm_get_os_event_encoding(event, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+		if (r != PFM_SUCCESS) {
+			/* an absent PMU's events are "not found"; a present one the
+			 * kernel does not export is "not supported" (libpfm4 found
+			 * no /sys/bus/event_source/devices/<pmu>/type) */
+			sl_error_set("libpfm4 cannot encode it here (%s): this machine "
+				     "has no such uncore PMU, or the kernel does not "
+				     "export it; %s", pfm_strerror(r), SL_UNCORE_FIX);
+			return -1;
+		}
+	}
+	/* an uncore PMU counts every privilege level and refuses the
+	 * exclude bits, sampling and inheritance */
+	attr->size = sizeof *attr;
+	attr->exclude_user = attr->exclude_kernel = attr->exclude_hv = 0;
+	attr->exclude_idle = 0;
+	attr->sample_period = 0;
+	attr->freq = 0;
+	attr->inherit = 0;
+	attr->enable_on_exec = 0;
+	return 0;
+}
+
+int sl_pfm_codes(const char *event, uint64_t *codes, int max)
+{
+	if (sl_pfm_init() < 0)
+		return -1;
+	pfm_pmu_encode_arg_t arg;
+	memset(&arg, 0, sizeof arg);
+	arg.size = sizeof arg;
+	int r = pfm_get_os_event_encoding(event, PFM_PLM3, PFM_OS_NONE, &arg);
+	if (r != PFM_SUCCESS) {
+		sl_error_set("libpfm4 does not know %s: %s", event, pfm_strerror(r));
+		return -1;
+	}
+	int n = SL_MIN(arg.count, max);
+	memcpy(codes, arg.codes, (size_t)n * sizeof *codes);
+	free(arg.codes);
+	return n;
 }
 
 /* Retired conditional branches: Intel names the umask CONDITIONAL up to

@@ -22,6 +22,17 @@
  * When the group counts events, the collector is woken at every boundary to
  * read them (eager); otherwise it reads the rings when half full (lazy),
  * which costs the target almost nothing.
+ *
+ * Uncore events (a memory controller's reads) are no task's: an uncore PMU
+ * counts its whole socket, so, by perf_event_open(2) and the kernel's
+ * uncore drivers, they are opened cpu-wide (pid -1) on the CPUs of the
+ * PMU's sysfs cpumask (one per socket or die: opened on every CPU they
+ * would count each socket once per CPU), outside the group, without
+ * exclude bits or sampling, which such a PMU refuses.  enable_on_exec is a
+ * task event's, so they are enabled as the target is released, and read
+ * with the group at every boundary.  One that cannot be opened (cpu-wide
+ * counting needs perf_event_paranoid <= 0 or CAP_PERFMON) is left out with
+ * its reason: the run goes on without it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -100,6 +111,14 @@ struct sl_session {
 	uint64_t *map_canon; /* per mapping: where its file sits in canonical
 			      * addresses (see canonical()) */
 	size_t last_map;     /* the mapping of the last sample: a cache */
+	/* uncore events: each on its PMU's cpumask CPUs (fds -1 when not
+	 * counted), values and enabled/running times summed over them */
+	size_t n_unc;
+	int **unc_fd;
+	size_t *unc_ncpu;
+	char **unc_problem;
+	uint64_t (*unc_prev)[3];
+	uint64_t *unc_out;
 	sl_energy *energy;
 	double prev_energy;
 	char *hwmon;         /* with energy: the CPU temperature sensor, or NULL */
@@ -159,6 +178,13 @@ static int target_fork(sl_session *s, char *const *argv)
 /* Release the child; fails if its exec failed. */
 static int target_go(sl_session *s)
 {
+	for (size_t i = 0; i < s->n_unc; i++)
+		for (size_t c = 0; c < s->unc_ncpu[i]; c++)
+			if (sl_perf_sys_get()->ioctl(s->unc_fd[i][c], PERF_EVENT_IOC_ENABLE, 0) < 0) {
+				sl_error_set("cannot enable an uncore counter: %s",
+					     strerror(errno));
+				return -1;
+			}
 	s->t0_ns = mono_ns();
 	s->last_cut_ns = s->t0_ns;
 	char c = 1;
@@ -295,31 +321,45 @@ static void common_attr(struct perf_event_attr *a)
 	a->sample_id_all = 1;
 }
 
-/* The online CPUs ("0-3,6" in sysfs; all configured ones if unreadable). */
-static int *online_cpus(int *n)
+/* A sysfs CPU list ("0-3,6") as numbers; how many in *n. */
+static int *cpu_list(const char *text, size_t *n)
 {
 	int *ids = NULL;
 	size_t len = 0, cap = 0;
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	int a, b;
-	char sep;
-	while (f && fscanf(f, "%d", &a) == 1) {
-		b = a;
-		if (fscanf(f, "%c", &sep) == 1 && sep == '-' && fscanf(f, "%d", &b) == 1)
-			sep = fscanf(f, "%c", &sep) == 1 ? sep : 0;
-		for (int c = a; c <= b; c++) {
-			SL_GROW(ids, len, cap);
-			ids[len++] = c;
-		}
-	}
-	if (f)
-		fclose(f);
-	if (!len) {
-		long conf = sysconf(_SC_NPROCESSORS_CONF);
-		for (long c = 0; c < (conf > 0 ? conf : 1); c++) {
+	const char *p = text;
+	while (*p >= '0' && *p <= '9') {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (long c = a; c <= b; c++) {
 			SL_GROW(ids, len, cap);
 			ids[len++] = (int)c;
 		}
+		p = end + (*end == ',');
+	}
+	*n = len;
+	return ids;
+}
+
+/* The online CPUs (all configured ones if unreadable). */
+static int *online_cpus(int *n)
+{
+	char line[4096] = "";
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	if (f) {
+		if (!fgets(line, sizeof line, f))
+			line[0] = 0;
+		fclose(f);
+	}
+	size_t len;
+	int *ids = cpu_list(line, &len);
+	if (!len) {
+		long conf = sysconf(_SC_NPROCESSORS_CONF);
+		free(ids);
+		ids = sl_xcalloc(conf > 0 ? (size_t)conf : 1, sizeof *ids);
+		for (long c = 0; c < (conf > 0 ? conf : 1); c++)
+			ids[len++] = (int)c;
 	}
 	*n = (int)len;
 	return ids;
@@ -382,6 +422,89 @@ static int open_cpu(sl_session *s, const sl_session_cfg *cfg, int idx,
 	return 0;
 }
 
+/* Why an uncore event did not open (errno e on CPU cpu of PMU dev). */
+static char *uncore_refusal(int e, const char *dev, int cpu)
+{
+	if (e == EACCES)
+		return sl_xasprintf("counting PMU %s system-wide needs "
+				    "kernel.perf_event_paranoid <= 0 (it is %ld) or "
+				    "CAP_PERFMON: 'sudo sysctl kernel.perf_event_paranoid=0', "
+				    "or 'sudo setcap cap_perfmon+ep' on sleuth", dev,
+				    read_paranoid());
+	if (e == EPERM)
+		return sl_xasprintf("a seccomp filter or security module refused "
+				    "PMU %s (EPERM); in Docker run with --cap-add PERFMON "
+				    "and a seccomp profile that allows perf_event_open", dev);
+	return sl_xasprintf("PMU %s refused it on CPU %d: %s", dev, cpu, strerror(e));
+}
+
+/* Open uncore event i on every CPU of its PMU's cpumask, disabled; on any
+ * refusal none stays open and the reason is kept. */
+static void open_uncore(sl_session *s, const sl_session_cfg *cfg, size_t i)
+{
+	const sl_perf_sys *sys = sl_perf_sys_get();
+	if (cfg->uncore_problem && cfg->uncore_problem[i]) {
+		s->unc_problem[i] = sl_xstrdup(cfg->uncore_problem[i]);
+		return;
+	}
+	struct perf_event_attr a = cfg->uncore[i];
+	char dev[256], mask[1024];
+	if (sys->pmu_device(a.type, dev, sizeof dev, mask, sizeof mask) < 0) {
+		s->unc_problem[i] = sl_xasprintf(
+			"no PMU with type %u and a cpumask under "
+			"/sys/bus/event_source/devices: the kernel does not export "
+			"this uncore PMU; %s", a.type, SL_UNCORE_FIX);
+		return;
+	}
+	size_t n;
+	int *cpus = cpu_list(mask, &n);
+	a.disabled = 1;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	s->unc_fd[i] = sl_xcalloc(n + 1, sizeof(int));
+	for (size_t c = 0; c < n; c++) {
+		int fd = sys->open(&a, -1, cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			s->unc_problem[i] = uncore_refusal(errno, dev, cpus[c]);
+			while (s->unc_ncpu[i])
+				sys->close(s->unc_fd[i][--s->unc_ncpu[i]]);
+			break;
+		}
+		s->unc_fd[i][s->unc_ncpu[i]++] = fd;
+	}
+	if (!n)
+		s->unc_problem[i] = sl_xasprintf("PMU %s lists no CPU in its cpumask", dev);
+	free(cpus);
+}
+
+/* Read the uncore events: each one's delta since the last read, summed
+ * over its CPUs, scaled if its PMU multiplexed it. */
+static int read_uncore(sl_session *s)
+{
+	for (size_t i = 0; i < s->n_unc; i++) {
+		uint64_t now[3] = {0, 0, 0}, v[3];
+		for (size_t c = 0; c < s->unc_ncpu[i]; c++) {
+			if (sl_perf_sys_get()->read(s->unc_fd[i][c], v, sizeof v) != sizeof v) {
+				sl_error_set("cannot read an uncore counter: %s", strerror(errno));
+				return -1;
+			}
+			for (int k = 0; k < 3; k++)
+				now[k] += v[k];
+		}
+		uint64_t d = now[0] - s->unc_prev[i][0], en = now[1] - s->unc_prev[i][1],
+			 run = now[2] - s->unc_prev[i][2];
+		s->unc_out[i] = !s->unc_ncpu[i] || (en && !run) ? SL_MISSING
+				: run < en ? (uint64_t)((double)d * (double)en / (double)run + 0.5)
+				: d;
+		memcpy(s->unc_prev[i], now, sizeof now);
+	}
+	return 0;
+}
+
+const char *sl_session_uncore_problem(const sl_session *s, size_t i)
+{
+	return i < s->n_unc ? s->unc_problem[i] : NULL;
+}
+
 /* A program name without '/' is looked up in PATH as execvp will. */
 static int check_program(const char *prog)
 {
@@ -431,13 +554,19 @@ sl_session *sl_session_start(const sl_session_cfg *cfg)
 			s->cpus[i].members[m] = -1;
 	}
 	free(ids);
-	raise_nofile((size_t)s->ncpu * (cfg->n_members + 4));
+	raise_nofile((size_t)s->ncpu * (cfg->n_members + 4 + cfg->n_uncore));
 	s->prev = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->now = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->deltas = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->late = sl_xcalloc(cfg->n_members + 1, 1);
 	s->late_base = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->late_own = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
+	s->n_unc = cfg->n_uncore;
+	s->unc_fd = sl_xcalloc(s->n_unc + 1, sizeof *s->unc_fd);
+	s->unc_ncpu = sl_xcalloc(s->n_unc + 1, sizeof *s->unc_ncpu);
+	s->unc_problem = sl_xcalloc(s->n_unc + 1, sizeof *s->unc_problem);
+	s->unc_prev = sl_xcalloc(s->n_unc + 1, sizeof *s->unc_prev);
+	s->unc_out = sl_xcalloc(s->n_unc + 1, sizeof *s->unc_out);
 	if (cfg->energy) {
 		if (cfg->sysfs_root) {
 			char *pc = sl_xasprintf("%s/class/powercap", cfg->sysfs_root);
@@ -479,6 +608,8 @@ sl_session *sl_session_start(const sl_session_cfg *cfg)
 	for (int i = 0; i < s->ncpu; i++)
 		if (open_cpu(s, cfg, i, &lead, &smp) < 0)
 			goto fail;
+	for (size_t i = 0; i < s->n_unc; i++)
+		open_uncore(s, cfg, i);
 	s->precise = smp.precise_ip;
 	return s;
 fail:
@@ -781,6 +912,9 @@ static int cut(sl_session *s, uint64_t t, sl_interval *iv)
 							  (double)all / (double)seen + 0.5);
 			s->late[k] = 0;
 		}
+		if (read_uncore(s) < 0)
+			return -1;
+		iv->uncore = s->unc_out;
 		iv->run_ns = s->now_run - s->prev_run;
 		iv->task_ns = s->now_task - s->prev_task;
 		memcpy(s->prev, s->now, (s->n_members + 1) * sizeof(uint64_t));
@@ -930,6 +1064,17 @@ void sl_session_free(sl_session *s)
 			sys->close(c->ref);
 		free(c->members);
 	}
+	for (size_t i = 0; i < s->n_unc; i++) {
+		for (size_t c = 0; c < s->unc_ncpu[i]; c++)
+			sys->close(s->unc_fd[i][c]);
+		free(s->unc_fd[i]);
+		free(s->unc_problem[i]);
+	}
+	free(s->unc_fd);
+	free(s->unc_ncpu);
+	free(s->unc_problem);
+	free(s->unc_prev);
+	free(s->unc_out);
 	for (size_t i = 0; i < s->n_maps; i++)
 		free(s->maps[i].path);
 	if (s->gate_fd >= 0)

@@ -21,6 +21,18 @@
  * counting user space only.  -1 with an error naming the event and the PMU
  * when the CPU lacks it. */
 int sl_pfm_encode(const char *event, struct perf_event_attr *attr);
+/* Fill *attr for an uncore event (sl_pfm_uncore): libpfm4's perf
+ * encoding, whose type is the uncore PMU's dynamic one from sysfs, with
+ * what such a PMU refuses cleared (exclude_*, sampling, inherit).  -1 with
+ * the reason (no such PMU here) in sl_error(). */
+int sl_pfm_encode_uncore(const char *event, struct perf_event_attr *attr);
+/* The way out when an uncore PMU is absent, for error lines. */
+#define SL_UNCORE_FIX "name this machine's memory controller event in the " \
+	"machine model (docs/hardware.md, \"Uncore events\")"
+/* libpfm4's raw codes of an event (PFM_OS_NONE), of an inactive PMU too
+ * when LIBPFM_ENCODE_INACTIVE is set: up to max into codes, how many, or
+ * -1 with sl_error(). */
+int sl_pfm_codes(const char *event, uint64_t *codes, int max);
 /* The event that samples retired conditional branches on this PMU and
  * whether it may be precise (PEBS); NULL with sl_error() if none. */
 const char *sl_pfm_branch_event(int *precise);
@@ -85,6 +97,16 @@ typedef struct sl_session_cfg {
 	const struct perf_event_attr *members;
 	size_t n_members;
 	const char *const *member_names; /* for errors */
+	/* Uncore events (sl_pfm_uncore, encoded by sl_pfm_encode_uncore):
+	 * opened system-wide on the CPUs of their PMU's sysfs cpumask, outside
+	 * the group, enabled when the target is released and read at every
+	 * boundary.  uncore_problem[i] non-NULL: event i was not encoded
+	 * (why); it is not opened.  One that cannot be opened is left out
+	 * too, with its reason (sl_session_uncore_problem): never an error. */
+	const struct perf_event_attr *uncore;
+	size_t n_uncore;
+	const char *const *uncore_names;
+	const char *const *uncore_problem;
 	size_t ring_pages;            /* data pages per CPU ring (0: 16) */
 	int energy;                   /* read RAPL energy (and hwmon's die
 				       * temperature) at each boundary */
@@ -95,6 +117,8 @@ typedef struct sl_session_cfg {
 typedef struct sl_interval {
 	double start_s, time_s;   /* wall clock, since the target's exec */
 	uint64_t *values;         /* 1 + n_members deltas (leader first) */
+	uint64_t *uncore;         /* n_uncore deltas, each summed over its
+				   * PMU's CPUs; SL_MISSING when not counted */
 	uint64_t run_ns;          /* the group's running time in the interval */
 	uint64_t task_ns;         /* the target's CPU time in it (task-clock):
 				   * run_ns < task_ns means the group was
@@ -127,6 +151,9 @@ void sl_session_interrupt(sl_session *s);
 /* The same with signal sig (SIGTERM, SIGHUP) forwarded; the second of
  * either is SIGKILL.  Async-signal-safe. */
 void sl_session_signal(sl_session *s, int sig);
+/* Why uncore event i is not counted (one line: the cause and the fix),
+ * or NULL when it is. */
+const char *sl_session_uncore_problem(const sl_session *s, size_t i);
 /* Exit status as a shell reports it; waits for the target if needed. */
 int sl_session_status(sl_session *s);
 /* Executable mappings seen so far (owned by the session). */

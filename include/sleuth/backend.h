@@ -56,6 +56,9 @@ struct sl_backend {
 	uint64_t throttles;      /* THROTTLE records: sampling stopped a tick */
 	uint64_t merged_intervals; /* intervals merged into the next one */
 	uint64_t scaled_intervals; /* intervals whose group was multiplexed */
+	char *note;              /* what was asked for and could not be
+				  * measured (one line: why, the fix), for
+				  * the profile's notes; NULL: nothing */
 	sl_mapping *maps;        /* executable mappings seen (perf, timer) */
 	size_t n_maps;
 
@@ -81,7 +84,8 @@ struct sl_backend {
 };
 
 /* The end of every destroy(): frees the strings the fields above own
- * (host_cpu, workload, energy_source, pmu, kernel, sampling, counter_plan)
+ * (host_cpu, workload, energy_source, pmu, kernel, sampling, counter_plan,
+ * note)
  * and b.  The events and maps are the backend's to free before. */
 void sl_backend_free(sl_backend *b);
 

@@ -181,4 +181,26 @@ for stop in 0.3 0.6 1.0; do
 done
 [ $merged = 1 ] && grep -aq "intervals merged into the next" mg.prof && ok ||
 	fail "merged intervals not counted: $(cat mg.err)"
+# --- uncore events -------------------------------------------------------------
+# the memory controller's reads named in the model (nhm's uncore PMU):
+# refused at Debian's paranoid 2 (the fake's default), the run goes on,
+# with one line on stderr naming the fix and a note in the profile ...
+mkmodel nhm BR_INST_RETIRED:CONDITIONAL UOPS_EXECUTED:PORT015_STALL_CYCLES \
+	LLC_MISSES RESOURCE_STALLS:ANY nhm_unc::UNC_QMC_NORMAL_READS:ANY
+out=$(SLEUTH_FAKE_PMU=nhm "$SLEUTH" run --machine nhm.yaml -o un.prof -- "$SPIN" 0.2 2>&1) &&
+	ok || fail "uncore refused: the run failed: $out"
+[ "$(printf '%s\n' "$out" | grep -c "uncore event nhm_unc::UNC_QMC_NORMAL_READS:ANY is not counted: .*perf_event_paranoid <= 0 (it is 2) or CAP_PERFMON: 'sudo sysctl kernel.perf_event_paranoid=0'")" = 1 ] &&
+	ok || fail "uncore refused: not one line with the fix: $out"
+grep -aq "uncore event nhm_unc::UNC_QMC_NORMAL_READS:ANY is not counted" un.prof && ok ||
+	fail "uncore refused: no note in the profile"
+# ... absent (no such uncore PMU): said too, with its fix
+out=$(SLEUTH_FAKE_PMU=nhm SLEUTH_FAKE_PMU_OPTS=paranoid=0,uncore=0 "$SLEUTH" run \
+	--machine nhm.yaml -o un.prof -- "$SPIN" 0.2 2>&1) &&
+	[ "$(printf '%s\n' "$out" | grep -c "is not counted: .*no uncore PMU nhm_unc.*machine model (docs/hardware.md, \"Uncore events\")")" = 1 ] &&
+	ok || fail "uncore absent: $out"
+# ... and counted, silently, when permitted
+out=$(SLEUTH_FAKE_PMU=nhm SLEUTH_FAKE_PMU_OPTS=paranoid=0 "$SLEUTH" run \
+	--machine nhm.yaml -o un.prof -- "$SPIN" 0.2 2>&1) &&
+	! printf '%s\n' "$out" | grep -q "uncore" && ! grep -aq "not counted" un.prof &&
+	ok || fail "uncore permitted: $out"
 finish

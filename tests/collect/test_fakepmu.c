@@ -6,7 +6,10 @@
  * time_running, a group enabled past the PMU's counters that never runs,
  * precise levels per PMU, attr.size, paranoid, mmap of inherited events.
  * With energy on a fake sysfs tree, each interval has RAPL's energy and
- * hwmon's die temperature, and the collector puts both in the profile. */
+ * hwmon's die temperature, and the collector puts both in the profile.
+ * Uncore events (the memory controller's reads) are counted system-wide in
+ * every interval beside the k counters, as deltas summed over sockets; a
+ * run where they cannot be opened goes on without them and says why. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -150,6 +153,134 @@ static void test_energy_and_temperature(void **state)
 	assert_int_equal(system(rm), 0);
 	free(rm);
 	free(prog);
+}
+
+/* ---- uncore events ------------------------------------------------------- */
+
+#define UNC_EVENT "nhm_unc::UNC_QMC_NORMAL_READS:ANY"
+
+/* A perf run collected into p with three core events on k = 1 counter and
+ * the memory controller's reads, on the fake PMU configured by opts; the
+ * backend's note (NULL: none) in *note, malloc'd. */
+static void uncore_run(const char *opts, sl_profile *p, char **note)
+{
+	assert_non_null(sl_fake_pmu_sys("skl", opts));
+	const char *b = getenv("BUILDDIR");
+	char *prog = sl_xasprintf("%s/tests/progs/spin", b ? b : "build");
+	char *argv[] = {prog, "0.6", NULL};
+	const char *events[] = {"LONGEST_LAT_CACHE:MISS", UNC_EVENT, "RESOURCE_STALLS:ANY",
+				"UOPS_EXECUTED:CORE"};
+	sl_live_opts o = {.argv = argv, .events = events, .n_events = 4, .k = 1};
+	sl_backend *be = sl_perf_backend_new(&o);
+	if (!be)
+		fail_msg("perf backend on the fake PMU (%s): %s", opts, sl_error());
+	*note = be->note ? sl_xstrdup(be->note) : NULL;
+	sl_profile_init(p);
+	sl_collect_opts co;
+	sl_collect_opts_init(&co);
+	sl_collect_stats cs;
+	assert_int_equal(sl_collect(be, &co, p, &cs), 0);
+	assert_int_equal(be->finish(be), 0);
+	be->destroy(be);
+	free(prog);
+	assert_int_equal(p->n_events, 4);
+	assert_string_equal(p->events[1], UNC_EVENT);
+	assert_true(p->n_intervals >= 5);
+}
+
+/* The fake program's DRAM reads per instruction by phase (collect/fakepmu.c),
+ * told apart by its IPC: 2.0, 0.7, 1.2. */
+static double dram_rate_of_ipc(double ipc)
+{
+	static const double ipcs[] = {2.0, 0.7, 1.2}, dram[] = {0.002, 0.02, 0.008};
+	for (int i = 0; i < 3; i++)
+		if (ipc > 0.99 * ipcs[i] && ipc < 1.01 * ipcs[i])
+			return dram[i];
+	return 0; /* an interval across phases */
+}
+
+/* Permitted (paranoid 0), two sockets: in every interval the uncore event
+ * is counted and one core event on the one counter; each pure phase's
+ * interval has that phase's reads per instruction, so the counts are this
+ * interval's (deltas) and both sockets' (summed). */
+static void test_uncore_counted(void **state)
+{
+	(void)state;
+	sl_profile p;
+	char *note;
+	uncore_run("paranoid=0,uncore=nhm_unc,sockets=2", &p, &note);
+	assert_null(note);
+	size_t seen[4] = {0}, pure[3] = {0};
+	for (size_t i = 0; i < p.n_intervals; i++) {
+		const uint64_t *c = &p.counts[i * p.n_events];
+		assert_true(c[1] != SL_MISSING);
+		size_t core = 0;
+		for (size_t e = 0; e < 4; e++)
+			if (c[e] != SL_MISSING) {
+				seen[e]++;
+				core += e != 1;
+			}
+		assert_int_equal(core, 1); /* the uncore event took no counter */
+		const sl_prof_interval *v = &p.iv[i];
+		double want = dram_rate_of_ipc((double)v->instructions / (double)v->cycles);
+		if (want == 0 || v->instructions < 50000000)
+			continue;
+		double got = (double)c[1] / (double)v->instructions;
+		print_message("interval %zu: IPC %.3f, %.5f reads per instruction (%.5f)\n", i,
+			      (double)v->instructions / (double)v->cycles, got, want);
+		assert_true(got > 0.92 * want && got < 1.08 * want);
+		pure[want == 0.002 ? 0 : want == 0.02 ? 1 : 2]++;
+	}
+	assert_true(pure[0] >= 1 && pure[1] >= 1);
+	for (size_t e = 0; e < 4; e++)
+		assert_true(seen[e] > 0); /* the core events still rotate */
+	assert_int_equal(p.n_notes, 0);
+	sl_profile_free(&p);
+}
+
+/* Not permitted (Debian's paranoid 2, no CAP_PERFMON), or no such PMU:
+ * the run goes on, the event missing in every interval, the core events
+ * counted, and the reason with its fix in the backend's note and the
+ * profile's notes.  With CAP_PERFMON paranoid does not apply. */
+static void test_uncore_refused(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *opts, *why;
+	} cases[] = {
+		{"paranoid=2,uncore=nhm_unc", "sysctl kernel.perf_event_paranoid=0"},
+		{"paranoid=1,uncore=nhm_unc", "perf_event_paranoid <= 0 (it is 1) or CAP_PERFMON"},
+		{"paranoid=0,uncore=0", "no uncore PMU nhm_unc"},
+		{"paranoid=0,uncore=skx_unc_imc", "no uncore PMU nhm_unc (it has skx_unc_imc)"},
+	};
+	for (size_t k = 0; k < SL_ARRAY_LEN(cases); k++) {
+		sl_profile p;
+		char *note;
+		uncore_run(cases[k].opts, &p, &note);
+		assert_non_null(note);
+		if (!strstr(note, cases[k].why))
+			fail_msg("%s: note '%s' lacks '%s'", cases[k].opts, note, cases[k].why);
+		assert_non_null(strstr(note, "uncore event " UNC_EVENT " is not counted"));
+		size_t counted = 0;
+		for (size_t i = 0; i < p.n_intervals; i++) {
+			assert_true(p.counts[i * p.n_events + 1] == SL_MISSING);
+			counted += p.counts[i * p.n_events] != SL_MISSING;
+		}
+		assert_true(counted > 0);
+		int noted = 0;
+		for (size_t i = 0; i < p.n_notes; i++)
+			noted |= !strcmp(p.notes[i], note);
+		assert_true(noted);
+		free(note);
+		sl_profile_free(&p);
+	}
+	sl_profile p;
+	char *note;
+	uncore_run("paranoid=2,cap_perfmon=1,uncore=nhm_unc", &p, &note);
+	assert_null(note);
+	for (size_t i = 0; i < p.n_intervals; i++)
+		assert_true(p.counts[i * p.n_events + 1] != SL_MISSING);
+	sl_profile_free(&p);
 }
 
 /* ---- the model's ABI ------------------------------------------------------ */
@@ -344,6 +475,46 @@ static void test_open_checks(void **state)
 	assert_int_equal(open_err(sys, &a, -1), EOPNOTSUPP);
 	sys = sl_fake_pmu_sys("arm_neoverse_n1", NULL);
 	assert_int_equal(open_err(sys, &a, -1), 0);
+	/* the memory controller: a device per box with the sockets' CPUs;
+	 * cpu-wide events only, counting every privilege level, no sampling,
+	 * no group; cpu-wide needs paranoid <= 0 */
+	sys = sl_fake_pmu_sys("skx", "paranoid=1,sockets=2");
+	char dev[64], cpus[64];
+	assert_int_equal(sys->pmu_device(16 + 5, dev, sizeof dev, cpus, sizeof cpus), 0);
+	assert_string_equal(dev, "uncore_imc_5");
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char want[64];
+	snprintf(want, sizeof want, "0,%ld", ncpu >= 2 ? ncpu / 2 : 1);
+	assert_string_equal(cpus, want);
+	assert_int_equal(sys->pmu_device(16 + 6, dev, sizeof dev, cpus, sizeof cpus), -1);
+	struct perf_event_attr u;
+	assert_int_equal(sl_pfm_encode_uncore("skx_unc_imc5::UNC_M_CAS_COUNT:RD", &u), 0);
+	assert_int_equal(u.type, 16 + 5);
+	assert_int_equal(u.config, 0x304); /* libpfm4's event 0x04, umask 0x03 */
+	assert_int_equal(u.exclude_kernel, 0);
+	assert_int_equal(sl_pfm_encode_uncore("skx_unc_imc6::UNC_M_CAS_COUNT:RD", &u), -1);
+	assert_int_equal(sl_pfm_encode_uncore("skx_unc_imc5::UNC_M_CAS_COUNT:RD", &u), 0);
+	assert_true(sys->open(&u, -1, 0, -1, 0) < 0 && errno == EACCES);
+	sys = sl_fake_pmu_sys("skx", "paranoid=0,sockets=2");
+	assert_int_equal(open_err(sys, &u, 0), EINVAL); /* bound to a task */
+	fd = sys->open(&u, -1, 0, -1, 0);
+	assert_true(fd >= 0);
+	sys->close(fd);
+	struct perf_event_attr bad = u;
+	bad.exclude_kernel = 1;
+	assert_true(sys->open(&bad, -1, 0, -1, 0) < 0 && errno == EINVAL);
+	bad = u;
+	bad.sample_period = 10000;
+	assert_true(sys->open(&bad, -1, 0, -1, 0) < 0 && errno == EINVAL);
+	assert_true(sys->open(&u, -1, -1, -1, 0) < 0 && errno == EINVAL);
+	/* nhm_unc: one box, the kernel's "uncore"; libpfm4's enable and
+	 * interrupt bits dropped as its perf encoder does */
+	sys = sl_fake_pmu_sys("nhm", NULL);
+	assert_int_equal(sl_pfm_encode_uncore(UNC_EVENT, &u), 0);
+	assert_int_equal(u.config, 0x072c);
+	assert_int_equal(sys->pmu_device(u.type, dev, sizeof dev, cpus, sizeof cpus), 0);
+	assert_string_equal(dev, "uncore");
+	assert_string_equal(cpus, "0");
 	/* the model knows no such PMU: said so */
 	assert_null(sl_fake_pmu_sys("pentium4", NULL));
 	assert_non_null(strstr(sl_error(), "models no PMU named 'pentium4'"));
@@ -354,6 +525,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_late_enable_counted),
 		cmocka_unit_test(test_energy_and_temperature),
+		cmocka_unit_test(test_uncore_counted),
+		cmocka_unit_test(test_uncore_refused),
 		cmocka_unit_test(test_groups_and_rotation),
 		cmocka_unit_test(test_enable_past_counters),
 		cmocka_unit_test(test_open_checks),
