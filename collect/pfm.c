@@ -182,6 +182,14 @@ int sl_pfm_encode_uncore(const char *event, struct perf_event_attr *attr)
 			return -1;
 		}
 	}
+	if (attr->type < PERF_TYPE_MAX) {
+		/* some libpfm4 encoders leave the core's raw type when they
+		 * find no sysfs type for the PMU */
+		sl_error_set("libpfm4 found no dynamic PMU type for it (type %u): the "
+			     "kernel does not export this uncore PMU; %s", attr->type,
+			     SL_UNCORE_FIX);
+		return -1;
+	}
 	/* an uncore PMU counts every privilege level and refuses the
 	 * exclude bits, sampling and inheritance */
 	attr->size = sizeof *attr;

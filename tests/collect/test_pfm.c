@@ -158,6 +158,12 @@ static void test_uncore(void **state)
 	assert_int_equal(sl_pfm_uncore("no_such_pmu::X"), 0);
 	assert_int_equal(sl_pfm_uncore("nhm_unc"), 0);
 	assert_int_equal(sl_pfm_uncore(NULL), 0);
+	/* the real path: libpfm4 (forced to the core PMU) does not encode an
+	 * absent uncore PMU's event; said with the way out */
+	struct perf_event_attr a;
+	assert_int_equal(sl_pfm_encode_uncore("nhm_unc::UNC_QMC_NORMAL_READS:ANY", &a), -1);
+	assert_non_null(strstr(sl_error(), "no such uncore PMU"));
+	assert_non_null(strstr(sl_error(), "\"Uncore events\""));
 }
 
 static void test_unknown_event(void **state)
