@@ -41,9 +41,11 @@
  * the younger into the older.  Last, a group whose runs of its code
  * fall in two tight clusters -- lying SL_BEHAVE_SEPARATION pooled standard
  * deviations and more than half the threshold apart -- that take turns
- * (the runs change cluster more often than a random order would) is split
- * in two: two behaviours of one code closer than the threshold, which the
- * program alternates with (a drift moves across its range in order).
+ * (the runs change cluster more often than a random order would), or lie
+ * SL_BEHAVE_BLOCK_SEPARATION apart in blocks, is split in two: two
+ * behaviours of one code closer than the threshold, which the program
+ * alternates with or takes one after the other (a drift moves across its
+ * range in order, leaving no such gap).
  * Each interval is kept (group, features) for these end-of-run tests.
  * sl_behave_merge_code() makes one code phase of two that the branch
  * vectors could not tell apart.
@@ -61,7 +63,7 @@
 
 /* the runs an excursion (a second behaviour visited inside runs of its
  * code) must be met in before it keeps a phase of its own: as many as
- * split_alternating asks of a group */
+ * split_two asks of a group */
 #define EXCURSION_RUNS 4
 
 typedef struct group {
@@ -79,7 +81,7 @@ typedef struct group {
 	double *x0;      /* the interval that founded it */
 	size_t first, last; /* sequence numbers of its first and last interval */
 	int alive;       /* 0 once merged into another */
-	uint32_t from;   /* the group it was split off (split_alternating),
+	uint32_t from;   /* the group it was split off (split_two),
 			    else its own id */
 } group;
 
@@ -772,12 +774,15 @@ static double alternation(const unsigned char *side, size_t n)
  * runs of its code phase split in two sides that lie SL_BEHAVE_SEPARATION
  * pooled standard deviations apart in some feature, more than half the
  * threshold apart (what merge_close would not merge again), and that take
- * turns (alternation() at least SL_BEHAVE_ALTERNATION) is split: the side
- * cut off becomes a new group of the code phase, all its intervals in
- * those runs with it.  A drift spreads its runs over the range and moves
- * across it in order; two behaviours sit in two tight clusters and
- * alternate. */
-static void split_alternating(sl_behave *b)
+ * turns (alternation() at least SL_BEHAVE_ALTERNATION), or that lie
+ * SL_BEHAVE_BLOCK_SEPARATION apart in whatever order they come, is split:
+ * the side cut off becomes a new group of the code phase, all its
+ * intervals in those runs with it.  A drift spreads its runs over the
+ * range and moves across it in order; two behaviours sit in two tight
+ * clusters and alternate, or come in blocks (the same code on one data
+ * set, then on another) with an empty gap between them wider than a
+ * drift's steps leave. */
+static void split_two(sl_behave *b)
 {
 	size_t n_old = b->n_g;
 	for (size_t j = 0; j < n_old; j++) {
@@ -787,8 +792,10 @@ static void split_alternating(sl_behave *b)
 		double *blk, gap = 0;
 		brun *r = group_runs(b, (uint32_t)j, &n, &blk);
 		unsigned char *side = sl_xcalloc(n + 1, 1);
-		if (n >= 4 && best_split(b, r, n, &gap, side) >= SL_BEHAVE_SEPARATION &&
-		    gap > b->thr / 2 && alternation(side, n) >= SL_BEHAVE_ALTERNATION) {
+		double sep = n >= 4 ? best_split(b, r, n, &gap, side) : 0;
+		if (sep >= SL_BEHAVE_SEPARATION && gap > b->thr / 2 &&
+		    (alternation(side, n) >= SL_BEHAVE_ALTERNATION ||
+		     sep >= SL_BEHAVE_BLOCK_SEPARATION)) {
 			group *h = new_group(b, b->g[j].code, (uint32_t)j);
 			uint32_t id = h->id;
 			for (size_t i = 0; i < n; i++) {
@@ -871,6 +878,6 @@ void sl_behave_finish(sl_behave *b)
 			if (2 * both < either)
 				merge(b, a, g);
 		}
-	split_alternating(b);
+	split_two(b);
 	reassign(b);
 }

@@ -189,8 +189,8 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
  * SL_BEHAVE_SEPARATION pooled standard deviations and more than half the
  * threshold apart in some feature, which take turns (the runs in order
  * change side at least SL_BEHAVE_ALTERNATION standard deviations more
- * often than a random order would: the Wald-Wolfowitz runs test), is
- * split: the side cut off becomes a new phase (two behaviours of one code
+ * often than a random order would: the Wald-Wolfowitz runs test) or lie
+ * SL_BEHAVE_BLOCK_SEPARATION apart whatever their order, is split: the side cut off becomes a new phase (two behaviours of one code
  * closer than the threshold; sl_behave_origin).  Last, each interval goes
  * to the group of its code phase whose mean over the run is nearest
  * (sl_behave_interval). */
@@ -212,5 +212,10 @@ void sl_behave_merge_code(sl_behave *b, uint32_t from, uint32_t into);
  * "Two behaviours that take turns") */
 #define SL_BEHAVE_SEPARATION 3.5
 #define SL_BEHAVE_ALTERNATION 1.0
+/* ... or that come in blocks (the same code on one data set, then on
+ * another) lying this many pooled standard deviations apart: drift fills
+ * the space between its sides, two data sets leave it empty
+ * (docs/phases.md, "Two behaviours in blocks") */
+#define SL_BEHAVE_BLOCK_SEPARATION 5.0
 
 #endif

@@ -60,6 +60,13 @@
 # transition), and many-phases at seed 2 (p2's pure intervals, whose
 # other group holds only the mixed ones at changes of code) must keep
 # 13 phases (14 if they were kept apart).
+# Two behaviours of one code in blocks (docs/phases.md, "Two behaviours in
+# blocks"): mol-docking's intermolecular energy on rigid, then flexible,
+# then rigid ligands and qc-integrals' integrals for Fock builds, then for
+# MP2 batches, at seed 1, must reach ARI >= 0.95 (measured 1.000 and
+# 1.000; 0.574 and 0.755 while the split asked for turns), and drift at
+# seeds 1 and 3 (whose sides lie 4.31 and 4.05 pooled deviations apart)
+# stays as above.
 . "$SRCDIR/tests/lib.sh"
 cd "$T" || exit 1
 hard=$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml
@@ -89,6 +96,8 @@ WDIR=$SRCDIR/data/workloads/unseen at_least web-serve 3 0.95
 WDIR=$SRCDIR/data/workloads/unseen4 at_least sat-solver 1 0.85
 WDIR=$SRCDIR/data/workloads/unseen3 at_least option-pricer 1 0.9
 WDIR=$SRCDIR/data/workloads/unseen3 at_least climate-stencil 2 0.95
+WDIR=$SRCDIR/data/workloads/unseen6 at_least mol-docking 1 0.95
+WDIR=$SRCDIR/data/workloads/unseen6 at_least qc-integrals 1 0.95
 at_least many-phases 2 0.95
 at_least stream-bw 1 0.9
 n() { "$SLEUTH" phases "$1" | sed -n 's/.* intervals, \([0-9]*\) phases.*/\1/p'; }
