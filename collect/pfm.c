@@ -76,23 +76,85 @@ int sl_pfm_host_pmu(const char **name, const char **desc)
 	return -1;
 }
 
-int sl_pfm_uncore(const char *event)
+/* libpfm4's type of the PMU whose name is the len bytes at name
+ * (PFM_PMU_TYPE_UNCORE, ...), or -1 when it knows none by that name.
+ * libpfm4 lists every PMU it supports, present or not, so a replayed
+ * profile of another machine tells its uncore events apart too. */
+static int pmu_type(const char *name, size_t len)
 {
-	/* libpfm4 lists every PMU it supports, present or not, so a replayed
-	 * profile of another machine tells its uncore events apart too */
-	const char *sep = event ? strstr(event, "::") : NULL;
-	if (!sep || sl_pfm_init() < 0)
-		return 0;
-	size_t len = (size_t)(sep - event);
 	pfm_pmu_t p;
 	pfm_for_all_pmus(p) {
 		pfm_pmu_info_t pi;
 		memset(&pi, 0, sizeof pi);
 		pi.size = sizeof pi;
 		if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && pi.name &&
-		    strlen(pi.name) == len && !strncmp(pi.name, event, len))
-			return pi.type == PFM_PMU_TYPE_UNCORE;
+		    strlen(pi.name) == len && !strncmp(pi.name, name, len))
+			return (int)pi.type;
 	}
+	return -1;
+}
+
+/* Whether channel c of the channel-less uncore PMU at event (len bytes)
+ * is one libpfm4 knows: listed, or, under LIBPFM_FORCE_PMU (which lists
+ * the forced PMU alone), encodable with LIBPFM_ENCODE_INACTIVE. */
+static int channel_known(const char *event, size_t len, const char *rest, int c)
+{
+	char name[128];
+	int n = snprintf(name, sizeof name, "%.*s%d", (int)len, event, c);
+	if (n < 0 || (size_t)n >= sizeof name)
+		return 0;
+	if (pmu_type(name, (size_t)n) == PFM_PMU_TYPE_UNCORE)
+		return 1;
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
+	if (!forced || !*forced || pmu_type(name, (size_t)n) >= 0)
+		return 0;
+	char *ev = sl_xasprintf("%s%s", name, rest);
+	uint64_t code;
+	char keep[1024];
+	snprintf(keep, sizeof keep, "%s", sl_error());
+	int ok = sl_pfm_codes(ev, &code, 1) > 0;
+	sl_error_set("%s", keep);
+	free(ev);
+	return ok;
+}
+
+size_t sl_pfm_channels(const char *event, char ***names)
+{
+	*names = NULL;
+	const char *sep = event ? strstr(event, "::") : NULL;
+	if (!sep || sep == event || sl_pfm_init() < 0)
+		return 0;
+	size_t len = (size_t)(sep - event);
+	/* a PMU of that very name (nhm_unc, skx_unc_imc0) is no family */
+	if (pmu_type(event, len) >= 0 || (event[len - 1] >= '0' && event[len - 1] <= '9'))
+		return 0;
+	size_t n = 0;
+	/* libpfm4 numbers a family's channels from 0 without gaps */
+	while (n < SL_PFM_CHANNELS_MAX && channel_known(event, len, sep, (int)n)) {
+		*names = sl_xrealloc(*names, (n + 2) * sizeof **names);
+		(*names)[n] = sl_xasprintf("%.*s%zu%s", (int)len, event, n, sep);
+		n++;
+	}
+	return n;
+}
+
+int sl_pfm_uncore(const char *event)
+{
+	const char *sep = event ? strstr(event, "::") : NULL;
+	if (!sep || sl_pfm_init() < 0)
+		return 0;
+	size_t len = (size_t)(sep - event);
+	int type = pmu_type(event, len);
+	if (type >= 0)
+		return type == PFM_PMU_TYPE_UNCORE;
+	/* a channel-less name: the whole family of channel PMUs */
+	char **ch;
+	size_t nch = sl_pfm_channels(event, &ch);
+	for (size_t c = 0; c < nch; c++)
+		free(ch[c]);
+	free(ch);
+	if (nch)
+		return 1;
 	/* under LIBPFM_FORCE_PMU libpfm4 lists the forced PMU alone; its
 	 * Intel uncore PMUs are all named "<core>_unc..." */
 	for (const char *u = event; (u = strstr(u, "_unc")) && u < sep; u++)

@@ -30,7 +30,9 @@
  * would count each socket once per CPU), outside the group, without
  * exclude bits or sampling, which such a PMU refuses.  enable_on_exec is a
  * task event's, so they are enabled as the target is released, and read
- * with the group at every boundary.  One that cannot be opened (cpu-wide
+ * with the group at every boundary.  A memory controller with one PMU per
+ * channel is one event over several boxes: each opened so, the counts
+ * summed.  One that cannot be opened (cpu-wide
  * counting needs perf_event_paranoid <= 0 or CAP_PERFMON) is left out with
  * its reason: the run goes on without it.
  */
@@ -438,42 +440,49 @@ static char *uncore_refusal(int e, const char *dev, int cpu)
 	return sl_xasprintf("PMU %s refused it on CPU %d: %s", dev, cpu, strerror(e));
 }
 
-/* Open uncore event i on every CPU of its PMU's cpumask, disabled; on any
- * refusal none stays open and the reason is kept. */
-static void open_uncore(sl_session *s, const sl_session_cfg *cfg, size_t i)
+/* Open uncore event i, boxes boxes' attrs from a, on every CPU of each
+ * box's PMU cpumask, disabled; a box whose PMU has no sysfs device is left
+ * out, and on any refusal none stays open and the reason is kept. */
+static void open_uncore(sl_session *s, const sl_session_cfg *cfg, size_t i,
+			const struct perf_event_attr *a0, size_t boxes)
 {
 	const sl_perf_sys *sys = sl_perf_sys_get();
 	if (cfg->uncore_problem && cfg->uncore_problem[i]) {
 		s->unc_problem[i] = sl_xstrdup(cfg->uncore_problem[i]);
 		return;
 	}
-	struct perf_event_attr a = cfg->uncore[i];
-	char dev[256], mask[1024];
-	if (sys->pmu_device(a.type, dev, sizeof dev, mask, sizeof mask) < 0) {
+	size_t present = 0, cap = 0;
+	for (size_t b = 0; b < boxes && !s->unc_problem[i]; b++) {
+		struct perf_event_attr a = a0[b];
+		char dev[256], mask[1024];
+		if (sys->pmu_device(a.type, dev, sizeof dev, mask, sizeof mask) < 0)
+			continue;
+		present++;
+		size_t n;
+		int *cpus = cpu_list(mask, &n);
+		a.disabled = 1;
+		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		for (size_t c = 0; c < n; c++) {
+			int fd = sys->open(&a, -1, cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0) {
+				s->unc_problem[i] = uncore_refusal(errno, dev, cpus[c]);
+				break;
+			}
+			SL_GROW(s->unc_fd[i], s->unc_ncpu[i], cap);
+			s->unc_fd[i][s->unc_ncpu[i]++] = fd;
+		}
+		if (!n)
+			s->unc_problem[i] = sl_xasprintf("PMU %s lists no CPU in its cpumask", dev);
+		free(cpus);
+	}
+	if (!present)
 		s->unc_problem[i] = sl_xasprintf(
 			"no PMU with type %u and a cpumask under "
 			"/sys/bus/event_source/devices: the kernel does not export "
-			"this uncore PMU; %s", a.type, SL_UNCORE_FIX);
-		return;
-	}
-	size_t n;
-	int *cpus = cpu_list(mask, &n);
-	a.disabled = 1;
-	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	s->unc_fd[i] = sl_xcalloc(n + 1, sizeof(int));
-	for (size_t c = 0; c < n; c++) {
-		int fd = sys->open(&a, -1, cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0) {
-			s->unc_problem[i] = uncore_refusal(errno, dev, cpus[c]);
-			while (s->unc_ncpu[i])
-				sys->close(s->unc_fd[i][--s->unc_ncpu[i]]);
-			break;
-		}
-		s->unc_fd[i][s->unc_ncpu[i]++] = fd;
-	}
-	if (!n)
-		s->unc_problem[i] = sl_xasprintf("PMU %s lists no CPU in its cpumask", dev);
-	free(cpus);
+			"this uncore PMU; %s", boxes ? a0[0].type : 0, SL_UNCORE_FIX);
+	if (s->unc_problem[i])
+		while (s->unc_ncpu[i])
+			sys->close(s->unc_fd[i][--s->unc_ncpu[i]]);
 }
 
 /* Read the uncore events: each one's delta since the last read, summed
@@ -554,7 +563,10 @@ sl_session *sl_session_start(const sl_session_cfg *cfg)
 			s->cpus[i].members[m] = -1;
 	}
 	free(ids);
-	raise_nofile((size_t)s->ncpu * (cfg->n_members + 4 + cfg->n_uncore));
+	size_t n_boxes = 0;
+	for (size_t i = 0; i < cfg->n_uncore; i++)
+		n_boxes += cfg->uncore_boxes ? cfg->uncore_boxes[i] : 1;
+	raise_nofile((size_t)s->ncpu * (cfg->n_members + 4 + n_boxes));
 	s->prev = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->now = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
 	s->deltas = sl_xcalloc(cfg->n_members + 1, sizeof(uint64_t));
@@ -608,8 +620,11 @@ sl_session *sl_session_start(const sl_session_cfg *cfg)
 	for (int i = 0; i < s->ncpu; i++)
 		if (open_cpu(s, cfg, i, &lead, &smp) < 0)
 			goto fail;
-	for (size_t i = 0; i < s->n_unc; i++)
-		open_uncore(s, cfg, i);
+	for (size_t i = 0, at = 0; i < s->n_unc; i++) {
+		size_t boxes = cfg->uncore_boxes ? cfg->uncore_boxes[i] : 1;
+		open_uncore(s, cfg, i, cfg->uncore + at, boxes);
+		at += boxes;
+	}
 	s->precise = smp.precise_ip;
 	return s;
 fail:

@@ -26,6 +26,14 @@ int sl_pfm_encode(const char *event, struct perf_event_attr *attr);
  * what such a PMU refuses cleared (exclude_*, sampling, inherit).  -1 with
  * the reason (no such PMU here) in sl_error(). */
 int sl_pfm_encode_uncore(const char *event, struct perf_event_attr *attr);
+/* A channel-less uncore PMU name: "skx_unc_imc::UNC_M_CAS_COUNT:RD" names
+ * every channel of the memory controller (libpfm4 has one PMU per channel,
+ * skx_unc_imc0 .. skx_unc_imc5).  *names: the event on each channel libpfm4
+ * knows for that family, present here or not (malloc'd, each too); how
+ * many.  0 (and NULL) when the event's PMU is no such family: a PMU of
+ * that very name, a name ending in a digit, or none libpfm4 knows. */
+#define SL_PFM_CHANNELS_MAX 64
+size_t sl_pfm_channels(const char *event, char ***names);
 /* The way out when an uncore PMU is absent, for error lines. */
 #define SL_UNCORE_FIX "name this machine's memory controller event in the " \
 	"machine model (docs/hardware.md, \"Uncore events\")"
@@ -100,10 +108,15 @@ typedef struct sl_session_cfg {
 	/* Uncore events (sl_pfm_uncore, encoded by sl_pfm_encode_uncore):
 	 * opened system-wide on the CPUs of their PMU's sysfs cpumask, outside
 	 * the group, enabled when the target is released and read at every
-	 * boundary.  uncore_problem[i] non-NULL: event i was not encoded
-	 * (why); it is not opened.  One that cannot be opened is left out
-	 * too, with its reason (sl_session_uncore_problem): never an error. */
+	 * boundary.  Event i is uncore_boxes[i] attrs (NULL: one each), those
+	 * of event i - 1 first in uncore: one per channel PMU of a memory
+	 * controller (sl_pfm_channels), their counts summed; a box whose PMU
+	 * type has no sysfs device is left out.  uncore_problem[i] non-NULL:
+	 * event i was not encoded (why); it is not opened.  One that cannot
+	 * be opened is left out too, with its reason
+	 * (sl_session_uncore_problem): never an error. */
 	const struct perf_event_attr *uncore;
+	const size_t *uncore_boxes;
 	size_t n_uncore;
 	const char *const *uncore_names;
 	const char *const *uncore_problem;

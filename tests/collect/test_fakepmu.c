@@ -162,13 +162,13 @@ static void test_energy_and_temperature(void **state)
 /* A perf run collected into p with three core events on k = 1 counter and
  * the memory controller's reads, on the fake PMU configured by opts; the
  * backend's note (NULL: none) in *note, malloc'd. */
-static void uncore_run(const char *opts, sl_profile *p, char **note)
+static void uncore_run_event(const char *opts, const char *unc, sl_profile *p, char **note)
 {
 	assert_non_null(sl_fake_pmu_sys("skl", opts));
 	const char *b = getenv("BUILDDIR");
 	char *prog = sl_xasprintf("%s/tests/progs/spin", b ? b : "build");
 	char *argv[] = {prog, "0.6", NULL};
-	const char *events[] = {"LONGEST_LAT_CACHE:MISS", UNC_EVENT, "RESOURCE_STALLS:ANY",
+	const char *events[] = {"LONGEST_LAT_CACHE:MISS", unc, "RESOURCE_STALLS:ANY",
 				"UOPS_EXECUTED:CORE"};
 	sl_live_opts o = {.argv = argv, .events = events, .n_events = 4, .k = 1};
 	sl_backend *be = sl_perf_backend_new(&o);
@@ -184,8 +184,13 @@ static void uncore_run(const char *opts, sl_profile *p, char **note)
 	be->destroy(be);
 	free(prog);
 	assert_int_equal(p->n_events, 4);
-	assert_string_equal(p->events[1], UNC_EVENT);
+	assert_string_equal(p->events[1], unc);
 	assert_true(p->n_intervals >= 5);
+}
+
+static void uncore_run(const char *opts, sl_profile *p, char **note)
+{
+	uncore_run_event(opts, UNC_EVENT, p, note);
 }
 
 /* The fake program's DRAM reads per instruction by phase (collect/fakepmu.c),
@@ -199,6 +204,27 @@ static double dram_rate_of_ipc(double ipc)
 	return 0; /* an interval across phases */
 }
 
+/* Each pure phase's interval of p has share times that phase's reads per
+ * instruction in its uncore event (events[1]), within 8%; how many such
+ * intervals of the first two phases there were (both > 0 asserted). */
+static void check_dram_rates(const sl_profile *p, double share)
+{
+	size_t pure[3] = {0};
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		const uint64_t *c = &p->counts[i * p->n_events];
+		const sl_prof_interval *v = &p->iv[i];
+		double want = dram_rate_of_ipc((double)v->instructions / (double)v->cycles);
+		if (want == 0 || v->instructions < 50000000)
+			continue;
+		double got = (double)c[1] / (double)v->instructions;
+		print_message("interval %zu: IPC %.3f, %.5f reads per instruction (%.5f x %.3f)\n",
+			      i, (double)v->instructions / (double)v->cycles, got, want, share);
+		assert_true(got > 0.92 * want * share && got < 1.08 * want * share);
+		pure[want == 0.002 ? 0 : want == 0.02 ? 1 : 2]++;
+	}
+	assert_true(pure[0] >= 1 && pure[1] >= 1);
+}
+
 /* Permitted (paranoid 0), two sockets: in every interval the uncore event
  * is counted and one core event on the one counter; each pure phase's
  * interval has that phase's reads per instruction, so the counts are this
@@ -210,7 +236,7 @@ static void test_uncore_counted(void **state)
 	char *note;
 	uncore_run("paranoid=0,uncore=nhm_unc,sockets=2", &p, &note);
 	assert_null(note);
-	size_t seen[4] = {0}, pure[3] = {0};
+	size_t seen[4] = {0};
 	for (size_t i = 0; i < p.n_intervals; i++) {
 		const uint64_t *c = &p.counts[i * p.n_events];
 		assert_true(c[1] != SL_MISSING);
@@ -221,17 +247,8 @@ static void test_uncore_counted(void **state)
 				core += e != 1;
 			}
 		assert_int_equal(core, 1); /* the uncore event took no counter */
-		const sl_prof_interval *v = &p.iv[i];
-		double want = dram_rate_of_ipc((double)v->instructions / (double)v->cycles);
-		if (want == 0 || v->instructions < 50000000)
-			continue;
-		double got = (double)c[1] / (double)v->instructions;
-		print_message("interval %zu: IPC %.3f, %.5f reads per instruction (%.5f)\n", i,
-			      (double)v->instructions / (double)v->cycles, got, want);
-		assert_true(got > 0.92 * want && got < 1.08 * want);
-		pure[want == 0.002 ? 0 : want == 0.02 ? 1 : 2]++;
 	}
-	assert_true(pure[0] >= 1 && pure[1] >= 1);
+	check_dram_rates(&p, 1.0);
 	for (size_t e = 0; e < 4; e++)
 		assert_true(seen[e] > 0); /* the core events still rotate */
 	assert_int_equal(p.n_notes, 0);
@@ -280,6 +297,58 @@ static void test_uncore_refused(void **state)
 	assert_null(note);
 	for (size_t i = 0; i < p.n_intervals; i++)
 		assert_true(p.counts[i * p.n_events + 1] != SL_MISSING);
+	sl_profile_free(&p);
+}
+
+/* A memory controller with one PMU per channel (skx's six, on two
+ * sockets), named without a channel: the one event counts every channel,
+ * each box's reads summed, so each pure phase has all its reads; one
+ * channel named alone sees a sixth.  Without the family (no uncore PMU,
+ * another one) the event is not counted and the note says why, as for a
+ * one-box PMU. */
+static void test_uncore_channels(void **state)
+{
+	(void)state;
+	sl_profile p;
+	char *note;
+	uncore_run_event("paranoid=0,uncore=skx_unc_imc,sockets=2",
+			 "skx_unc_imc::UNC_M_CAS_COUNT:RD", &p, &note);
+	assert_null(note);
+	for (size_t i = 0; i < p.n_intervals; i++)
+		assert_true(p.counts[i * p.n_events + 1] != SL_MISSING);
+	check_dram_rates(&p, 1.0);
+	sl_profile_free(&p);
+	uncore_run_event("paranoid=0,uncore=skx_unc_imc,sockets=2",
+			 "skx_unc_imc4::UNC_M_CAS_COUNT:RD", &p, &note);
+	assert_null(note);
+	check_dram_rates(&p, 1.0 / 6);
+	sl_profile_free(&p);
+	static const char *const absent[] = {"paranoid=0,uncore=0",
+					     "paranoid=0,uncore=nhm_unc"};
+	for (size_t k = 0; k < SL_ARRAY_LEN(absent); k++) {
+		uncore_run_event(absent[k], "skx_unc_imc::UNC_M_CAS_COUNT:RD", &p, &note);
+		assert_non_null(note);
+		print_message("%s: %s\n", absent[k], note);
+		assert_non_null(strstr(note, "uncore event skx_unc_imc::UNC_M_CAS_COUNT:RD "
+					     "is not counted: no channel of memory controller "
+					     "skx_unc_imc (libpfm4 knows skx_unc_imc0 .. "
+					     "skx_unc_imc5) is present here"));
+		assert_null(strchr(note, '\n'));
+		for (size_t i = 0; i < p.n_intervals; i++)
+			assert_true(p.counts[i * p.n_events + 1] == SL_MISSING);
+		assert_int_equal(p.n_notes, 1);
+		assert_string_equal(p.notes[0], note);
+		free(note);
+		sl_profile_free(&p);
+	}
+	/* paranoid applies to every channel: none stays open */
+	uncore_run_event("paranoid=2,uncore=skx_unc_imc,sockets=2",
+			 "skx_unc_imc::UNC_M_CAS_COUNT:RD", &p, &note);
+	assert_non_null(note);
+	assert_non_null(strstr(note, "counting PMU uncore_imc_0 system-wide needs"));
+	for (size_t i = 0; i < p.n_intervals; i++)
+		assert_true(p.counts[i * p.n_events + 1] == SL_MISSING);
+	free(note);
 	sl_profile_free(&p);
 }
 
@@ -527,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_energy_and_temperature),
 		cmocka_unit_test(test_uncore_counted),
 		cmocka_unit_test(test_uncore_refused),
+		cmocka_unit_test(test_uncore_channels),
 		cmocka_unit_test(test_groups_and_rotation),
 		cmocka_unit_test(test_enable_past_counters),
 		cmocka_unit_test(test_open_checks),

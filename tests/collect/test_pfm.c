@@ -158,6 +158,51 @@ static void test_uncore(void **state)
 	assert_int_equal(sl_pfm_uncore("no_such_pmu::X"), 0);
 	assert_int_equal(sl_pfm_uncore("nhm_unc"), 0);
 	assert_int_equal(sl_pfm_uncore(NULL), 0);
+	/* a memory controller's channels, named without one */
+	assert_int_equal(sl_pfm_uncore("skx_unc_imc::UNC_M_CAS_COUNT:RD"), 1);
+	assert_int_equal(sl_pfm_uncore("hswep_unc_imc::UNC_M_CAS_COUNT:RD"), 1);
+	char **ch;
+	assert_int_equal(sl_pfm_channels("nhm_unc::UNC_QMC_NORMAL_READS:ANY", &ch), 0);
+	assert_null(ch);
+	assert_int_equal(sl_pfm_channels("skx_unc_imc0::UNC_M_CAS_COUNT:RD", &ch), 0);
+	assert_int_equal(sl_pfm_channels("LLC_MISSES", &ch), 0);
+	/* unforced, libpfm4 lists every PMU it has, present or not: the
+	 * families' channels from its tables */
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
+	char *keep = sl_xstrdup(forced ? forced : "");
+	sl_pfm_terminate();
+	unsetenv("LIBPFM_FORCE_PMU");
+	static const struct {
+		const char *ev;
+		size_t n;
+	} fam[] = {
+		{"skx_unc_imc::UNC_M_CAS_COUNT:RD", 6},
+		{"snbep_unc_imc::UNC_M_CAS_COUNT:RD", 4},
+		{"ivbep_unc_imc::UNC_M_CAS_COUNT:RD", 8},
+		{"hswep_unc_imc::UNC_M_CAS_COUNT:RD", 8},
+		{"bdx_unc_imc::UNC_M_CAS_COUNT:RD", 8},
+		{"nhm_unc::UNC_QMC_NORMAL_READS:ANY", 0},
+		{"no_such_imc::X", 0},
+	};
+	for (size_t f = 0; f < SL_ARRAY_LEN(fam); f++) {
+		size_t n = sl_pfm_channels(fam[f].ev, &ch);
+		if (n != fam[f].n)
+			fail_msg("%s: %zu channels, not %zu", fam[f].ev, n, fam[f].n);
+		assert_int_equal(sl_pfm_uncore(fam[f].ev), n > 0 || f == 5);
+		for (size_t c = 0; c < n; c++) {
+			char want[128];
+			snprintf(want, sizeof want, "%.*s%zu%s",
+				 (int)(strstr(fam[f].ev, "::") - fam[f].ev), fam[f].ev, c,
+				 strstr(fam[f].ev, "::"));
+			assert_string_equal(ch[c], want);
+			free(ch[c]);
+		}
+		free(ch);
+	}
+	sl_pfm_terminate();
+	setenv("LIBPFM_FORCE_PMU", keep, 1);
+	free(keep);
+	force("nhm");
 	/* the real path: libpfm4 (forced to the core PMU) does not encode an
 	 * absent uncore PMU's event; said with the way out */
 	struct perf_event_attr a;
