@@ -14,7 +14,6 @@
  * own PMU in every interval (collect/session.c).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -126,40 +125,6 @@ int sl_hw_available(void)
 	return sl_perf_probe(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles");
 }
 
-/* Encode uncore event ev into *attrs (n_attr of cap_attr used): one attr,
- * or one per channel PMU present here for a channel-less memory controller
- * name (sl_pfm_channels), *boxes of them.  NULL, or why it is not counted
- * (malloc'd). */
-static char *encode_uncore(const char *ev, struct perf_event_attr **attrs,
-			   size_t *n_attr, size_t *cap_attr, size_t *boxes)
-{
-	char **ch;
-	size_t nch = sl_pfm_channels(ev, &ch);
-	char first[1024] = "";
-	*boxes = 0;
-	for (size_t c = 0; c < SL_MAX(nch, 1); c++) {
-		SL_GROW(*attrs, *n_attr, *cap_attr);
-		if (sl_pfm_encode_uncore(nch ? ch[c] : ev, &(*attrs)[*n_attr]) == 0) {
-			++*n_attr;
-			++*boxes;
-		} else if (!first[0]) {
-			snprintf(first, sizeof first, "%s", sl_error());
-		}
-	}
-	char *why = NULL;
-	int len = nch ? (int)(strstr(ev, "::") - ev) : 0;
-	if (!*boxes && nch)
-		why = sl_xasprintf("no channel of memory controller %.*s (libpfm4 knows "
-				   "%.*s0 .. %.*s%zu) is present here: %s", len, ev,
-				   len, ev, len, ev, nch - 1, first);
-	else if (!*boxes)
-		why = sl_xstrdup(first);
-	for (size_t c = 0; c < nch; c++)
-		free(ch[c]);
-	free(ch);
-	return why;
-}
-
 sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 {
 	if (!sl_hw_available() || sl_pmu_hybrid())
@@ -215,8 +180,8 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 	for (size_t i = 0; i < n; i++) {
 		if (sl_pfm_uncore(events[i])) {
 			/* beside the group, on their own PMU (live.h) */
-			unc_problem[n_unc] = encode_uncore(events[i], &unc, &n_attr,
-							   &cap_attr, &unc_boxes[n_unc]);
+			unc_problem[n_unc] = sl_pfm_encode_controller(events[i], &unc, &n_attr,
+								      &cap_attr, &unc_boxes[n_unc]);
 			unc_names[n_unc++] = events[i];
 			continue;
 		}

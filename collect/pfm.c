@@ -264,6 +264,56 @@ int sl_pfm_encode_uncore(const char *event, struct perf_event_attr *attr)
 	return 0;
 }
 
+char *sl_pfm_encode_controller(const char *ev, struct perf_event_attr **attrs,
+			       size_t *n_attr, size_t *cap_attr, size_t *boxes)
+{
+	char **ch;
+	size_t nch = sl_pfm_channels(ev, &ch);
+	char first[1024] = "";
+	*boxes = 0;
+	for (size_t c = 0; c < SL_MAX(nch, 1); c++) {
+		SL_GROW(*attrs, *n_attr, *cap_attr);
+		if (sl_pfm_encode_uncore(nch ? ch[c] : ev, &(*attrs)[*n_attr]) == 0) {
+			++*n_attr;
+			++*boxes;
+		} else if (!first[0]) {
+			snprintf(first, sizeof first, "%s", sl_error());
+		}
+	}
+	char *why = NULL;
+	int len = nch ? (int)(strstr(ev, "::") - ev) : 0;
+	if (!*boxes && nch)
+		why = sl_xasprintf("no channel of memory controller %.*s (libpfm4 knows "
+				   "%.*s0 .. %.*s%zu) is present here: %s", len, ev,
+				   len, ev, len, ev, nch - 1, first);
+	else if (!*boxes)
+		why = sl_xstrdup(first);
+	for (size_t c = 0; c < nch; c++)
+		free(ch[c]);
+	free(ch);
+	return why;
+}
+
+int sl_pfm_uncore_present(const char *ev)
+{
+	struct perf_event_attr *a = NULL;
+	size_t n = 0, cap = 0, boxes, present = 0;
+	char *why = sl_pfm_encode_controller(ev, &a, &n, &cap, &boxes);
+	char dev[256], mask[1024];
+	for (size_t b = 0; b < n; b++)
+		present += sl_perf_sys_get()->pmu_device(a[b].type, dev, sizeof dev, mask,
+							 sizeof mask) == 0;
+	if (why)
+		sl_error_set("%s", why);
+	else if (!present)
+		sl_error_set("no PMU with type %u and a cpumask under "
+			     "/sys/bus/event_source/devices: the kernel does not export "
+			     "it", a[0].type);
+	free(why);
+	free(a);
+	return present > 0;
+}
+
 int sl_pfm_codes(const char *event, uint64_t *codes, int max)
 {
 	if (sl_pfm_init() < 0)

@@ -34,6 +34,17 @@ int sl_pfm_encode_uncore(const char *event, struct perf_event_attr *attr);
  * that very name, a name ending in a digit, or none libpfm4 knows. */
 #define SL_PFM_CHANNELS_MAX 64
 size_t sl_pfm_channels(const char *event, char ***names);
+/* Encode uncore event ev into *attrs (n_attr of cap_attr used, grown):
+ * one attr, or one per channel present here for a channel-less name
+ * (sl_pfm_channels), *boxes of them.  NULL, or why it cannot be counted
+ * here (malloc'd; *boxes 0). */
+char *sl_pfm_encode_controller(const char *ev, struct perf_event_attr **attrs,
+			       size_t *n_attr, size_t *cap_attr, size_t *boxes);
+/* 1 when uncore event ev (a channel-less name too) is encodable here and
+ * at least one of its PMUs has a sysfs device (through sl_perf_sys: the
+ * fake PMU's too); 0 with why in sl_error().  Counting it may still need
+ * permission (perf_event_paranoid <= 0 or CAP_PERFMON). */
+int sl_pfm_uncore_present(const char *ev);
 /* The way out when an uncore PMU is absent, for error lines. */
 #define SL_UNCORE_FIX "name this machine's memory controller event in the " \
 	"machine model (docs/hardware.md, \"Uncore events\")"

@@ -5,7 +5,10 @@
  * cpufreq driver offers (and voltages where the platform exposes them), and
  * the memory latency measured by a pointer chase.  Every event is encoded
  * through libpfm4 for the PMU before anything is written, so a file made
- * here never names an event the perf backend cannot open.
+ * here never names an event the perf backend cannot open.  The memory
+ * controller's reads (role dram_reads, an uncore event) are named only when
+ * the event map's candidate's uncore PMU is present on this host: it is no
+ * core PMU's, and a model naming one absent here would count nothing.
  */
 #include "sleuth/hw.h"
 
@@ -143,6 +146,47 @@ static int events_from_map(sl_machine *m, const sl_pmu_entry *e, const char *pmu
 	return 0;
 }
 
+/* Role dram_reads: the first of the entry's candidate uncore events whose
+ * PMU is present and encodable here (the memory controller's reads, which
+ * the mlp model then takes for an interval's DRAM traffic), or none, so
+ * the model falls back to the core counters.  A line for the file's
+ * comment, saying which or why none. */
+static char *dram_reads(sl_machine *m, const sl_pmu_entry *e, const char *pmu)
+{
+	if (sl_machine_role(m, "dram_reads"))
+		return sl_xasprintf("dram_reads: %s, from the event map's events",
+				    sl_machine_role(m, "dram_reads"));
+	char *err = sl_xstrdup(sl_error()), *line = NULL;
+	for (size_t i = 0; i < e->n_dram_reads && !line; i++)
+		if (sl_pfm_uncore(e->dram_reads[i]) &&
+		    sl_pfm_uncore_present(e->dram_reads[i])) {
+			m->roles = sl_xreallocarray(m->roles, m->n_roles + 1, sizeof *m->roles);
+			m->roles[m->n_roles].role = sl_xstrdup("dram_reads");
+			m->roles[m->n_roles++].event = sl_xstrdup(e->dram_reads[i]);
+			line = sl_xasprintf("dram_reads: %s, the memory controller's reads "
+					    "(its uncore PMU is present here; counting it "
+					    "needs perf_event_paranoid <= 0 or CAP_PERFMON)",
+					    e->dram_reads[i]);
+			sl_info("dram_reads: %s (the memory controller's reads)",
+				e->dram_reads[i]);
+		}
+	if (!line) {
+		char *why = e->n_dram_reads
+			? sl_xasprintf("none of the event map's candidates (%s%s) has its "
+				       "uncore PMU here", e->dram_reads[0],
+				       e->n_dram_reads > 1 ? ", ..." : "")
+			: sl_xasprintf("the event map names no memory-controller event for "
+				       "PMU %s", pmu);
+		line = sl_xasprintf("dram_reads: none: %s; the mlp model takes DRAM "
+				    "traffic from the core counters", why);
+		sl_info("dram_reads: none (%s); the mlp model uses the core counters", why);
+		free(why);
+	}
+	sl_error_set("%s", err);
+	free(err);
+	return line;
+}
+
 /* The current clock from /proc/cpuinfo, for a host without cpufreq. */
 static double cpuinfo_ghz(void)
 {
@@ -201,10 +245,11 @@ int sl_machine_init(sl_machine *m, char **comment, const sl_machine_init_opts *o
 	if (sl_pmumap_load(o->pmumap, &map) < 0)
 		return -1;
 	const sl_pmu_entry *e = sl_pmumap_find(&map, pmu);
-	char *ps_how = NULL, *cpu = NULL;
+	char *ps_how = NULL, *cpu = NULL, *dram = NULL;
 	int rc = -1;
 	if (!e || events_from_map(m, e, pmu) < 0 || pstates(m, o, &ps_how) < 0)
 		goto out;
+	dram = dram_reads(m, e, pmu);
 	int hw = forced ? 0 : cpuid_counters();
 	m->programmable = hw > 0 ? hw : e->counters;
 	size_t bytes = o->chase_bytes ? o->chase_bytes : sl_chase_default_bytes(o->sysfs_root);
@@ -226,15 +271,18 @@ int sl_machine_init(sl_machine *m, char **comment, const sl_machine_init_opts *o
 		"PMU: %s (%s)%s; events from %s (family %s), each encoded by libpfm4\n"
 		"counters: %d programmable per hardware thread (%s)\n"
 		"%s\n"
+		"%s\n"
 		"memory_latency_ns: pointer chase over %zu MB (best round)\n"
 		"A SKELETON: no static_w and no power coefficients yet; run 'sleuth "
 		"calibrate' to fit them (docs/hardware.md).",
 		SLEUTH_VERSION, when, cpu, pmu, desc,
 		forced ? " (forced with LIBPFM_FORCE_PMU / --pmu)" : "", map.path, e->family,
-		m->programmable, hw > 0 ? "CPUID leaf 0xA" : "the event map", ps_how, bytes >> 20);
+		m->programmable, hw > 0 ? "CPUID leaf 0xA" : "the event map", dram, ps_how,
+		bytes >> 20);
 	rc = 0;
 out:
 	free(ps_how);
+	free(dram);
 	free(cpu);
 	sl_pmumap_free(&map);
 	if (rc < 0)

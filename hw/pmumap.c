@@ -32,7 +32,7 @@ static int str_list(sl_yparser *yp, const sl_ynode *v, const char *key, char ***
 static int read_entry(sl_yparser *yp, const sl_ynode *p, sl_pmu_entry *e)
 {
 	static const char *const known[] = {"pmus", "family", "counters", "branch_sample",
-		"precise", "events", "prefetch", "power", NULL};
+		"precise", "events", "prefetch", "power", "dram_reads", NULL};
 	const sl_ynode *v;
 	const char *s;
 	int64_t k;
@@ -85,6 +85,20 @@ static int read_entry(sl_yparser *yp, const sl_ynode *p, sl_pmu_entry *e)
 	if (!(v = sl_yreq(yp, p, "power", "a PMU entry")) ||
 	    str_list(yp, v, "power", &e->power, &e->n_power) < 0)
 		return -1;
+	/* optional: the memory controller's reads, uncore events to try in
+	 * order (machine init names the first present on the host) */
+	if ((v = sl_ymap_get(p, "dram_reads"))) {
+		if (str_list(yp, v, "dram_reads", &e->dram_reads, &e->n_dram_reads) < 0)
+			return -1;
+		for (size_t i = 0; i < e->n_dram_reads; i++) {
+			const char *sep = strstr(e->dram_reads[i], "::");
+			if (!sep || sep == e->dram_reads[i] || !sep[2])
+				return sl_yerr(yp, v->kid[i]->line, "dram_reads",
+					       "'%s' is not an uncore event: write "
+					       "PMU::EVENT (nhm_unc::UNC_QMC_NORMAL_READS:ANY)",
+					       e->dram_reads[i]);
+		}
+	}
 	return 0;
 }
 
@@ -194,6 +208,7 @@ void sl_pmumap_free(sl_pmumap *map)
 		free(e->roles);
 		free_strs(e->prefetch, e->n_prefetch);
 		free_strs(e->power, e->n_power);
+		free_strs(e->dram_reads, e->n_dram_reads);
 	}
 	free(map->e);
 	free(map->path);

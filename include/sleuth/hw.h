@@ -28,6 +28,10 @@ typedef struct sl_pmu_entry {
 	size_t n_prefetch;
 	char **power;         /* candidate power terms */
 	size_t n_power;
+	char **dram_reads;    /* candidate uncore events for role dram_reads,
+			       * first present first (optional, added
+			       * 2026-11-26) */
+	size_t n_dram_reads;
 } sl_pmu_entry;
 
 typedef struct sl_pmumap {

@@ -16,7 +16,7 @@ SRC=$PWD
 B=${1:?usage: tests/fuzz/run.sh BUILDDIR [SECONDS [HARNESS...]]}
 S=${2:-30}
 shift $(($# < 2 ? $# : 2))
-ALL=(trace machine simmachine workload schedule profile powerlog idlelog predictions)
+ALL=(trace machine simmachine workload schedule profile powerlog idlelog predictions pmumap)
 [ $# -gt 0 ] && ALL=("$@")
 
 targets=(sleuth)
@@ -49,7 +49,7 @@ if [ ! -d "$seed_dir" ]; then
 		"$SLEUTH" schedule p.prof --min-energy --format json -o s.json
 		head -c 3000 power.csv >power-head.csv
 	) >/dev/null || { echo "cannot make the seeds" >&2; exit 1; }
-	mkdir -p "$seed_dir"/{trace,machine,simmachine,workload,schedule,profile,powerlog,idlelog,predictions}
+	mkdir -p "$seed_dir"/{trace,machine,simmachine,workload,schedule,profile,powerlog,idlelog,predictions,pmumap}
 	cp "$SRC"/data/measurements/traces/*.yaml "$g/trace.yaml" "$g/trace-dither.yaml" \
 		"$seed_dir/trace/"
 	cp "$SRC"/data/machines/*.yaml "$SRC/data/measurements/skeleton.yaml" \
@@ -64,6 +64,7 @@ if [ ! -d "$seed_dir" ]; then
 	cp "$SRC/data/measurements/idle.csv" "$seed_dir/idlelog/"
 	cp "$g/idle.csv" "$seed_dir/idlelog/idle-sim.csv"
 	cp "$SRC/tests/schedule/data/pred-small.csv" "$g/pred.csv" "$seed_dir/predictions/"
+	cp "$SRC/data/pmus/pmus.yaml" "$seed_dir/pmumap/"
 fi
 
 mkdir -p "$B/fuzz-corpus" "$B/fuzz-crashes" "$B/fuzz-logs"

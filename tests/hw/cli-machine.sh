@@ -106,6 +106,35 @@ out=$(SLEUTH_FAKE_PMU=skl "$SLEUTH" run --backend perf -o "$T/r.prof" -- true 2>
 printf '%s\n' "$out" | grep -q "machine model $T/xdg/sleuth/machines/skylake-test-1.yaml" && ok ||
 	fail "run did not use the user's model: $out"
 printf '%s\n' "$out" | grep -q "event map" && fail "run made a model anyway: $out" || ok
+# the memory controller's reads (role dram_reads) where the host has the
+# uncore PMU: the fake PMU's skx has skx_unc_imc's six channels, its nhm
+# nhm_unc; with uncore=0, or on skl, none is named and the header says so
+for pmu in skx nhm; do
+	case $pmu in skx) ev=skx_unc_imc::UNC_M_CAS_COUNT:RD ;; *) ev=nhm_unc::UNC_QMC_NORMAL_READS:ANY ;; esac
+	out=$(SLEUTH_FAKE_PMU=$pmu "$SLEUTH" machine init --sysfs "$T/opp" --chase-mb 4 \
+		-o "$T/u-$pmu.yaml" 2>&1) && ok || fail "$pmu: $out"
+	grep -q "^  dram_reads: $ev\$" "$T/u-$pmu.yaml" && ok ||
+		fail "$pmu: no role dram_reads $ev: $(cat "$T/u-$pmu.yaml")"
+	grep -q "^# dram_reads: $ev, the memory controller's reads" "$T/u-$pmu.yaml" && ok ||
+		fail "$pmu: the header does not name dram_reads: $(head -12 "$T/u-$pmu.yaml")"
+	[ "$(printf '%s\n' "$out" | grep -c "dram_reads")" = 1 ] && ok || fail "$pmu: not one info line: $out"
+	out=$(SLEUTH_FAKE_PMU=$pmu SLEUTH_FAKE_PMU_OPTS=uncore=0 "$SLEUTH" machine init \
+		--sysfs "$T/opp" --chase-mb 4 -o "$T/n-$pmu.yaml" 2>&1) && ok || fail "$pmu uncore=0: $out"
+	grep -q "^  dram_reads:" "$T/n-$pmu.yaml" && fail "$pmu uncore=0: dram_reads named" || ok
+	grep -q "^# dram_reads: none: none of the event map's candidates ($ev) has its uncore PMU here; the mlp model takes DRAM traffic from the core counters" \
+		"$T/n-$pmu.yaml" && ok || fail "$pmu uncore=0: header: $(head -12 "$T/n-$pmu.yaml")"
+	[ "$(printf '%s\n' "$out" | grep -c "dram_reads: none (.*core counters")" = 1 ] && ok ||
+		fail "$pmu uncore=0: not one info line: $out"
+done
+SLEUTH_FAKE_PMU=skl "$SLEUTH" machine init -q --sysfs "$T/opp" --chase-mb 4 -o "$T/n-skl.yaml" &&
+	! grep -q "^  dram_reads:" "$T/n-skl.yaml" && grep -q "^# dram_reads: none" "$T/n-skl.yaml" &&
+	ok || fail "skl (a client part): $(cat "$T/n-skl.yaml")"
+# the model so written counts every channel beside the counters when permitted
+out=$(SLEUTH_FAKE_PMU=skx SLEUTH_FAKE_PMU_OPTS=paranoid=0 "$SLEUTH" run --backend perf \
+	--machine "$T/u-skx.yaml" -o "$T/u.prof" -- "$BUILDDIR/tests/progs/spin" 0.2 2>&1) &&
+	ok || fail "run with dram_reads: $out"
+printf '%s\n' "$out" | grep -q "not counted" && fail "run: dram_reads not counted: $out" || ok
+grep -aq "skx_unc_imc::UNC_M_CAS_COUNT:RD" "$T/u.prof" && ok || fail "run: the profile lacks the event"
 # no PMU (CI's VMs): the error says what works instead
 if env -u LIBPFM_FORCE_PMU "$SLEUTH" doctor 2>/dev/null | grep -q "^pmu (libpfm4): *none"; then
 	expect_exit 1 "detects no PMU on this CPU.*--pmu NAME" -- env -u LIBPFM_FORCE_PMU \

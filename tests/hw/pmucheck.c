@@ -2,7 +2,9 @@
  * Checks one PMU entry of data/pmus/pmus.yaml against libpfm4: with
  * LIBPFM_FORCE_PMU=PMU, libpfm4 must activate that PMU and encode every
  * event of the entry, and the branch-sample event must be one libpfm4 marks
- * precise when the entry asks for precise sampling.  One meson test per PMU
+ * precise when the entry asks for precise sampling.  Its dram_reads
+ * candidates, uncore events, are checked against libpfm4's tables unforced
+ * (every channel of a channel-less family).  One meson test per PMU
  * (tests/hw/meson.build).
  *
  *   pmucheck PMU              exit 0 ok, 1 failure, 77 skipped (libpfm4 of
@@ -13,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* linux/perf_event.h (through session.h) first: libpfm4's own copy of the
+ * perf ABI then steps aside */
+#include "collect/session.h"
 #include <perfmon/pfmlib_perf_event.h>
 
 #include "sleuth/collect.h"
@@ -61,6 +66,53 @@ static int is_precise(const char *ev)
 	}
 	free(e.codes);
 	return prec;
+}
+
+/* The entry's dram_reads candidates against libpfm4's tables, unforced
+ * (forced, libpfm4 sets up the core PMU alone) and with inactive PMUs
+ * encoded: each an uncore event, of a channel-less family on every
+ * channel libpfm4 has for it. */
+static void check_dram_reads(const char *pmu, const sl_pmu_entry *e)
+{
+	if (!e->n_dram_reads)
+		return;
+	sl_pfm_terminate();
+	pfm_terminate();
+	unsetenv("LIBPFM_FORCE_PMU");
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	if (pfm_initialize() != PFM_SUCCESS) {
+		printf("FAIL %s: libpfm4 does not initialise unforced\n", pmu);
+		failures++;
+		return;
+	}
+	for (size_t i = 0; i < e->n_dram_reads; i++) {
+		const char *ev = e->dram_reads[i];
+		if (!sl_pfm_uncore(ev)) {
+			printf("FAIL %s: dram_reads %s is not an uncore event libpfm4 knows\n",
+			       pmu, ev);
+			failures++;
+			continue;
+		}
+		char **ch;
+		size_t n = sl_pfm_channels(ev, &ch);
+		for (size_t c = 0; c < (n ? n : 1); c++) {
+			const char *one = n ? ch[c] : ev;
+			pfm_pmu_encode_arg_t a;
+			memset(&a, 0, sizeof a);
+			int r = pfm_get_os_event_encoding(one, PFM_PLM3, PFM_OS_NONE, &a);
+			if (r != PFM_SUCCESS) {
+				printf("FAIL %s: dram_reads %s: %s\n", pmu, one, pfm_strerror(r));
+				failures++;
+			} else {
+				printf("ok   %s: %-20s %-48s code 0x%llx\n", pmu, "dram_reads", one,
+				       (unsigned long long)a.codes[0]);
+			}
+			free(a.codes);
+			if (n)
+				free(ch[c]);
+		}
+		free(ch);
+	}
 }
 
 static int known_to_libpfm(const char *pmu)
@@ -149,6 +201,7 @@ int main(int argc, char **argv)
 		printf("FAIL %s: no model role\n", pmu);
 		failures++;
 	}
+	check_dram_reads(pmu, e);
 	sl_pfm_terminate();
 	pfm_terminate();
 	sl_pmumap_free(&map);

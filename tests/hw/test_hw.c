@@ -55,6 +55,9 @@ static void test_shipped_map(void **state)
 	const sl_pmu_entry *e = sl_pmumap_find(&map, "skx");
 	assert_non_null(e);
 	assert_string_equal(e->family, "skylake");
+	/* the whole memory controller: every channel, summed */
+	assert_int_equal(e->n_dram_reads, 1);
+	assert_string_equal(e->dram_reads[0], "skx_unc_imc::UNC_M_CAS_COUNT:RD");
 	assert_int_equal(e->precise, 2);
 	e = sl_pmumap_find(&map, "amd64_fam19h_zen4");
 	assert_non_null(e);
@@ -94,6 +97,14 @@ static void test_map_rejections(void **state)
 		 "    branch_sample: B\n    precise: 0\n    events: {}\n    prefetch: []\n"
 		 "    power: [[A]]\n", "m.yaml:10: key 'power': expected a scalar"},
 		{"format: sleuth-pmus/1\npmus:\n  - [x]\n", "m.yaml:3: key 'pmus': expected a mapping"},
+		{"format: sleuth-pmus/1\npmus:\n" ENTRY "    dram_reads:\n      - a_unc::R\n"
+		 "      - UNC_M_CAS_COUNT:RD\n",
+		 "m.yaml:13: key 'dram_reads': 'UNC_M_CAS_COUNT:RD' is not an uncore event: "
+		 "write PMU::EVENT"},
+		{"format: sleuth-pmus/1\npmus:\n" ENTRY "    dram_reads: ['a_unc::']\n",
+		 "key 'dram_reads': 'a_unc::' is not an uncore event"},
+		{"format: sleuth-pmus/1\npmus:\n" ENTRY "    dram_reads: a_unc::R\n",
+		 "m.yaml:11: key 'dram_reads': expected a sequence"},
 	};
 	char *path = sl_xasprintf("%s/m.yaml", dir);
 	for (size_t i = 0; i < SL_ARRAY_LEN(bad); i++) {
@@ -110,6 +121,15 @@ static void test_map_rejections(void **state)
 	assert_int_equal(sl_pmumap_load(path, &map), 0);
 	assert_int_equal(map.n, 1);
 	assert_int_equal(map.e[0].n_roles, 2);
+	assert_int_equal(map.e[0].n_dram_reads, 0); /* optional */
+	sl_pmumap_free(&map);
+	/* dram_reads: candidate uncore events, in order */
+	put("m.yaml", "format: sleuth-pmus/1\npmus:\n" ENTRY
+		      "    dram_reads: [skx_unc_imc::UNC_M_CAS_COUNT:RD, nhm_unc::X]\n");
+	assert_int_equal(sl_pmumap_load(path, &map), 0);
+	assert_int_equal(map.e[0].n_dram_reads, 2);
+	assert_string_equal(map.e[0].dram_reads[0], "skx_unc_imc::UNC_M_CAS_COUNT:RD");
+	assert_string_equal(map.e[0].dram_reads[1], "nhm_unc::X");
 	sl_pmumap_free(&map);
 	/* from memory: the same reader */
 	static const char text[] = "format: sleuth-pmus/1\npmus:\n" ENTRY;
