@@ -26,6 +26,11 @@
 # dithered runs' extra time over the runs at fmax, mean and worst %
 # (docs/benchmarks.md, "Dithering inside the one run").
 #
+# HARD_MACHINE=FILE: sleuth's model for the hard suite and the directory
+# suites instead (e.g. the shipped one without its dram_reads role: the
+# core counters alone; docs/benchmarks.md, "DRAM reads from the memory
+# controller").
+#
 #   bench/accuracy-suites.sh [BUILDDIR]
 # One line per suite, seed, model and frequency: mean over workloads of the
 # instance-weighted error, worst workload, worst instance -- over detected
@@ -40,7 +45,7 @@ trap 'rm -rf "$tmp"' EXIT
 for seed in ${SEEDS:-1 2 3}; do
 	for suite in ${SUITES:-basic hard}; do
 		if [ "$suite" != basic ]; then
-			export MACHINE=$src/data/machines/sim-nehalem-i7-920-hard.yaml
+			export MACHINE=${HARD_MACHINE:-$src/data/machines/sim-nehalem-i7-920-hard.yaml}
 			export SIM=$src/data/sim/nehalem-i7-920-hard.yaml
 			dir=$src/data/workloads/hard
 			[ "$suite" = hard ] || { dir=$(realpath "$suite"); suite=$(basename "$dir"); }
