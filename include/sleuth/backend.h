@@ -56,9 +56,6 @@ struct sl_backend {
 	uint64_t throttles;      /* THROTTLE records: sampling stopped a tick */
 	uint64_t merged_intervals; /* intervals merged into the next one */
 	uint64_t scaled_intervals; /* intervals whose group was multiplexed */
-	char *note;              /* what was asked for and could not be
-				  * measured (one line: why, the fix), for
-				  * the profile's notes; NULL: nothing */
 	sl_mapping *maps;        /* executable mappings seen (perf, timer) */
 	size_t n_maps;
 
@@ -81,6 +78,10 @@ struct sl_backend {
 	 * SIGTERM, SIGHUP) on to the profiled program, which then ends the run
 	 * as it would have ended without sleuth; async-signal-safe. */
 	void (*signal)(sl_backend *b, int sig);
+	/* What was asked for and could not be measured (one line: why, the
+	 * fix), for the profile's notes; NULL: nothing.  Owned (freed by
+	 * sl_backend_free).  Last, so that older backends' layout holds. */
+	char *note;
 };
 
 /* The end of every destroy(): frees the strings the fields above own
