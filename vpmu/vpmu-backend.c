@@ -3,7 +3,8 @@
  * (vpmu-main.c) and turns the tool's records into sl_obs for the
  * collector, exactly as the perf backend turns the kernel's.  The tool
  * counts every event of its table each interval; this side reveals only
- * those the multiplexer programmed (at most k), so phase detection,
+ * those the multiplexer programmed (at most k core events, and the memory
+ * controller's reads, an uncore event that takes no counter), so phase detection,
  * prediction and multiplexing are those of the hardware path.  Energy
  * comes from the vPMU's meter (vpmu-meter.c) at the run's P-state.
  *
@@ -49,6 +50,8 @@ typedef struct vpmu {
 	char *libdir;           /* the private VALGRIND_LIB */
 	size_t *map;            /* offered event -> vPMU table index */
 	char *on;               /* programmed for the coming interval */
+	unsigned char *uncore;  /* per offered event: an uncore PMU's, counted
+				 * beside the k counters (sl_pfm_uncore) */
 	uint64_t *counts;
 	uint64_t *samples;
 	size_t cap_samples;
@@ -384,11 +387,7 @@ static void parse_maps(sl_backend *b, char *text)
 static int vp_program(sl_backend *b, const size_t *ev, size_t n)
 {
 	vpmu *v = b->priv;
-	if (n > b->k) {
-		sl_error_set("%zu events asked for one interval but the vPMU has %zu "
-			     "counters", n, b->k);
-		return -1;
-	}
+	size_t core = 0;
 	memset(v->on, 0, b->n_events ? b->n_events : 1);
 	for (size_t i = 0; i < n; i++) {
 		if (ev[i] >= b->n_events) {
@@ -396,6 +395,12 @@ static int vp_program(sl_backend *b, const size_t *ev, size_t n)
 			return -1;
 		}
 		v->on[ev[i]] = 1;
+		core += !v->uncore[ev[i]];
+	}
+	if (core > b->k) {
+		sl_error_set("%zu events asked for one interval but the vPMU has %zu "
+			     "counters", core, b->k);
+		return -1;
 	}
 	return 0;
 }
@@ -571,6 +576,7 @@ static void vp_destroy(sl_backend *b)
 		sl_vpmu_machine_free(&v->m);
 		free(v->map);
 		free(v->on);
+		free(v->uncore);
 		free(v->counts);
 		free(v->samples);
 		free(v->prog);
@@ -635,6 +641,7 @@ sl_backend *sl_vpmu_backend_new(const sl_vpmu_opts *o)
 	b->events = sl_xcalloc(o->n_events ? o->n_events : 1, sizeof *b->events);
 	v->map = sl_xcalloc(o->n_events ? o->n_events : 1, sizeof *v->map);
 	v->on = sl_xcalloc(o->n_events ? o->n_events : 1, 1);
+	v->uncore = sl_xcalloc(o->n_events ? o->n_events : 1, 1);
 	v->counts = sl_xcalloc(o->n_events ? o->n_events : 1, sizeof *v->counts);
 	b->destroy = vp_destroy;
 	for (size_t i = 0; i < o->n_events; i++) {
@@ -649,6 +656,7 @@ sl_backend *sl_vpmu_backend_new(const sl_vpmu_opts *o)
 			goto fail;
 		}
 		v->map[i] = e;
+		v->uncore[i] = (unsigned char)sl_pfm_uncore(o->events[i]);
 	}
 	const char *mpath = o->machine;
 	char *def = NULL;

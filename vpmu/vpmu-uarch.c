@@ -135,6 +135,15 @@ static double dram_queue_ns(const vpmu_core *k)
 	return service * k->rho / (2.0 * (1.0 - k->rho));
 }
 
+/* A line read from DRAM (a demand miss or a prefetch fill): the memory
+ * controller's read counter (VPMU_EV_DRAM_READS) and the bandwidth window.
+ * Write-backs move bytes too but are writes (write_back). */
+static void dram_read(vpmu_core *k)
+{
+	k->ev[VPMU_EV_DRAM_READS]++;
+	dram_traffic(k, 64);
+}
+
 /* A dirty line leaving level `from` (0 = L1, 1 = L2, 2 = LLC). */
 static void write_back(vpmu_core *k, int from, ULong line)
 {
@@ -190,7 +199,7 @@ static void prefetch_train(vpmu_core *k, ULong line)
 			continue;
 		k->ev[VPMU_EV_PREFETCH]++;
 		if (!lookup_fill(k, 2, pl))
-			dram_traffic(k, 64);
+			dram_read(k);
 		lookup_fill(k, 1, pl);
 	}
 }
@@ -327,7 +336,7 @@ static double access_line(vpmu_core *k, ULong line, Bool store, Bool *dram)
 			double q = dram_queue_ns(k);
 			k->queue_ns_sum += q;
 			k->queue_n++;
-			dram_traffic(k, 64);
+			dram_read(k);
 			lat = k->c.llc_cycles +
 			      ((k->c.llc_uncore_ps + k->c.dram_ps) * 1e-3 + q) * k->ghz;
 		}

@@ -18,12 +18,13 @@
 #define SLEUTH_VPMU_WIRE_H
 
 #define VPMU_MAGIC 0x554d5056u /* "VPMU" */
-#define VPMU_VERSION 2u /* 2: the offcore events */
+#define VPMU_VERSION 3u /* 2: the offcore events; 3: the DRAM reads */
 
 enum { VPMU_REC_INTERVAL = 1, VPMU_REC_MAPS = 2, VPMU_REC_END = 3, VPMU_REC_EXEC = 4,
        VPMU_REC_EXEC_FAILED = 5, VPMU_REC_FORK = 6 };
 
-/* The vPMU's own event table: what its programmable counters can count.
+/* The vPMU's own event table: what its programmable counters can count,
+ * and its memory controller's read counter (an uncore PMU's, beside them).
  * The order is the wire order; names are in vpmu_event_names below. */
 enum {
 	VPMU_EV_BR_COND,        /* retired conditional branches */
@@ -46,6 +47,12 @@ enum {
 	/* appended in version 2 (older profiles name only the events above) */
 	VPMU_EV_OFFCORE_CYCLES, /* cycles with >= 1 demand load out to DRAM */
 	VPMU_EV_OFFCORE_OCC,    /* demand loads out to DRAM, summed over cycles */
+	/* appended in version 3: the memory controller's reads, an uncore
+	 * event (its name has a libpfm4 uncore PMU's prefix, so sl_pfm_uncore
+	 * says so and the collector counts it beside the programmable
+	 * counters, in every interval): lines read from DRAM, demand misses
+	 * and prefetch fills; write-backs are writes, not counted */
+	VPMU_EV_DRAM_READS,
 	VPMU_N_EVENTS
 };
 
@@ -55,7 +62,7 @@ enum {
 	  "L1D_HIT", "L1D_MISS", "L2_HIT", "L2_MISS", "LLC_HIT", "LLC_MISS", \
 	  "L2_PREFETCH_FILLS", "STALL_CYCLES", "STALLS_LLC_MISS",          \
 	  "ROB_FULL_CYCLES", "FP_OPS", "OFFCORE_L3_MISS_CYCLES",           \
-	  "OFFCORE_L3_MISS_OCCUPANCY" }
+	  "OFFCORE_L3_MISS_OCCUPANCY", "nhm_unc::UNC_QMC_NORMAL_READS:ANY" }
 
 /* Activity no counter exposes, for the energy meter. */
 enum {
