@@ -25,6 +25,15 @@ mp_bandwidth() {
 		'BEGIN { printf "  bandwidth_gbps: %.3f\n", (x + (p > 0 ? p : 0)) * 64 / t / 1e9 }'
 }
 
+# mp_background N T: the other agents' DRAM reads the memory controller's
+# read counter (role dram_reads) counts too, from its count N over a probe
+# that reads no DRAM of its own, run for T seconds (N -1: not counted,
+# nothing printed)
+mp_background() {
+	awk -v n="$1" -v t="$2" \
+		'BEGIN { if (n >= 0) printf "  background_gbps: %.4g\n", n * 64 / t / 1e9 }'
+}
+
 # mp_loaded T X P Q F: one point of the loaded-latency curve: the traffic
 # (misses + prefetches) and the latency the demand misses saw (occupancy
 # per miss) at F GHz

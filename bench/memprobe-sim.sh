@@ -137,10 +137,9 @@ fi
 # controller's read counter (role dram_reads, an uncore event): what it
 # counts while probe/core.yaml, which reads no DRAM of its own, runs
 dram=$(sed -n 's/.*name: *"\([^"]*\)", *counts: *dram_reads.*/\1/p' "$sim" | head -1)
-if [ -n "$dram" ] && [ "$(evsum "$tmp/st-core.yaml" "$dram")" -ge 0 ]; then
+if [ -n "$dram" ]; then
 	read -r tc _ < <(sums "$tmp/st-core.yaml")
-	awk -v n="$(evsum "$tmp/st-core.yaml" "$dram")" -v t="$tc" \
-		'BEGIN { printf "  background_gbps: %.4g\n", n * 64 / t / 1e9 }'
+	mp_background "$(evsum "$tmp/st-core.yaml" "$dram")" "$tc"
 fi
 
 lat2=$(sed -n 's/^memory_latency_ns: //p' "$tmp/lat")

@@ -22,6 +22,12 @@
 #   loaded  the chase with K lines read per step, K = LOADED (at fmax):
 #           the loaded-latency curve after the chase's own point (its
 #           points kept while the traffic grows).
+#   core    (at fmax, on the probes' machine with the memory controller's
+#           read counter, role dram_reads of the -mlp skeleton, an uncore
+#           event beside the four counters) background_gbps, as
+#           memprobe-sim.sh measures it: what that counter counts over a
+#           probe that reads no DRAM of its own (the L2-resident loop), the
+#           other agents' reads; ~0 on the vPMU, which sees one process;
 #   core, llc, branch  (ONLY=stall; at fmax, on a second machine naming
 #           the stall cycles, mispredicts, L2 and LLC misses) what the stall
 #           counter counts besides the stalls on misses, as memprobe-sim.sh's
@@ -67,15 +73,23 @@ STALL_EVENTS=(STALL_CYCLES BR_MISPREDICTED L2_MISS LLC_MISS)
 	printf '  %s: %s\n' stall_cycles "${STALL_EVENTS[0]}" mispredicts "${STALL_EVENTS[1]}" \
 		llc_references "${STALL_EVENTS[2]}" llc_misses "${STALL_EVENTS[3]}"
 } > "$tmp/stall.yaml"
+# the memory controller's read counter, where the -mlp skeleton names it
+# (role dram_reads): the probes' machine with it, beside the four counters
+DRAM=$(sed -n 's/^  dram_reads: *"\{0,1\}\([^"]*\)"\{0,1\} *$/\1/p' \
+	"$src/data/machines/vpmu-nehalem-i7-920-mlp.skeleton.yaml")
+if [ -n "$DRAM" ]; then
+	{ cat "$tmp/probe.yaml"; printf '  dram_reads: "%s"\n' "$DRAM"; } > "$tmp/dram.yaml"
+fi
 
 # one GHZ SHORT LONG ARGS...: the vPMU run of vp-memprobe ARGS... LONG less
 # its run with SHORT: "time cycles llc_misses l2_misses prefetches occupancy"
 # (with MACHINE=stall: "time cycles stall_cycles mispredicts l2_misses
-# llc_misses")
+# llc_misses"; with MACHINE=dram the DRAM reads after the six)
 one() {
 	local f=$1 n1=$2 n2=$3 n mach=$tmp/probe.yaml ev=("${EVENTS[@]}")
 	shift 3
 	[ "${MACHINE:-}" = stall ] && mach=$tmp/stall.yaml ev=("${STALL_EVENTS[@]}")
+	[ "${MACHINE:-}" = dram ] && mach=$tmp/dram.yaml ev=("${EVENTS[@]}" "$DRAM")
 	for n in "$n1" "$n2"; do
 		env -i PATH=/usr/bin:/bin "$sleuth" run -q --backend vpmu --freq "$f" --interval 2M \
 			--machine "$mach" --pin none \
@@ -133,6 +147,14 @@ if [ "$ch_q" -ge 0 ]; then
 		done
 	} | while read -r t x p q; do mp_loaded "$t" "$x" "$p" "$q" "$fmax"; done | tee "${MP_DEBUG:-/dev/null}" |
 		awk '{ g = $3; sub(/,/, "", g) } NR == 1 || g + 0 > last { print; last = g + 0 }'
+fi
+
+# the socket's other DRAM readers (memprobe-sim.sh's rule): the DRAM reads
+# over the L2-resident loop, which reads no DRAM of its own (two lengths:
+# its set-up's reads cancel)
+if [ -n "$DRAM" ]; then
+	read -r tc _ _ _ _ _ nc < <(MACHINE=dram one "$fmax" 1000 3000 core)
+	mp_background "$nc" "$tc"
 fi
 
 lat2=$(sed -n 's/^memory_latency_ns: //p' "$tmp/lat")
