@@ -546,6 +546,10 @@ static int vp_next(sl_backend *b, sl_obs *o)
 static int vp_finish(sl_backend *b)
 {
 	vpmu *v = b->priv;
+	/* the collector stopped before the stream's end (an error): the tool
+	 * would block on the full pipe that nobody reads, and reap with it */
+	if (!v->ended && v->pid > 0 && !v->reaped)
+		kill(v->pid, SIGKILL);
 	reap(v);
 	if (WIFSIGNALED(v->status))
 		return 128 + WTERMSIG(v->status);
