@@ -1,5 +1,5 @@
-# Shared by bench/vpmu.sh, bench/vpmu-terms.sh, bench/vpmu-otherstalls.sh
-# and bench/vpmu-worst.sh (sourced, with the caller's BUILDDIR argument,
+# Shared by bench/vpmu.sh, bench/vpmu-terms.sh, bench/vpmu-otherstalls.sh,
+# bench/vpmu-worst.sh and bench/vpmu-dram-ab.sh (sourced, with the caller's BUILDDIR argument,
 # after setting src, the source tree): the programs and tools, the fixed
 # environment of the vPMU runs and one run.
 
