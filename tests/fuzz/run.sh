@@ -27,6 +27,8 @@ SLEUTH=$B/sleuth
 
 # Seeds: shipped files, and the smallest valid outputs of sleuth itself.
 seed_dir=$B/fuzz-seeds
+# made again when a harness added since they were made has none
+for h in "${ALL[@]}"; do [ -d "$seed_dir/$h" ] || rm -rf "$seed_dir"; done
 if [ ! -d "$seed_dir" ]; then
 	g=$(mktemp -d)
 	trap 'rm -rf "$g"' EXIT
