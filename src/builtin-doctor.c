@@ -5,6 +5,7 @@
  * what does not, so a user on a VM learns at once that the perf backend is
  * out but timer phases, replay, simulate and predict are not.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "collect/live.h"
 #include "collect/perf-sys.h"
 #include "collect/counter-plan.h"
+#include "collect/session.h"
 #include "run.h"
 #include "sleuth/collect.h"
 #include "sleuth/common.h"
@@ -217,6 +219,62 @@ static void check_calibration(const sl_machine *m)
 		     "time only; 'sleuth calibrate' fits power");
 }
 
+/* Open uncore event ev system-wide on the first CPU of its PMU's cpumask
+ * (the first channel of a controller), as 'sleuth run' will, and close it:
+ * 0, or the errno of the refusal (ENODEV when it cannot be encoded). */
+static int uncore_open_errno(const char *ev)
+{
+	const sl_perf_sys *sys = sl_perf_sys_get();
+	struct perf_event_attr *a = NULL;
+	size_t n = 0, cap = 0, boxes;
+	char *why = sl_pfm_encode_controller(ev, &a, &n, &cap, &boxes);
+	int err = ENODEV;
+	char dev[256], mask[1024];
+	if (!why && n && sys->pmu_device(a[0].type, dev, sizeof dev, mask, sizeof mask) == 0) {
+		a[0].disabled = 1;
+		int fd = sys->open(&a[0], -1, atoi(mask), -1, PERF_FLAG_FD_CLOEXEC);
+		err = fd < 0 ? errno : 0;
+		if (fd >= 0)
+			sys->close(fd);
+	}
+	free(why);
+	free(a);
+	return err;
+}
+
+/* The memory controller's read counter (role dram_reads, an uncore event:
+ * docs/hardware.md, "Uncore events"): the first of the event map's
+ * candidates whose PMU is here, and whether this user may count it
+ * system-wide. */
+static void check_memctl(const sl_pmu_entry *e)
+{
+	if (!e->n_dram_reads) {
+		line("memory controller:", "none in the event map",
+		     "the mlp model takes DRAM traffic from the core counters");
+		return;
+	}
+	for (size_t i = 0; i < e->n_dram_reads; i++) {
+		if (!sl_pfm_uncore(e->dram_reads[i]) || !sl_pfm_uncore_present(e->dram_reads[i]))
+			continue;
+		int e_open = uncore_open_errno(e->dram_reads[i]);
+		line("memory controller:", e->dram_reads[i],
+		     !e_open ? "opens system-wide: counted in every interval beside the "
+			       "counters (DRAM traffic)"
+		     : e_open == EACCES || e_open == EPERM
+			     ? "present, but counting it system-wide needs "
+			       "kernel.perf_event_paranoid <= 0 or CAP_PERFMON: 'sudo sysctl "
+			       "kernel.perf_event_paranoid=0'; else the core counters stand in"
+			     : "present, but the kernel refuses to open it; the core counters "
+			       "stand in");
+		return;
+	}
+	char *st = sl_xasprintf("none here (the event map names %s%s)", e->dram_reads[0],
+				e->n_dram_reads > 1 ? ", ..." : "");
+	line("memory controller:", st,
+	     "the mlp model takes DRAM traffic from the core counters");
+	free(st);
+}
+
 /* The event map and machine model for this PMU: what 'sleuth run' will use.
  * Short lines (<= 100 columns): the fix is a command to run. */
 static void check_model(const char *pmu)
@@ -234,6 +292,8 @@ static void check_model(const char *pmu)
 		line("event map:", s, e ? "'sleuth machine init' can write a model"
 					: "add the PMU to data/pmus/pmus.yaml");
 		free(s);
+		if (e)
+			check_memctl(e);
 		sl_pmumap_free(&map);
 	} else {
 		line("event map:", "unreadable", "reinstall sleuth (data/pmus/pmus.yaml)");
@@ -366,7 +426,8 @@ const struct sl_cmd sl_cmd_doctor = {
 	.summary = "Tell what this machine offers sleuth (PMU, PEBS, RAPL, cpufreq)",
 	.usage = "usage: sleuth doctor\n\n"
 		 "Check what this machine offers sleuth: the CPU and the PMU libpfm4\n"
-		 "detects, whether hardware events open, whether precise (PEBS) branch\n"
+		 "detects, whether its memory controller's read counter opens\n"
+		 "system-wide, whether hardware events open, whether precise (PEBS) branch\n"
 		 "sampling is accepted, perf_event_paranoid, RAPL energy (PAPI or\n"
 		 "powercap), cpufreq and whether the virtual PMU (Valgrind) runs, with\n"
 		 "its event table.  Each line ends with what works and what does not.\n"

@@ -132,6 +132,20 @@ out=$(SLEUTH_FAKE_PMU=ix86arch SLEUTH_FAKE_PMU_OPTS=hybrid=1 "$SLEUTH" run -o hy
 	ok || fail "hybrid: $out"
 SLEUTH_FAKE_PMU=ix86arch SLEUTH_FAKE_PMU_OPTS=hybrid=1 "$SLEUTH" doctor | grep -q "^hybrid cpu: *yes" &&
 	ok || fail "doctor does not say hybrid"
+# doctor opens the memory controller's read counter as 'sleuth run' will
+# (docs/hardware.md, "Uncore events"): counted at paranoid 0, refused
+# with the fix at 2, absent without the uncore PMU, none for skl's fake
+for c in "nhm paranoid=0 opens system-wide" "skx paranoid=0 opens system-wide" \
+	"nhm paranoid=2 kernel.perf_event_paranoid <= 0 or CAP_PERFMON" \
+	"nhm uncore=0 none here" "skl paranoid=0 none here"; do
+	set -- $c
+	p=$1 o=$2
+	shift 2
+	# the line and the ones it wraps onto, joined
+	SLEUTH_FAKE_PMU=$p SLEUTH_FAKE_PMU_OPTS=$o "$SLEUTH" doctor |
+		awk '/^memory controller:/ { on = 1; print; next } on && /^ / { print; next } { on = 0 }' |
+		tr -s ' \n' ' ' | grep -qF "$*" && ok || fail "doctor, $p $o: no '$*'"
+done
 # ... but an explicit --backend perf still fails
 expect_exit 1 "no machine model" -- env SLEUTH_FAKE_PMU=ix86arch \
 	"$SLEUTH" run --backend perf -o none.prof -- "$SPIN" 0.1
