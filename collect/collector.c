@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "locations.h"
-#include "sleuth/collect.h"
 #include "sleuth/common.h"
 #include "collect/symbols.h"
 #include "util/term.h"
@@ -412,13 +411,16 @@ static void locate(loop *L, size_t top)
 }
 
 /* The backend's events that an uncore PMU counts beside the core's
- * counters (sl_pfm_uncore): programmed in every interval; how many. */
+ * counters (b->uncore, found here if the backend did not): programmed in
+ * every interval; how many. */
 static size_t uncore_events(loop *L)
 {
 	sl_backend *b = L->b;
+	if (!b->uncore)
+		sl_backend_find_uncore(b);
 	size_t *idx = sl_xcalloc(b->n_events + 1, sizeof *idx), n = 0;
 	for (size_t e = 0; e < b->n_events; e++)
-		if (sl_pfm_uncore(b->events[e]))
+		if (b->uncore[e])
 			idx[n++] = e;
 	sl_mux_uncore(L->mux, idx, n);
 	free(idx);

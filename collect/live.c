@@ -18,9 +18,8 @@ typedef struct live {
 	char *on;           /* programmed now */
 	char *on_next;      /* as asked by the last program() */
 	/* per event: its group member (1 + its rank among the core events)
-	 * or, for an uncore event (sl_pfm_uncore), its rank among those */
+	 * or, for an uncore event (b->uncore), its rank among those */
 	size_t *slot;
-	char *uncore;
 	size_t scaled;      /* intervals whose group was multiplexed */
 	double run_sum;     /* their fractions of time on the PMU, summed */
 } live;
@@ -56,23 +55,12 @@ char *sl_host_cpu_name(void)
 static int live_program(sl_backend *b, const size_t *ev, size_t n)
 {
 	live *l = b->priv;
-	size_t core = 0;
-	memset(l->on_next, 0, b->n_events ? b->n_events : 1);
-	for (size_t i = 0; i < n; i++) {
-		if (ev[i] >= b->n_events) {
-			sl_error_set("event index %zu out of range (%zu events)", ev[i],
-				     b->n_events);
-			return -1;
-		}
-		/* uncore events count in every interval, on no counter */
-		l->on_next[ev[i]] = !l->uncore[ev[i]];
-		core += !l->uncore[ev[i]];
-	}
-	if (core > b->k) {
-		sl_error_set("%zu events asked for one interval but the %s backend has "
-			     "%zu counters", core, b->name, b->k);
+	if (sl_backend_check_program(b, ev, n) < 0)
 		return -1;
-	}
+	memset(l->on_next, 0, b->n_events ? b->n_events : 1);
+	/* uncore events count in every interval, on no counter */
+	for (size_t i = 0; i < n; i++)
+		l->on_next[ev[i]] = !b->uncore[ev[i]];
 	/* Disable first so the group never holds more than k events. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t e = 0; e < b->n_events; e++) {
@@ -131,7 +119,7 @@ static int live_next(sl_backend *b, sl_obs *o)
 		o->instructions = (uint64_t)((double)iv.values[0] * scale + 0.5);
 		o->cycles = (uint64_t)((double)iv.values[1] * scale + 0.5);
 		for (size_t e = 0; e < b->n_events; e++)
-			if (l->uncore[e])
+			if (b->uncore[e])
 				l->counts[e] = iv.uncore[l->slot[e]];
 			else if (l->on[e])
 				l->counts[e] = (uint64_t)((double)iv.values[1 + l->slot[e]] *
@@ -193,7 +181,6 @@ static void live_destroy(sl_backend *b)
 		free(l->on);
 		free(l->on_next);
 		free(l->slot);
-		free(l->uncore);
 		free(l);
 	}
 	for (size_t i = 0; i < b->n_events; i++)
@@ -231,12 +218,15 @@ sl_backend *sl_live_backend_new(const char *name, const sl_live_opts *o,
 	l->on = sl_xcalloc(n_events ? n_events : 1, 1);
 	l->on_next = sl_xcalloc(n_events ? n_events : 1, 1);
 	l->slot = sl_xcalloc(n_events + 1, sizeof *l->slot);
-	l->uncore = sl_xcalloc(n_events + 1, 1);
+	b->n_events = n_events;
+	b->events = sl_xcalloc(n_events ? n_events : 1, sizeof *b->events);
+	for (size_t i = 0; i < n_events; i++)
+		b->events[i] = sl_xstrdup(events[i]);
+	sl_backend_find_uncore(b);
 	size_t n_core = 0, n_unc = 0;
 	for (size_t e = 0; e < n_events && has_counts; e++) {
-		l->uncore[e] = (char)sl_pfm_uncore(events[e]);
-		l->slot[e] = l->uncore[e] ? n_unc++ : 1 + n_core++;
-		const char *why = l->uncore[e] ? sl_session_uncore_problem(s, l->slot[e]) : NULL;
+		l->slot[e] = b->uncore[e] ? n_unc++ : 1 + n_core++;
+		const char *why = b->uncore[e] ? sl_session_uncore_problem(s, l->slot[e]) : NULL;
 		if (!why)
 			continue;
 		/* no dead end: the run goes on without it */
@@ -254,10 +244,6 @@ sl_backend *sl_live_backend_new(const char *name, const sl_live_opts *o,
 	}
 	b->priv = l;
 	b->name = name;
-	b->n_events = n_events;
-	b->events = sl_xcalloc(n_events ? n_events : 1, sizeof *b->events);
-	for (size_t i = 0; i < n_events; i++)
-		b->events[i] = sl_xstrdup(events[i]);
 	b->k = k;
 	b->has_counts = has_counts;
 	b->interval_instructions = has_counts ? cfg->boundary.sample_period : 0;

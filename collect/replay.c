@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sleuth/collect.h"
 #include "sleuth/common.h"
 #include "sleuth/profile.h"
 #include "sleuth/trace.h"
@@ -24,8 +23,6 @@ typedef struct replay {
 	size_t *col;          /* trace column of each offered event */
 	int cyc, ins;         /* trace columns of cycles and instructions */
 	int *programmed;      /* per offered event: programmed now */
-	unsigned char *uncore; /* per offered event: an uncore PMU's, counted
-				* beside the k counters (sl_pfm_uncore) */
 	uint64_t *counts;
 	uint64_t *samples;
 	size_t samples_cap;
@@ -45,21 +42,11 @@ typedef struct replay {
 static int replay_program(sl_backend *b, const size_t *ev, size_t n)
 {
 	replay *x = b->priv;
-	size_t core = 0;
-	memset(x->programmed, 0, b->n_events * sizeof *x->programmed);
-	for (size_t i = 0; i < n; i++) {
-		if (ev[i] >= b->n_events) {
-			sl_error_set("replay: event index %zu out of range", ev[i]);
-			return -1;
-		}
-		x->programmed[ev[i]] = 1;
-		core += !x->uncore[ev[i]];
-	}
-	if (core > b->k) {
-		sl_error_set("replay: %zu events programmed but the PMU has %zu counters",
-			     core, b->k);
+	if (sl_backend_check_program(b, ev, n) < 0)
 		return -1;
-	}
+	memset(x->programmed, 0, b->n_events * sizeof *x->programmed);
+	for (size_t i = 0; i < n; i++)
+		x->programmed[ev[i]] = 1;
 	return 0;
 }
 
@@ -204,7 +191,6 @@ static void replay_destroy(sl_backend *b)
 		free(x->path);
 		free(x->col);
 		free(x->programmed);
-		free(x->uncore);
 		free(x->counts);
 		free(x->samples);
 		free(x->cum);
@@ -282,9 +268,7 @@ sl_backend *sl_replay_backend_new(const sl_replay_opts *o)
 	b->workload = h->workload ? sl_xstrdup(h->workload) : NULL;
 	b->energy_source = sl_xstrdup("trace");
 	x->programmed = sl_xcalloc(b->n_events, sizeof *x->programmed);
-	x->uncore = sl_xcalloc(b->n_events + 1, 1);
-	for (size_t e = 0; e < b->n_events; e++)
-		x->uncore[e] = (unsigned char)sl_pfm_uncore(b->events[e]);
+	sl_backend_find_uncore(b);
 	x->counts = sl_xcalloc(b->n_events, sizeof *x->counts);
 	x->period = o->sample_period ? o->sample_period : SL_REPLAY_DEFAULT_PERIOD;
 	x->rng = gsl_rng_alloc(gsl_rng_mt19937);

@@ -50,8 +50,6 @@ typedef struct vpmu {
 	char *libdir;           /* the private VALGRIND_LIB */
 	size_t *map;            /* offered event -> vPMU table index */
 	char *on;               /* programmed for the coming interval */
-	unsigned char *uncore;  /* per offered event: an uncore PMU's, counted
-				 * beside the k counters (sl_pfm_uncore) */
 	uint64_t *counts;
 	uint64_t *samples;
 	size_t cap_samples;
@@ -387,21 +385,11 @@ static void parse_maps(sl_backend *b, char *text)
 static int vp_program(sl_backend *b, const size_t *ev, size_t n)
 {
 	vpmu *v = b->priv;
-	size_t core = 0;
-	memset(v->on, 0, b->n_events ? b->n_events : 1);
-	for (size_t i = 0; i < n; i++) {
-		if (ev[i] >= b->n_events) {
-			sl_error_set("event index %zu out of range (%zu events)", ev[i], b->n_events);
-			return -1;
-		}
-		v->on[ev[i]] = 1;
-		core += !v->uncore[ev[i]];
-	}
-	if (core > b->k) {
-		sl_error_set("%zu events asked for one interval but the vPMU has %zu "
-			     "counters", core, b->k);
+	if (sl_backend_check_program(b, ev, n) < 0)
 		return -1;
-	}
+	memset(v->on, 0, b->n_events ? b->n_events : 1);
+	for (size_t i = 0; i < n; i++)
+		v->on[ev[i]] = 1;
 	return 0;
 }
 
@@ -580,7 +568,6 @@ static void vp_destroy(sl_backend *b)
 		sl_vpmu_machine_free(&v->m);
 		free(v->map);
 		free(v->on);
-		free(v->uncore);
 		free(v->counts);
 		free(v->samples);
 		free(v->prog);
@@ -645,7 +632,6 @@ sl_backend *sl_vpmu_backend_new(const sl_vpmu_opts *o)
 	b->events = sl_xcalloc(o->n_events ? o->n_events : 1, sizeof *b->events);
 	v->map = sl_xcalloc(o->n_events ? o->n_events : 1, sizeof *v->map);
 	v->on = sl_xcalloc(o->n_events ? o->n_events : 1, 1);
-	v->uncore = sl_xcalloc(o->n_events ? o->n_events : 1, 1);
 	v->counts = sl_xcalloc(o->n_events ? o->n_events : 1, sizeof *v->counts);
 	b->destroy = vp_destroy;
 	for (size_t i = 0; i < o->n_events; i++) {
@@ -660,8 +646,8 @@ sl_backend *sl_vpmu_backend_new(const sl_vpmu_opts *o)
 			goto fail;
 		}
 		v->map[i] = e;
-		v->uncore[i] = (unsigned char)sl_pfm_uncore(o->events[i]);
 	}
+	sl_backend_find_uncore(b);
 	const char *mpath = o->machine;
 	char *def = NULL;
 	if (!mpath && !(mpath = def = sl_data_path(SL_VPMU_MACHINE))) {

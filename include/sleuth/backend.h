@@ -82,12 +82,22 @@ struct sl_backend {
 	 * fix), for the profile's notes; NULL: nothing.  Owned (freed by
 	 * sl_backend_free).  Last, so that older backends' layout holds. */
 	char *note;
+	/* n_events flags (sl_backend_find_uncore): 1 for an event an uncore
+	 * PMU counts beside the k counters (sl_pfm_uncore), programmed in every
+	 * interval; NULL until found.  Owned (freed by sl_backend_free). */
+	unsigned char *uncore;
 };
 
 /* The end of every destroy(): frees the strings the fields above own
  * (host_cpu, workload, energy_source, pmu, kernel, sampling, counter_plan,
- * note)
+ * note, uncore)
  * and b.  The events and maps are the backend's to free before. */
 void sl_backend_free(sl_backend *b);
+/* Set b->uncore from b->events (once they are set). */
+void sl_backend_find_uncore(sl_backend *b);
+/* What every program() checks of the events asked for: each an index
+ * below n_events, and at most k of them core events (an uncore one takes
+ * no counter; b->uncore found).  0, or -1 with sl_error(). */
+int sl_backend_check_program(const sl_backend *b, const size_t *ev, size_t n);
 
 #endif
