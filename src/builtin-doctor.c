@@ -220,19 +220,23 @@ static void check_calibration(const sl_machine *m)
 }
 
 /* Open uncore event ev system-wide on the first CPU of its PMU's cpumask
- * (the first channel of a controller), as 'sleuth run' will, and close it:
- * 0, or the errno of the refusal (ENODEV when it cannot be encoded). */
+ * (of a controller's first channel here), as 'sleuth run' will, and close it:
+ * 0, the errno of the refusal, or -1 when it is not here (libpfm4 cannot
+ * encode it, or its PMU has no sysfs device). */
 static int uncore_open_errno(const char *ev)
 {
 	const sl_perf_sys *sys = sl_perf_sys_get();
 	struct perf_event_attr *a = NULL;
 	size_t n = 0, cap = 0, boxes;
 	char *why = sl_pfm_encode_controller(ev, &a, &n, &cap, &boxes);
-	int err = ENODEV;
+	int err = -1;
 	char dev[256], mask[1024];
-	if (!why && n && sys->pmu_device(a[0].type, dev, sizeof dev, mask, sizeof mask) == 0) {
-		a[0].disabled = 1;
-		int fd = sys->open(&a[0], -1, atoi(mask), -1, PERF_FLAG_FD_CLOEXEC);
+	/* the first channel the kernel exports */
+	for (size_t c = 0; !why && c < n && err < 0; c++) {
+		if (sys->pmu_device(a[c].type, dev, sizeof dev, mask, sizeof mask) < 0)
+			continue;
+		a[c].disabled = 1;
+		int fd = sys->open(&a[c], -1, atoi(mask), -1, PERF_FLAG_FD_CLOEXEC);
 		err = fd < 0 ? errno : 0;
 		if (fd >= 0)
 			sys->close(fd);
@@ -254,9 +258,9 @@ static void check_memctl(const sl_pmu_entry *e)
 		return;
 	}
 	for (size_t i = 0; i < e->n_dram_reads; i++) {
-		if (!sl_pfm_uncore(e->dram_reads[i]) || !sl_pfm_uncore_present(e->dram_reads[i]))
+		int e_open = sl_pfm_uncore(e->dram_reads[i]) ? uncore_open_errno(e->dram_reads[i]) : -1;
+		if (e_open < 0)
 			continue;
-		int e_open = uncore_open_errno(e->dram_reads[i]);
 		line("memory controller:", e->dram_reads[i],
 		     !e_open ? "opens system-wide: counted in every interval beside the "
 			       "counters (DRAM traffic)"
