@@ -8,8 +8,8 @@
 # with the mlp model at 1.60 GHz, its profile holding as many intervals as
 # the trace.  data/workloads/unseen2/, data/workloads/unseen3/,
 # data/workloads/unseen4/, data/workloads/unseen5/,
-# data/workloads/unseen6/, data/workloads/unseen7/ and
-# data/workloads/unseen8/ are not measured
+# data/workloads/unseen6/, data/workloads/unseen7/,
+# data/workloads/unseen8/ and data/workloads/unseen9/ are not measured
 # yet and are each to be measured once, blind: their workloads are only
 # simulated here, and no model runs on them.  Each is simulated
 # at 2.66 GHz (seed 1); each set must hold its six workloads.  No accuracy is checked here.
@@ -56,4 +56,5 @@ check_set unseen5 no
 check_set unseen6 no
 check_set unseen7 no
 check_set unseen8 no
+check_set unseen9 no
 finish
