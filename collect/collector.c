@@ -40,7 +40,9 @@ typedef struct loop {
 	uint64_t bv_seed;
 	double fixed, margin; /* fixed threshold, or 0 and the noise margin */
 	sl_behave *bh;        /* behaviour split of code phases, or NULL */
-	size_t *pinned, n_pinned; /* event indices counted in every interval */
+	size_t *pinned, n_pinned; /* event indices counted in every interval:
+				     the pinned ones, then the uncore ones
+				     (the behaviour features) */
 	double *feat;
 	sl_addrhist *hist;    /* per phase */
 	size_t n_hist;
@@ -412,17 +414,30 @@ static void locate(loop *L, size_t top)
 
 /* The backend's events that an uncore PMU counts beside the core's
  * counters (b->uncore, found here if the backend did not): programmed in
- * every interval; how many. */
+ * every interval, so behaviour features too, after the pinned ones (the
+ * memory controller's reads tell the same code on data that streams from
+ * DRAM from the same code on data in the caches where the core's pinned
+ * events see alike stalls: docs/phases.md); how many. */
 static size_t uncore_events(loop *L)
 {
 	sl_backend *b = L->b;
 	if (!b->uncore)
 		sl_backend_find_uncore(b);
-	size_t *idx = sl_xcalloc(b->n_events + 1, sizeof *idx), n = 0;
-	for (size_t e = 0; e < b->n_events; e++)
-		if (b->uncore[e])
-			idx[n++] = e;
+	size_t n = 0, f = 0;
+	size_t *idx = sl_xcalloc(b->n_events + 1, sizeof *idx);
+	L->pinned = sl_xreallocarray(L->pinned, L->n_pinned + b->n_events + 1, sizeof *L->pinned);
+	for (size_t e = 0; e < b->n_events; e++) {
+		if (!b->uncore[e])
+			continue;
+		idx[n++] = e;
+		int pinned = 0; /* --pin named it too: a feature already */
+		for (size_t j = 0; j < L->n_pinned; j++)
+			pinned |= L->pinned[j] == e;
+		if (!pinned)
+			L->pinned[L->n_pinned + f++] = e;
+	}
 	sl_mux_uncore(L->mux, idx, n);
+	L->n_pinned += f;
 	free(idx);
 	return n;
 }

@@ -13,7 +13,10 @@
  * SL_BEHAVE_WINDOW intervals or so (a running mean that turns into an
  * exponential one): a phase whose behaviour drifts is followed, so the
  * threshold can sit below the gap between two behaviours of one code
- * without cutting a slow drift into pieces.
+ * without cutting a slow drift into pieces.  The events counted in every
+ * interval are the pinned ones and the uncore ones (the memory
+ * controller's reads: the same code on data that streams from DRAM and on
+ * data in the caches can stall alike in the core).
  * When two groups of one code phase converge (centroids within half the
  * threshold) the younger is merged into the older; at the end of the run
  * (sl_behave_finish) a transient group -- met only in runs of about one
@@ -39,7 +42,9 @@
  * leave a gap of less than half the threshold), rarely in one run of
  * their code phase: a drift wider than the threshold, back and forth --
  * the younger into the older.  Last, a group whose runs of its code
- * fall in two tight clusters -- lying SL_BEHAVE_SEPARATION pooled standard
+ * (its own intervals, not a transition merged into it: a ramp's mixed
+ * intervals at the edge of some runs would make two sides of one
+ * behaviour) fall in two tight clusters -- lying SL_BEHAVE_SEPARATION pooled standard
  * deviations and more than half the threshold apart -- that take turns
  * (the runs change cluster more often than a random order would), or lie
  * SL_BEHAVE_BLOCK_SEPARATION apart in blocks, is split in two: two
@@ -83,6 +88,8 @@ typedef struct group {
 	int alive;       /* 0 once merged into another */
 	uint32_t from;   /* the group it was split off (split_two),
 			    else its own id */
+	int transition;  /* merged into another as a transition (a
+			    transient group, a ramp) */
 } group;
 
 struct sl_behave {
@@ -178,6 +185,7 @@ static void merge_as(sl_behave *b, group *into, group *from, int transition)
 	into->n += from->n;
 	into->runs += from->runs;
 	from->alive = 0;
+	from->transition = transition;
 	b->parent[from->id] = into->id;
 }
 
@@ -651,11 +659,23 @@ static int excursion(const sl_behave *b, const group *g, const group *to)
 	return ok && runs >= EXCURSION_RUNS;
 }
 
+/* Whether the t-th interval joined a group later merged as a transition
+ * (on its way to the group it ends in): a transition's intervals are not
+ * that group's behaviour. */
+static int in_transition(const sl_behave *b, size_t t)
+{
+	for (uint32_t id = b->log_id[t]; id < b->n_g && b->parent[id] != id; id = b->parent[id])
+		if (b->g[id].transition)
+			return 1;
+	return 0;
+}
+
 /* One run of a code phase (from one change of code to the next) holding
  * core intervals of a group (not the first after the change nor the last
- * before the next, either of which may hold the boundary): per feature the
- * count, sum and sum of squares of those intervals; the log span [t0, t1]
- * of the run; `key`, the mean of the feature the runs are sorted on. */
+ * before the next, either of which may hold the boundary), its own (not
+ * those of a transition merged into it): per feature the count, sum and
+ * sum of squares of those intervals; the log span [t0, t1] of the run;
+ * `key`, the mean of the feature the runs are sorted on. */
 typedef struct brun {
 	size_t t0, t1;
 	double *cnt, *sum, *sq;
@@ -685,7 +705,8 @@ static brun *group_runs(const sl_behave *b, uint32_t g, size_t *n_out, double **
 		u->sq = u->sum + nf;
 		memset(u->cnt, 0, 3 * nf * sizeof *u->cnt); /* a run left out before */
 		for (size_t t = t0; t <= t1; t++) {
-			if (!core(b, t) || sl_behave_final(b, b->log_id[t]) != g)
+			if (!core(b, t) || sl_behave_final(b, b->log_id[t]) != g ||
+			    in_transition(b, t))
 				continue;
 			for (size_t k = 0; k < nf; k++) {
 				double x = b->log_x[t * nf + k];

@@ -185,7 +185,8 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
  * in, the younger into the older; a group without a core range takes no
  * turns.
  * sl_behave_final() then maps their ids there.  Then a group whose runs
- * of its code phase (core intervals) split in two sides lying at least
+ * of its code phase (its own core intervals, not those of a transition
+ * merged into it) split in two sides lying at least
  * SL_BEHAVE_SEPARATION pooled standard deviations and more than half the
  * threshold apart in some feature, which take turns (the runs in order
  * change side at least SL_BEHAVE_ALTERNATION standard deviations more
