@@ -480,6 +480,41 @@ static double pooled_rate(const sl_model *md, const double *x, const size_t *cnt
 	return gsl_stats_median_from_sorted_data(vals, 1, k);
 }
 
+/* The relative scatter of the rates of other stalls x within the phases
+ * rated in MLP_OTHER_STALLS_MIN or more intervals: the root mean square of
+ * x / (its phase's median own) - 1 over their rated intervals; NAN when
+ * no phase has that many. */
+static double rate_scatter(const sl_model *md, const double *x, const size_t *cnt,
+			   const double *own)
+{
+	const sl_profile *p = md->prof;
+	double ss = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		uint32_t ph = p->iv[i].phase;
+		if (!isnan(x[i]) && cnt[ph] >= MLP_OTHER_STALLS_MIN && own[ph] > 0) {
+			double d = x[i] / own[ph] - 1;
+			ss += d * d, n++;
+		}
+	}
+	return n ? sqrt(ss / (double)n) : NAN;
+}
+
+/* Whether phase ph's two rated intervals agree: their difference within
+ * 1.96 sqrt(2) sd of their mean (two draws of one phase's rate, sd the
+ * relative scatter rate_scatter measured), so that the pair is not one
+ * noisy interval. */
+static int rates_agree(const sl_model *md, const double *x, size_t ph, double sd)
+{
+	const sl_profile *p = md->prof;
+	double r[2];
+	size_t k = 0;
+	for (size_t i = 0; i < p->n_intervals && k < 2; i++)
+		if (p->iv[i].phase == ph && !isnan(x[i]))
+			r[k++] = x[i];
+	return k == 2 && fabs(r[0] - r[1]) <= 1.96 * M_SQRT2 * sd * 0.5 * (r[0] + r[1]);
+}
+
 /*
  * The stalls with other causes under a miss (docs/models.md, "Stalls
  * with other causes under a miss").  M, the cycles stalled while a miss
@@ -507,7 +542,13 @@ static double pooled_rate(const sl_model *md, const double *x, const size_t *cnt
  * whole phases, nearest first, until MLP_OTHER_STALLS_MIN): a few
  * intervals are noise, the nearest phase may stall unlike it, and the
  * smaller of the two sheds no more than either says (docs/benchmarks.md,
- * "drift at fresh seeds"); a phase that measured it in none (one made of
+ * "drift at fresh seeds") -- unless its two agree: their difference
+ * within the 95% range of the difference of two intervals of one phase,
+ * as the run's phases rated in MLP_OTHER_STALLS_MIN or more scatter
+ * (rates_agree), when their median is the phase's rate as three would
+ * make it (a dependency-bound phase of short instances beside phases
+ * that wait on memory: docs/benchmarks.md, "Other stalls: two intervals
+ * that agree"); a phase that measured it in none (one made of
  * one-interval instances, the straddles between two phases) takes the
  * rate of the phase nearest it in behaviour among those rated in at least
  * MLP_OTHER_STALLS_MIN (nearest_rated), and its largest r for the cap at
@@ -580,13 +621,15 @@ static void other_stalls_begin(sl_model *md)
 		own[ph] = k ? gsl_stats_median_from_sorted_data(vals, 1, k) : NAN;
 		rate[ph] = k >= MLP_OTHER_STALLS_MIN ? own[ph] : 0;
 	}
+	double sd = rate_scatter(md, x, cnt, own);
 	for (size_t ph = 0; ph < np; ph++)
 		if (cnt[ph] < MLP_OTHER_STALLS_MIN) {
 			if (cnt[ph]) {
 				/* NAN (too few rated anywhere): no correction */
 				double pr = pooled_rate(md, x, cnt, ph, vals);
 				if (!isnan(pr))
-					rate[ph] = SL_MIN(own[ph], pr);
+					rate[ph] = rates_agree(md, x, ph, sd) ? own[ph]
+									    : SL_MIN(own[ph], pr);
 				continue;
 			}
 			/* none of its own: the nearest's rate, shed under no larger
