@@ -996,9 +996,10 @@ const struct sl_cmd sl_cmd_calibrate = {
 	.summary = "Fit a machine's power model to measured power",
 	.usage =
 	"usage: sleuth calibrate --machine SKELETON.yaml -o MODEL.yaml [options] INPUT...\n"
-	"       sleuth calibrate --time-error-only --machine MODEL.yaml -o OUT.yaml PROFILE...\n"
-	"       sleuth calibrate --sweep --machine SKELETON.yaml -o MODEL.yaml [--select K]\n"
-	"                        [--sysfs ROOT] [--keep DIR] [--seconds S]\n"
+	"       sleuth calibrate --time-error-only --machine MODEL.yaml -o OUT.yaml\n"
+	"                        PROFILE...\n"
+	"       sleuth calibrate --sweep --machine SKELETON.yaml -o MODEL.yaml\n"
+	"                        [--select K] [--sysfs ROOT] [--keep DIR] [--seconds S]\n"
 	"                        [--sim SIMMACHINE [--intervals N]]\n"
 	"\n"
 	"Fit the power model P = static_w(V) + Ceff*f*V^2, Ceff = constant +\n"

@@ -127,7 +127,8 @@ const struct sl_cmd sl_cmd_report = {
 	.summary = "Write an HTML (or JSON) report of a profile with charts",
 	.usage =
 	"usage: sleuth report [PROFILE] [--freq F ...] [--schedule S] [--machine FILE]\n"
-	"                     [--model stall|mlp|linear] [--extrapolate] [--anchor auto|off]\n"
+	"                     [--model stall|mlp|linear] [--extrapolate]\n"
+	"                     [--anchor auto|off]\n"
 	"                     [--refine PROFILE] [-o FILE]\n"
 	"                     [--format html|json] [-q]\n\n"
 	"One self-contained HTML page of PROFILE (default sleuth.prof): the phase\n"
