@@ -425,10 +425,8 @@ static void llc_expose_begin(sl_model *md)
 
 /* The phase nearest ph in behaviour (the view's phase features) among
  * those whose intervals measured a rate of other stalls in at least `min`
- * (cnt[q]) and, with `used`, not yet used; -1: none, or ph without
- * features. */
-static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t min,
-			     const uint8_t *used, size_t ph)
+ * (cnt[q]); -1: none, or ph without features. */
+static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t min, size_t ph)
 {
 	const sl_interp *v = &md->view;
 	size_t nf = v->n_feat;
@@ -437,7 +435,7 @@ static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t min,
 	if (isnan(v->feat[ph * nf]))
 		return -1;
 	for (size_t q = 0; q < v->n_phase_ids; q++) {
-		if (cnt[q] < min || (used && used[q]) || isnan(v->feat[q * nf]))
+		if (cnt[q] < min || isnan(v->feat[q * nf]))
 			continue;
 		double d = sl_feat_dist2(v->feat + ph * nf, v->feat + q * nf, nf);
 		if (d < best) {
@@ -446,73 +444,6 @@ static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t min,
 		}
 	}
 	return best_q;
-}
-
-/* Phase ph's rate of other stalls pooled with its nearest phases'
- * (other_stalls_begin): the median of x (NAN: not rated) over its own
- * rated intervals and those of the phases nearest it in behaviour (the
- * view's phase features; whole phases, nearest first) until
- * MLP_OTHER_STALLS_MIN; NAN when ph has no features or too few intervals
- * were rated anywhere.  vals: scratch of one per interval. */
-static double pooled_rate(const sl_model *md, const double *x, const size_t *cnt, size_t ph,
-			  double *vals)
-{
-	const sl_interp *v = &md->view;
-	const sl_profile *p = md->prof;
-	size_t nf = v->n_feat, np = v->n_phase_ids, k = 0;
-	if (isnan(v->feat[ph * nf]))
-		return NAN;
-	uint8_t *used = sl_xcalloc(np, 1);
-	int64_t q = (int64_t)ph;
-	while (q >= 0) {
-		used[q] = 1;
-		for (size_t i = 0; i < p->n_intervals; i++)
-			if (p->iv[i].phase == (uint32_t)q && !isnan(x[i]))
-				vals[k++] = x[i];
-		if (k >= MLP_OTHER_STALLS_MIN)
-			break;
-		q = nearest_rated(md, cnt, 1, used, ph);
-	}
-	free(used);
-	if (k < MLP_OTHER_STALLS_MIN)
-		return NAN;
-	gsl_sort(vals, 1, k);
-	return gsl_stats_median_from_sorted_data(vals, 1, k);
-}
-
-/* The relative scatter of the rates of other stalls x within the phases
- * rated in MLP_OTHER_STALLS_MIN or more intervals: the root mean square of
- * x / (its phase's median own) - 1 over their rated intervals; NAN when
- * no phase has that many. */
-static double rate_scatter(const sl_model *md, const double *x, const size_t *cnt,
-			   const double *own)
-{
-	const sl_profile *p = md->prof;
-	double ss = 0;
-	size_t n = 0;
-	for (size_t i = 0; i < p->n_intervals; i++) {
-		uint32_t ph = p->iv[i].phase;
-		if (!isnan(x[i]) && cnt[ph] >= MLP_OTHER_STALLS_MIN && own[ph] > 0) {
-			double d = x[i] / own[ph] - 1;
-			ss += d * d, n++;
-		}
-	}
-	return n ? sqrt(ss / (double)n) : NAN;
-}
-
-/* Whether phase ph's two rated intervals agree: their difference within
- * 1.96 sqrt(2) sd of their mean (two draws of one phase's rate, sd the
- * relative scatter rate_scatter measured), so that the pair is not one
- * noisy interval. */
-static int rates_agree(const sl_model *md, const double *x, size_t ph, double sd)
-{
-	const sl_profile *p = md->prof;
-	double r[2];
-	size_t k = 0;
-	for (size_t i = 0; i < p->n_intervals && k < 2; i++)
-		if (p->iv[i].phase == ph && !isnan(x[i]))
-			r[k++] = x[i];
-	return k == 2 && fabs(r[0] - r[1]) <= 1.96 * M_SQRT2 * sd * 0.5 * (r[0] + r[1]);
 }
 
 /*
@@ -532,34 +463,20 @@ static int rates_agree(const sl_model *md, const double *x, size_t ph, double sd
  * them, and grow with it when a phase's CPI drifts; per instruction, a
  * drifting phase's early intervals say too little for its late ones:
  * docs/benchmarks.md, "Other stalls per cycle of work"), its
- * median over such intervals of each phase (at least
- * MLP_OTHER_STALLS_MIN: the stall counter rotates) is the phase's rate
- * nu, and every interval of the phase sheds r N = r nu w of its M, r its
- * own (mlp_part_of solves for Mown, since w depends on it).  A
- * phase that measured N in only 1 or 2 such intervals takes the smaller
- * of their median and the pooled rate (pooled_rate: the median over its
- * own such intervals and those of the phases nearest it in behaviour,
- * whole phases, nearest first, until MLP_OTHER_STALLS_MIN): a few
- * intervals are noise, the nearest phase may stall unlike it, and the
- * smaller of the two sheds no more than either says (docs/benchmarks.md,
- * "drift at fresh seeds") -- unless its two agree: their difference
- * within the 95% range of the difference of two intervals of one phase,
- * as the run's phases rated in MLP_OTHER_STALLS_MIN or more scatter
- * (rates_agree), when their median is the phase's rate as three would
- * make it (a dependency-bound phase of short instances beside phases
- * that wait on memory: docs/benchmarks.md, "Other stalls: two intervals
- * that agree"); a phase that measured it in none (one made of
- * one-interval instances, the straddles between two phases) takes the
- * rate of the phase nearest it in behaviour among those rated in at least
- * MLP_OTHER_STALLS_MIN (nearest_rated), and its largest r for the cap at
- * an instance's edge (other_stalls_share).  Pooled, not the nearest
- * well-measured phase's rate alone: a detected phase that mixes two
- * behaviours (a loop's last interval and the short phase after it) can
- * lie nearest a long phase of another kind (a dependent FP loop whose
- * other stalls are three times its own) while the phases nearer it
- * measured the rate once or twice each (docs/benchmarks.md, "unseen2
- * md-neighbour dissected").  Left unset (no correction) without the
- * roles or the probes.
+ * median over such intervals of each phase, however few (the stall
+ * counter rotates: a phase of short instances may measure it once), is
+ * the phase's rate nu, and every interval of the phase sheds r N = r nu w
+ * of its M, r its own (mlp_part_of solves for Mown, since w depends on
+ * it).  Its own intervals, not a rate pooled with the phases nearest it:
+ * a dependency-bound phase of short instances among phases that wait on
+ * memory stalls unlike them, and the smaller of its own and the pooled
+ * rate, kept before, shed too little there (docs/benchmarks.md, "Other
+ * stalls: a phase's own intervals, however few").  A phase that measured
+ * it in none (one made of one-interval instances, the straddles between
+ * two phases) takes the rate of the phase nearest it in behaviour among
+ * those rated in at least MLP_OTHER_STALLS_MIN (nearest_rated), and its
+ * largest r for the cap at an instance's edge (other_stalls_share).
+ * Left unset (no correction) without the roles or the probes.
  */
 static void other_stalls_begin(sl_model *md)
 {
@@ -607,9 +524,7 @@ static void other_stalls_begin(sl_model *md)
 	for (size_t ph = 0; ph < np; ph++)
 		if (rmax[ph] < 0)
 			rmax[ph] = INFINITY;
-	/* own[ph]: the median over the phase's intervals, however few (NAN:
-	 * none); the rate where enough of them measured */
-	double *own = sl_xmalloc(np * sizeof *own);
+	/* the median over the phase's rated intervals, however few */
 	size_t *cnt = sl_xcalloc(np, sizeof *cnt);
 	for (size_t ph = 0; ph < np; ph++) {
 		size_t k = 0;
@@ -618,23 +533,13 @@ static void other_stalls_begin(sl_model *md)
 				vals[k++] = x[i];
 		cnt[ph] = k;
 		gsl_sort(vals, 1, k);
-		own[ph] = k ? gsl_stats_median_from_sorted_data(vals, 1, k) : NAN;
-		rate[ph] = k >= MLP_OTHER_STALLS_MIN ? own[ph] : 0;
+		rate[ph] = k ? gsl_stats_median_from_sorted_data(vals, 1, k) : 0;
 	}
-	double sd = rate_scatter(md, x, cnt, own);
 	for (size_t ph = 0; ph < np; ph++)
-		if (cnt[ph] < MLP_OTHER_STALLS_MIN) {
-			if (cnt[ph]) {
-				/* NAN (too few rated anywhere): no correction */
-				double pr = pooled_rate(md, x, cnt, ph, vals);
-				if (!isnan(pr))
-					rate[ph] = rates_agree(md, x, ph, sd) ? own[ph]
-									    : SL_MIN(own[ph], pr);
-				continue;
-			}
+		if (!cnt[ph]) {
 			/* none of its own: the nearest's rate, shed under no larger
 			 * a share at its edges than the nearest measured it under */
-			int64_t q = nearest_rated(md, cnt, MLP_OTHER_STALLS_MIN, NULL, ph);
+			int64_t q = nearest_rated(md, cnt, MLP_OTHER_STALLS_MIN, ph);
 			if (q >= 0) {
 				rate[ph] = rate[q];
 				rmax[ph] = rmax[q];
@@ -642,7 +547,6 @@ static void other_stalls_begin(sl_model *md)
 		}
 	md->other_stalls = rate;
 	md->other_stalls_rmax = rmax;
-	free(own);
 	free(cnt);
 	free(x);
 	free(vals);

@@ -661,19 +661,20 @@ static void test_other_stalls_work(void **state)
 /*
  * A phase whose stall counter fell in once (other_stalls_begin): C, two
  * intervals of 1000 instructions, c = 20000, O = 10000 (r = 0.5), Mown =
- * 3000 and N a tenth of its work w = c - Mown = 17000 (M = Mown + r N =
- * 3850); its one reading of S (9233) says a rate of 0.5 -- one reading is
- * noise (with 4 counters, its other inputs filled from unlike intervals:
- * unseen2 md-neighbour, docs/benchmarks.md).  B, like it (c = 21000),
- * rated the true tenth in its two intervals; A, unlike it (c = 10000, O =
- * 2000), rated 0.4 in four.  C takes the smaller of its own 0.5 and the
- * median over its own and its nearest phases' rated intervals (C's and
- * B's: 0.1), sheds its own r N and at 1.6 GHz the ROB hides its misses
- * (O f1 / f0 about 6500 < O - Mown = 7000): c - Mown = 17000 cycles.
- * With the smaller of its own and A's (the only phase rated in three
- * intervals, 0.4) it keeps no Mown at all: 20000 cycles.
+ * 3000, a dependency-bound phase whose other stalls N are half its work
+ * w = c - Mown = 17000 (N = 8500, M = Mown + r N = 7250, S = Mown + N =
+ * 11500), its stall counter read in one interval.  B, like it in
+ * behaviour (c = 21000), rated a tenth in its two intervals; A, unlike it
+ * (c = 10000, O = 2000), 0.4 in four.  C takes its own reading, 0.5, not
+ * a rate pooled with B's (kv-lsm's flush and ids-inspect's HTTP scan
+ * among phases that wait on memory: docs/benchmarks.md, "Other stalls: a
+ * phase's own intervals, however few"): it sheds its r N, keeps Mown =
+ * 3000, and at 1.6 GHz the ROB hides its misses (O f1 / f0 about 6500 <
+ * O - Mown = 7000): c - Mown = 17000 cycles.  With the smaller of its own
+ * and the pooled 0.1 it would keep Mown = 6579 and stall 3079 beyond the
+ * hidden work: 16500 cycles.
  */
-static void test_other_stalls_pooled(void **state)
+static void test_other_stalls_few(void **state)
 {
 	(void)state;
 	sl_prof_interval iv[] = {
@@ -684,17 +685,18 @@ static void test_other_stalls_pooled(void **state)
 	};
 	const uint64_t X = SL_MISSING;
 	uint64_t counts[] = {
-		2000,  10, 1720, 4600, 0, 2000,  10, 1720, 4600, 0,
-		2000,  10, 1720, 4600, 0, 2000,  10, 1720, 4600, 0,
-		10000, 10, 3850, 9233, 0, 10000, 10, 3850, X,    0,
-		10000, 10, 3857, 4800, 0, 10000, 10, 3857, 4800, 0,
+		2000,  10, 1720, 4600,  0, 2000,  10, 1720, 4600, 0,
+		2000,  10, 1720, 4600,  0, 2000,  10, 1720, 4600, 0,
+		10000, 10, 7250, 11500, 0, 10000, 10, 7250, X,    0,
+		10000, 10, 3857, 4800,  0, 10000, 10, 3857, 4800, 0,
 	};
 	sl_profile p;
 	sl_machine m;
 	sl_model md;
 	other_stalls_model(&md, &p, &m, SL_ARRAY_LEN(iv), iv, counts);
 	assert_near(md.other_stalls[0], 0.4, 1e-3);
-	assert_in_range(md.other_stalls[1] * 1000, 90, 110);
+	assert_near(md.other_stalls[1], 0.5, 1e-9);
+	assert_in_range(md.other_stalls[2] * 1000, 90, 110);
 	assert_near(sl_model_cycles(&md, 4, 1.6), 17000, 150);
 	assert_near(sl_model_cycles(&md, 5, 1.6), 17000, 150);
 	sl_model_free(&md);
@@ -1104,7 +1106,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stall_model, one_setup, one_teardown),
 		cmocka_unit_test(test_memory_stall_role),
 		cmocka_unit_test(test_other_stalls_work),
-		cmocka_unit_test(test_other_stalls_pooled),
+		cmocka_unit_test(test_other_stalls_few),
 		cmocka_unit_test(test_time_model_parse),
 		cmocka_unit_test_setup_teardown(test_power_model, one_setup, one_teardown),
 		cmocka_unit_test(test_clamps),
