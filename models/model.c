@@ -345,8 +345,9 @@ static double offchip_stalls(const sl_model *md, size_t i, double c)
 	return st < 0 ? 0 : st > c ? c : st;
 }
 
-/* The fewest intervals of a phase that counted S, M and O together for
- * its rate of other stalls (other_stalls_begin). */
+/* The fewest intervals that counted S, M and O together of the phase
+ * whose rate of other stalls a phase that counted none borrows
+ * (other_stalls_begin, nearest_rated). */
 #define MLP_OTHER_STALLS_MIN 3
 
 static double count_or0(const sl_model *md, size_t i, int k);

@@ -44,8 +44,9 @@
  * the younger into the older.  Last, a group whose runs of its code
  * (its own intervals, not a transition merged into it: a ramp's mixed
  * intervals at the edge of some runs would make two sides of one
- * behaviour) fall in two tight clusters -- lying SL_BEHAVE_SEPARATION pooled standard
- * deviations and more than half the threshold apart -- that take turns
+ * behaviour) fall in two tight clusters -- lying SL_BEHAVE_SEPARATION
+ * pooled standard deviations and more than half the threshold apart --
+ * that take turns
  * (the runs change cluster more often than a random order would), or lie
  * SL_BEHAVE_BLOCK_SEPARATION apart in blocks, is split in two: two
  * behaviours of one code closer than the threshold, which the program
