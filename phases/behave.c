@@ -41,7 +41,9 @@
  * which may hold a change of phase) that overlap (or, lasting groups,
  * leave a gap of less than half the threshold), rarely in one run of
  * their code phase: a drift wider than the threshold, back and forth --
- * the younger into the older.  Last, a group whose runs of its code
+ * the younger into the older, unless the younger comes with the older in
+ * every run of its own, in EXCURSION_RUNS runs or more (a stage of the
+ * code's runs).  Last, a group whose runs of its code
  * (its own intervals, not a transition merged into it: a ramp's mixed
  * intervals at the edge of some runs would make two sides of one
  * behaviour) fall in two tight clusters -- lying SL_BEHAVE_SEPARATION
@@ -68,8 +70,9 @@
 #include "sleuth/profile.h"
 
 /* the runs an excursion (a second behaviour visited inside runs of its
- * code) must be met in before it keeps a phase of its own: as many as
- * split_two asks of a group */
+ * code) or a stage of its code's runs (met in every run of its own
+ * after the older group) must be met in before it keeps a phase of its
+ * own: as many as split_two asks of a group */
 #define EXCURSION_RUNS 4
 
 typedef struct group {
@@ -883,7 +886,11 @@ void sl_behave_finish(sl_behave *b)
 	 * threshold and back, each group holding a stretch of it; two
 	 * behaviours of one code have a wider gap between their ranges or
 	 * come in the same runs (one after the other: frontier then edges).
-	 * A transition merged into a group may reach across that gap
+	 * So a younger group that comes with the older one in every run of
+	 * its own, in EXCURSION_RUNS runs or more, is a stage of their code's
+	 * runs and no turn-taker, however many runs the older one has alone
+	 * (a tree walk that goes on past the LLC in the later steps of an
+	 * N-body run).  A transition merged into a group may reach across that gap
 	 * (server-mix's compress ramp), so it does not count; nor does a
 	 * group of a transition's intervals (a code phase's first intervals,
 	 * one a run) take turns with the phase it leads into. */
@@ -897,7 +904,9 @@ void sl_behave_finish(sl_behave *b)
 			    (!lasting(a) || !lasting(g) || range_gap(b, a, g) > b->thr / 2))
 				continue;
 			run_counts(b, a, g, 0, &in_a, &either, &both);
-			if (2 * both < either)
+			size_t in_g = either - in_a + both; /* runs g comes in */
+			int stage = both == in_g && in_g >= EXCURSION_RUNS;
+			if (2 * both < either && !stage)
 				merge(b, a, g);
 		}
 	split_two(b);

@@ -182,8 +182,9 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
  * in every feature (or, both met in runs of SL_BEHAVE_MIN_RUN or more on
  * average, lie within half the threshold of each other) and that come
  * together in fewer than half of the runs of the code phase either comes
- * in, the younger into the older; a group without a core range takes no
- * turns.
+ * in, the younger into the older -- unless the younger comes with the
+ * older in every run of its own, in 4 runs or more (a stage of the code's
+ * runs); a group without a core range takes no turns.
  * sl_behave_final() then maps their ids there.  Then a group whose runs
  * of its code phase (its own core intervals, not those of a transition
  * merged into it) split in two sides lying at least
