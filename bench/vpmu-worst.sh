@@ -45,8 +45,10 @@ EV=(OFFCORE_L3_MISS_CYCLES LLC_MISS L2_PREFETCH_FILLS L2_MISS STALLS_LLC_MISS ST
 		mispredicts "${EV[6]}" offcore_occupancy "${EV[7]}"
 	sed -n '/^memory:/,/^[a-z_]*:/p' "$mlp" | sed '$d'
 } > "$tmp/all.yaml"
-# llc_ns at a P-state, from the machine's memory: latency: list
-llc_ns() { sed -n "s/.*{ghz: $1, ns: [0-9.]*, llc_ns: \([0-9.]*\)}.*/\1/p" "$mlp"; }
+# llc_ns at a P-state, from the machine's memory: latency: list (an
+# entry may go on with llc_chase_ns; this machine names no
+# l2_miss_stall_cycles, so the model charges each hit llc_ns, as below)
+llc_ns() { sed -n "s/.*{ghz: $1, ns: [0-9.]*, llc_ns: \([0-9.]*\)[,}].*/\1/p" "$mlp"; }
 l0=$(llc_ns "$FMAX") l1=$(llc_ns "$(awk -v f="$F" 'BEGIN { print f + 0 }')")
 
 for p in "${PROGS[@]}"; do
