@@ -35,6 +35,8 @@
 # true_*_out the true-instance errors over the instances that start after
 # them (none of whose intervals was measured at F2); dither_cost the
 # dithered run's extra time over the run at fmax, % (0 without DITHER).
+# Also writes WORKDIR/W-K-MODEL-F.true: one line per true instance,
+# "first_interval intervals error%" (signed, predicted over true time).
 set -euo pipefail
 [ $# -ge 6 ] || { echo "usage: $0 SLEUTH WORKLOAD.yaml WORKDIR INTERVALS COUNTERS FREQ..." >&2; exit 2; }
 sleuth=$1 wl=$2 dir=$3 nint=$4 counters=$5
@@ -97,13 +99,15 @@ for k in $counters; do
 		for f in "$@"; do
 			# per true instance: runs of one label in the truth trace
 			# (interval CSV: ghz,interval,phase,instance,instructions,time_s,...)
-			true_err=$(awk -F, -v f="$f" -v pre="$prefix" '
+			true_err=$(awk -F, -v f="$f" -v pre="$prefix" -v rows="$dir/$w-$k-$model-$f.true" '
 				FNR == NR { lab[NR - 1] = $3; t[NR - 1] = $1; n = NR; next }
 				FNR == 1 { next }
 				$1 + 0 == f + 0 { p[$2] = $6 }
 				END {
+					printf "" > rows
 					for (i = 0; i <= n; i++) {
 						if (i == n || (i && lab[i] != lab[i - 1])) {
+							printf "%d %d %.4f\n", i - k, k, 100 * (pt / tt - 1) > rows
 							err = (pt > tt ? pt - tt : tt - pt) / tt
 							s += err * k; ws += k; if (err > worst) worst = err
 							if (i - k >= pre) {

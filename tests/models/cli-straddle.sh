@@ -23,24 +23,16 @@ for run in "2 video-encode $MACHINE" "1 stream-bw $T/nodram.yaml"; do
 	SEED=$1 MACHINE=$3 MODELS=mlp PIN=time "$SRCDIR/bench/accuracy-workload.sh" "$SLEUTH" \
 		"$SRCDIR/data/workloads/hard/$2.yaml" "$T" 0 4 1.60 2>"$T/err" >>"$T/acc.txt" ||
 		fail "pipeline on $2 seed $1: $(cat "$T/err")"
-	cp "$T/$2-1.60.te" "$T/$2.te" && cp "$T/$2-4-mlp.iv.csv" "$T/$2.iv.csv" ||
-		fail "$2: no per-interval files"
+	cp "$T/$2-4-mlp-1.60.true" "$T/$2.true" || fail "$2: no true-instance rows"
 done
 [ "$(wc -l <"$T/acc.txt")" = 2 ] && ok || fail "expected 2 result lines: $(cat "$T/acc.txt")"
 
 # fields: 1 workload ... 7 worst detected instance %, 11 worst true one %
 get() { awk -v w="$1" -v f="$2" '$1 == w { print $f }' "$T/acc.txt"; }
-# the true instance (the run of one label) holding interval I of workload
-# W: |predicted / true time - 1| in % at 1.60 GHz, from the truth's
-# per-interval times (W.te: time, energy, label) and the prediction
+# |error| in % at 1.60 GHz of the true instance (the run of one label)
+# holding interval I of workload W (bench/accuracy-workload.sh's rows)
 inst_err() {
-	awk -F, -v i="$2" 'FNR == NR { t[FNR - 1] = $1; l[FNR - 1] = $3; n = FNR; next }
-		FNR > 1 && ($1 - 1.6) ^ 2 < 1e-8 { p[$2] = $6 }
-		END { a = i; while (a > 0 && l[a - 1] == l[i]) a--
-		      b = i; while (b + 1 < n && l[b + 1] == l[i]) b++
-		      for (k = a; k <= b; k++) { pt += p[k]; tt += t[k] }
-		      e = 100 * (pt / tt - 1); printf "%.3f\n", e < 0 ? -e : e }' \
-		"$T/$1.te" "$T/$1.iv.csv"
+	awk -v i="$2" '$1 <= i && i < $1 + $2 { e = $3 < 0 ? -$3 : $3; printf "%.3f\n", e }' "$T/$1.true"
 }
 # measured (2026-11-26), before / after the split: video-encode s2's
 # rate-control burst straddling into a frame copy (interval 102) 4.41 /
