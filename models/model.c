@@ -425,9 +425,9 @@ static void llc_expose_begin(sl_model *md)
 }
 
 /* The phase nearest ph in behaviour (the view's phase features) among
- * those whose intervals measured a rate of other stalls in at least `min`
- * (cnt[q]); -1: none, or ph without features. */
-static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t min, size_t ph)
+ * those whose intervals measured a rate of other stalls in at least
+ * MLP_OTHER_STALLS_MIN (cnt[q]); -1: none, or ph without features. */
+static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t ph)
 {
 	const sl_interp *v = &md->view;
 	size_t nf = v->n_feat;
@@ -436,7 +436,7 @@ static int64_t nearest_rated(const sl_model *md, const size_t *cnt, size_t min, 
 	if (isnan(v->feat[ph * nf]))
 		return -1;
 	for (size_t q = 0; q < v->n_phase_ids; q++) {
-		if (cnt[q] < min || isnan(v->feat[q * nf]))
+		if (cnt[q] < MLP_OTHER_STALLS_MIN || isnan(v->feat[q * nf]))
 			continue;
 		double d = sl_feat_dist2(v->feat + ph * nf, v->feat + q * nf, nf);
 		if (d < best) {
@@ -540,7 +540,7 @@ static void other_stalls_begin(sl_model *md)
 		if (!cnt[ph]) {
 			/* none of its own: the nearest's rate, shed under no larger
 			 * a share at its edges than the nearest measured it under */
-			int64_t q = nearest_rated(md, cnt, MLP_OTHER_STALLS_MIN, ph);
+			int64_t q = nearest_rated(md, cnt, ph);
 			if (q >= 0) {
 				rate[ph] = rate[q];
 				rmax[ph] = rmax[q];
