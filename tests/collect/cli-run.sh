@@ -113,30 +113,40 @@ PROGS=$BUILDDIR/tests/progs
 # here is that phases map to functions, not the noise floor of 20 samples.
 out=$("$SLEUTH" run --backend timer --interval 40ms -o tp.prof -- "$PROGS/twophase" 2>&1) && ok ||
 	fail "timer run of twophase failed: $out"
-# Two big phases, one per function (>= 90% of its samples there), each
-# with its source line, covering most of the run.  The intervals that
-# straddle a switch between the functions, and startup or teardown (the
-# loader, libc), may found small mixed phases of their own: at 40 ms they
-# are a few of ~45 intervals.
-# two_phases TEXT: `sleuth phases` shows a big phase for each of
-# twophase's functions (>= 90% of its samples there, with its source line),
-# each a quarter of the intervals at least, both 80%; the seams between them
-# (an interval half in each, a process starting) may found small phases.
-two_phases() {
-	printf '%s\n' "$1" | awk '
+# function_phases TEXT [ACROSS]: `sleuth phases` shows, for each of
+# twophase's functions, phases of that function alone (>= 90% of their
+# samples in it, with its source line) covering a quarter of the intervals,
+# both functions' together 80%.  The seams between them (an interval half
+# in each, a process starting) may found small mixed phases.  One function
+# may hold two phases: a timer's samples land after whichever instruction
+# the interrupt waited on, and on a loaded VM that moved within
+# phase_float's loop from one round to the next (the ASan build, 42% of
+# its samples at one address in some rounds, none in others) -- another
+# distribution of IPs, not sampling noise, which branch vectors do not
+# have (docs/phases.md).  With ACROSS (two processes, each half the
+# timeline), one of each function's phases is met in both halves.
+function_phases() {
+	printf '%s\n' "$1" | awk -v across="${2:-0}" '
 	/^phase intervals/ { t = 1; next }
 	t && /^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% / {
 		total += $2
 		if (($5 == "phase_hash" || $5 == "phase_float") && $6 + 0 >= 90) {
 			if ($0 !~ /twophase\.c:[0-9]+/) exit 1
-			if ($2 > best[$5]) best[$5] = $2
+			sum[$5] += $2
+			if ($1 < 10) fn[$1] = $5
 		}
 	}
-	END { exit !(best["phase_hash"] >= 0.25 * total && best["phase_float"] >= 0.25 * total &&
-		     best["phase_hash"] + best["phase_float"] >= 0.8 * total) }'
+	/^\|.*\|$/ { line = substr($0, 2, length($0) - 2) }
+	END {
+		h = int(length(line) / 2)
+		a = substr(line, 1, h); b = substr(line, h + 1)
+		for (id in fn) if (index(a, id) && index(b, id)) both[fn[id]] = 1
+		exit !(sum["phase_hash"] >= 0.25 * total && sum["phase_float"] >= 0.25 * total &&
+		       sum["phase_hash"] + sum["phase_float"] >= 0.8 * total &&
+		       (!across || (both["phase_hash"] && both["phase_float"]))) }'
 }
 out=$("$SLEUTH" phases tp.prof) || fail "phases tp.prof exited $?"
-two_phases "$out" && ok || fail "twophase: not two phases mapped to phase_hash and phase_float: $out"
+function_phases "$out" && ok || fail "twophase: phases not mapped to phase_hash and phase_float: $out"
 # Code named as perf names it, end to end: a C++ method demangled, a shared
 # library's function with the library, an inlined loop as itself.
 "$SLEUTH" run -q --backend timer --interval 40ms -o named.prof -- "$PROGS/named" >/dev/null 2>&1 ||
@@ -154,35 +164,9 @@ grep -q '"function": "[^"]*@' named.json && fail "named: a symbol version left i
 TWOPHASE_SECONDS=0.25 "$SLEUTH" run -q --backend timer --interval 40ms -o tp2.prof \
 	-- sh -c "$PROGS/twophase; $PROGS/twophase" >/dev/null 2>&1
 out2=$("$SLEUTH" phases tp2.prof)
-# The claim here is across processes: each function's phases (>= 90% of
-# their samples in it, with its source line) cover a quarter of the run,
-# both together 80%, and one of each function's phases is met in both
-# halves of the timeline (both processes).  A second cluster of one
-# function that sampling noise founds inside one process (80 samples an
-# interval, a loaded machine) is not this test's matter; two_phases
-# above holds the single run to one phase per function.
-across_processes() {
-	printf '%s
-' "$1" | awk '
-	/^phase intervals/ { t = 1; next }
-	t && /^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+% / {
-		total += $2
-		if (($5 == "phase_hash" || $5 == "phase_float") && $6 + 0 >= 90) {
-			if ($0 !~ /twophase\.c:[0-9]+/) exit 1
-			sum[$5] += $2
-			if ($1 < 10) fn[$1] = $5
-		}
-	}
-	/^\|.*\|$/ { line = substr($0, 2, length($0) - 2) }
-	END {
-		h = int(length(line) / 2)
-		a = substr(line, 1, h); b = substr(line, h + 1)
-		for (id in fn) if (index(a, id) && index(b, id)) both[fn[id]] = 1
-		exit !(sum["phase_hash"] >= 0.25 * total && sum["phase_float"] >= 0.25 * total &&
-		       sum["phase_hash"] + sum["phase_float"] >= 0.8 * total &&
-		       both["phase_hash"] && both["phase_float"]) }'
-}
-across_processes "$out2" && ok ||
+# The claim here is across processes: the same phases for each function
+# in both halves of the timeline (both processes).
+function_phases "$out2" 1 && ok ||
 	fail "twophase twice: not the same phases for each function across both processes: $out2"
 printf '%s\n' "$out" | grep -q "note: timer backend: no event counts" && ok ||
 	fail "timer profile does not say it has no counts: $out"
