@@ -50,6 +50,18 @@
  * spread), the energy terms' share of the summed variance keeping its
  * energy.  An instance with every term measured keeps the model's split.
  *
+ * Ceff * f * V^2 with Ceff linear in events per cycle is, term by term,
+ * energy per event at V^2 over the time: coeff * N * V^2 / t.  Only the
+ * constant is capacitance per cycle.  A count that is wrong is then wrong
+ * energy per event at V^2 (scaled by V1^2 / V0^2 * t0 / t1 at f1, not by
+ * f1 V1^2 / (f0 V0^2)): the departure's capacitance share is carried so,
+ * and so is the share of the phase's residual that the model's
+ * capacitance event terms account for where the phase borrowed such a
+ * term's counts from other phases (levels similar and program of the
+ * interpolation: llm-generate's model load, its FP operations taken from
+ * a phase that computes); a phase that counted its own keeps the model's
+ * split, its residual being the model's error on its behaviour.
+ *
  * `sleuth calibrate` fits the model against that very energy, so nothing
  * here runs unless a caller asks for it (sl_model_anchor, or
  * SL_MODEL_ANCHOR to sl_model_open): sl_model_init alone never anchors.
@@ -88,6 +100,7 @@ typedef struct rsum {
 	double resid_j; /* measured energy less the model's at f0 */
 	double time_s;  /* the measured time they cover */
 	double fixed_j; /* the model's energy there from its energy terms */
+	double count_j; /* and from its capacitance event terms */
 	double active_j; /* the model's energy there above static power */
 } rsum;
 
@@ -99,6 +112,31 @@ static double rsum_fixed(const rsum *s)
 	if (!(s->time_s > 0))
 		return NAN;
 	return s->active_j > 0 ? SL_MAX(0.0, SL_MIN(1.0, s->fixed_j / s->active_j)) : 0;
+}
+
+/* The capacitance event terms' share of s's active energy, at most what
+ * the energy terms leave. */
+static double rsum_count(const rsum *s)
+{
+	if (!(s->active_j > 0))
+		return 0;
+	return SL_MAX(0.0, SL_MIN(1.0 - rsum_fixed(s), s->count_j / s->active_j));
+}
+
+/* Whether each phase borrowed a capacitance term's counts from other
+ * phases (the interpolation's levels similar and program). */
+static unsigned char *borrowed_phases(const sl_model *md)
+{
+	const sl_interp *v = &md->view;
+	const sl_profile *p = md->prof;
+	unsigned char *b = sl_xcalloc((size_t)v->n_phase_ids + 1, 1);
+	for (size_t i = 0; i < p->n_intervals; i++)
+		for (size_t t = 0; t < md->n_terms && p->iv[i].phase < v->n_phase_ids; t++) {
+			int src = sl_interp_src(v, i, (size_t)md->k_term[t]);
+			if (!md->term_energy[t] && (src == SL_SRC_SIMILAR || src == SL_SRC_PROGRAM))
+				b[p->iv[i].phase] = 1;
+		}
+	return b;
 }
 
 static double rsum_w(const rsum *s)
@@ -165,11 +203,14 @@ int sl_model_anchor(sl_model *md)
 		sl_model_predict_measured(md, &op0, i, &pr);
 		double r = e - pr.power_w * t;
 		double act = (pr.power_w - op0.static_w) * t;
+		/* Ceff less its constant, at f0: the capacitance event terms */
+		double cnt = (pr.ceff_nf - md->constant) * op0.ghz * op0.volts * op0.volts * t;
 		rsum *u[] = {&inst[v->inst_of[i]], &phase[p->iv[i].phase], &all};
 		for (size_t k = 0; k < SL_ARRAY_LEN(u); k++) {
 			u[k]->resid_j += r;
 			u[k]->time_s += t;
 			u[k]->fixed_j += pr.fixed_w * t;
+			u[k]->count_j += isfinite(cnt) ? cnt : 0;
 			u[k]->active_j += act;
 		}
 		model_j += pr.power_w * t;
@@ -191,6 +232,8 @@ int sl_model_anchor(sl_model *md)
 		a->inst_fixed = sl_xcalloc(v->n_instances + 1, sizeof *a->inst_fixed);
 		a->phase_w = sl_xcalloc(v->n_instances + 1, sizeof *a->phase_w);
 		a->dep_fixed = sl_xcalloc(v->n_instances + 1, sizeof *a->dep_fixed);
+		a->inst_count = sl_xcalloc(v->n_instances + 1, sizeof *a->inst_count);
+		unsigned char *borrowed = borrowed_phases(md);
 		for (size_t j = 0; j < v->n_instances; j++) {
 			const rsum *from = &inst[j];
 			if (isfinite(rsum_w(from)))
@@ -201,11 +244,14 @@ int sl_model_anchor(sl_model *md)
 				from = &all, a->inst_program++;
 			a->inst_w[j] = rsum_w(from);
 			a->inst_fixed[j] = rsum_fixed(from);
+			if (borrowed[v->inst[j].phase])
+				a->inst_count[j] = rsum_count(from);
 			a->phase_w[j] = rsum_w(&phase[v->inst[j].phase]);
 			if (!isfinite(a->phase_w[j]))
 				a->phase_w[j] = a->inst_w[j];
 			a->dep_fixed[j] = departure_fixed(md, j, op0.volts, a->inst_fixed[j]);
 		}
+		free(borrowed);
 		md->anchor = a;
 		rc = 1;
 	}
@@ -227,9 +273,15 @@ void sl_anchor_apply(const sl_model *md, const sl_opoint *op, size_t i, sl_pred 
 				     : 0;
 	double u = out->time_s > 0 ? a->inst_fixed[j] : 0;
 	double ud = out->time_s > 0 ? a->dep_fixed[j] : 0;
-	/* the phase's residual split as the model's power, the instance's
-	 * departure from it as its interpolation's uncertainty */
-	double dyn = rp * ((1 - u) * fv2 + u * t01) + (r - rp) * ((1 - ud) * fv2 + ud * t01);
+	double k = out->time_s > 0 ? a->inst_count[j] : 0;
+	/* energy per event at V^2: the same count's energy over the time */
+	double vt = op->volts * op->volts / (a->v0 * a->v0) * t01;
+	/* the phase's residual split as the model's power (its capacitance
+	 * event terms' share as counts where the phase borrowed such
+	 * counts), the instance's departure from it as its interpolation's
+	 * uncertainty, which lies in counts */
+	double dyn = rp * ((1 - u - k) * fv2 + k * vt + u * t01) +
+		     (r - rp) * ((1 - ud) * (out->time_s > 0 ? vt : fv2) + ud * t01);
 	double stat = a->static0 > 0 && op->static_w > 0 ? op->static_w / a->static0
 							  : op->volts / a->v0;
 	double p = out->power_w + (1 - a->static_share) * dyn + a->static_share * r * stat;
@@ -251,5 +303,6 @@ void sl_anchor_free(sl_anchor *a)
 	free(a->inst_fixed);
 	free(a->phase_w);
 	free(a->dep_fixed);
+	free(a->inst_count);
 	free(a);
 }

@@ -388,7 +388,14 @@ typedef struct sl_anchor {
 				      * from the phase's residual carried as
 				      * energy per event, as its interpolated
 				      * energy terms' share of the uncertainty of
-				      * its interpolated counts */
+				      * its interpolated counts (the rest as
+				      * energy per event at V^2: capacitance
+				      * terms' counts) */
+	double *inst_count;          /* per instance: the share of the residual
+				      * carried as energy per event at V^2, the
+				      * model's capacitance event terms' share at
+				      * f0, where its phase borrowed such a term's
+				      * counts from other phases (else 0) */
 } sl_anchor;
 
 /*
