@@ -42,8 +42,9 @@
  * leave a gap of less than half the threshold), rarely in one run of
  * their code phase: a drift wider than the threshold, back and forth --
  * the younger into the older, unless the younger comes with the older in
- * every run of its own, in EXCURSION_RUNS runs or more (a stage of the
- * code's runs).  Last, a group whose runs of its code
+ * every run of its own, in EXCURSION_RUNS runs or more, or leaves a gap
+ * to its range and comes after it in each of those runs, the older one
+ * opening the run (a stage of the code's runs).  Last, a group whose runs of its code
  * (its own intervals, not a transition merged into it: a ramp's mixed
  * intervals at the edge of some runs would make two sides of one
  * behaviour) fall in two tight clusters -- lying SL_BEHAVE_SEPARATION
@@ -842,6 +843,30 @@ static void split_two(sl_behave *b)
 	}
 }
 
+/* Whether a opens every run of their code phase (from one change of code
+ * to the next) in which g has a core interval: some interval of a, the
+ * run's first (a mix of the phase before and this one) included, comes
+ * before g's first in that run.  A stage that follows the older
+ * behaviour in each run of its code may have nothing of the older one in
+ * the run's core: the run opens with a mixed interval, which joins the
+ * older group, and ramps straight into the stage (ad-auction's CVR
+ * forest after two intervals of the CTR forest). */
+static int opens(const sl_behave *b, const group *a, const group *g)
+{
+	int seen_a = 0, seen_g = 0, opened = 0;
+	for (size_t t = 0; t < b->n_seen; t++) {
+		if (b->log_first[t])
+			seen_a = seen_g = 0;
+		uint32_t f = sl_behave_final(b, b->log_id[t]);
+		if (f == g->id && !seen_g)
+			seen_g = 1, opened = seen_a;
+		if (f == g->id && core(b, t) && !opened)
+			return 0;
+		seen_a |= f == a->id;
+	}
+	return 1;
+}
+
 void sl_behave_finish(sl_behave *b)
 {
 	core_ranges(b);
@@ -890,7 +915,9 @@ void sl_behave_finish(sl_behave *b)
 	 * its own, in EXCURSION_RUNS runs or more, is a stage of their code's
 	 * runs and no turn-taker, however many runs the older one has alone
 	 * (a tree walk that goes on past the LLC in the later steps of an
-	 * N-body run).  A transition merged into a group may reach across that gap
+	 * N-body run); so is one whose range leaves a gap to the older one's,
+	 * however small, and whose every run the older one opens (opens(): its
+	 * only interval in the run may be the mixed first).  A transition merged into a group may reach across that gap
 	 * (server-mix's compress ramp), so it does not count; nor does a
 	 * group of a transition's intervals (a code phase's first intervals,
 	 * one a run) take turns with the phase it leads into. */
@@ -905,7 +932,8 @@ void sl_behave_finish(sl_behave *b)
 				continue;
 			run_counts(b, a, g, 0, &in_a, &either, &both);
 			size_t in_g = either - in_a + both; /* runs g comes in */
-			int stage = both == in_g && in_g >= EXCURSION_RUNS;
+			int stage = (both == in_g || (!overlap(b, a, g) && opens(b, a, g))) &&
+				    in_g >= EXCURSION_RUNS;
 			if (2 * both < either && !stage)
 				merge(b, a, g);
 		}

@@ -25,7 +25,9 @@
  * spread as wide as their gap); a second behaviour visited in one
  * interval inside runs of its code, beyond both of its neighbours each
  * time, keeps its own phase when it recurs (not when it is the only pure
- * behaviour of its code). */
+ * behaviour of its code); a later stage of a code's runs that each run
+ * ramps into keeps its own phase when the older behaviour opens every one
+ * of its runs (not when nothing of the older one does). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -742,6 +744,53 @@ static void test_finish_keeps_excursions(void **state)
 	excursions(6, 1, 0); /* the one pure behaviour of its code */
 }
 
+/* A stage of a code's runs that its runs ramp into (ad-auction's CVR
+ * forest after the CTR forest): runs 0-5 of code 0 stay at A (wobbling by
+ * 0.35); from run 6 on, each run opens with a mixed interval that joins
+ * A, then founds or joins B at 1.6 and comes back down to 0.75 before the
+ * change of code.  The core ranges leave a gap of 0.4, under half the
+ * threshold, and the two never share a run's core, as a behaviour that
+ * drifts back and forth would not; but A opens every run of B: a stage,
+ * kept apart at the end.  When B's runs open with no interval of A
+ * (another code's interval leads straight into B), nothing tells the two
+ * from a drift's stretches: merged. */
+static void stage_runs(int opened, int want_apart)
+{
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	double x[2];
+	size_t t = 0, ta = 0, tb = 0;
+	static const double ramp[] = {0.2, 1.6, 1.2, 0.75, 0.7};
+	for (int run = 0; run < 12; run++) {
+		feat(x, 4.0, 4.0, t);
+		sl_behave_assign(b, 1, x), t++;
+		if (run >= 6 && !opened) {
+			feat(x, -3.0, 6.0, t);
+			sl_behave_assign(b, 2, x), t++;
+		}
+		for (int k = run >= 6 && !opened; k < 5; k++, t++) {
+			x[0] = x[1] = run < 6 ? 0.35 * sin(t * 1.7) : ramp[k];
+			sl_behave_assign(b, 0, x);
+			if (run == 2 && k == 2)
+				ta = t;
+			if (run == 8 && k == 2)
+				tb = t;
+		}
+	}
+	feat(x, 4.0, 4.0, t);
+	sl_behave_assign(b, 1, x);
+	assert_int_not_equal(sl_behave_interval(b, ta), sl_behave_interval(b, tb));
+	sl_behave_finish(b);
+	assert_int_equal(sl_behave_interval(b, ta) != sl_behave_interval(b, tb), want_apart);
+	sl_behave_free(b);
+}
+
+static void test_finish_keeps_stages(void **state)
+{
+	(void)state;
+	stage_runs(1, 1);
+	stage_runs(0, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -761,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_finish_turns_without_edges),
 		cmocka_unit_test(test_finish_splits_alternating),
 		cmocka_unit_test(test_finish_keeps_excursions),
+		cmocka_unit_test(test_finish_keeps_stages),
 		cmocka_unit_test(test_merge_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
