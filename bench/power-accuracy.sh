@@ -22,7 +22,12 @@
 # trace's metered energy (docs/models.md): then the fmax column, the
 # profiled frequency, is the meter's own reading against the exact energy
 # of the --truth traces, i.e. meter noise, and proves nothing about the
-# model.
+# model.  METER=exact replaces each interval's metered energy in the fmax
+# trace by its exact energy there (the --truth trace at the run's own
+# frequency) before the replay: what the anchor would do with a perfect
+# reference meter at the profiled frequency, so that the difference from
+# the default is what the meter's sampling costs the other columns.  A
+# diagnostic: sleuth's models never see the truth in the default run.
 # One line per workload and frequency; then the averages and the worst.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -75,6 +80,21 @@ printf "%-18s %-5s %12s %14s %15s\n" workload ghz power_avg% power_worst% phase_
 for wl in "${SUITE:-$src/data/workloads}"/*.yaml; do
 	w=$(basename "$wl" .yaml)
 	"$sleuth" simulate -q "$wl" "${sim[@]}" -o "$tmp/$w-max.yaml"
+	if [ "${METER:-}" = exact ]; then
+		f0=$(sed -n 's/^frequency_ghz: //p' "$tmp/$w-max.yaml")
+		"$sleuth" simulate -q "$wl" "${sim[@]}" -f "$f0" --truth -o "$tmp/$w-f0.yaml"
+		# the exact energy of interval n for the metered one (the same
+		# intervals, one per line, in order)
+		awk 'FNR == NR { if (match($0, /, e: [0-9.e+-]+/)) e[n++] = substr($0, RSTART, RLENGTH); next }
+		     /^- \{t:/ { sub(/, e: [0-9.e+-]+/, e[m++]) }
+		     { print }
+		     END { if (m != n) { print "exact meter: " m " intervals vs " n > "/dev/stderr"; exit 1 } }' \
+			n=0 "$tmp/$w-f0.yaml" m=0 "$tmp/$w-max.yaml" > "$tmp/$w-exact.yaml"
+		mv "$tmp/$w-exact.yaml" "$tmp/$w-max.yaml"
+	elif [ -n "${METER:-}" ]; then
+		echo "power-accuracy.sh: METER=$METER: only METER=exact is known" >&2
+		exit 2
+	fi
 	# shellcheck disable=SC2086  # RUN is a list of options
 	"$sleuth" run -q --replay "$tmp/$w-max.yaml" --machine "$machine" ${RUN:-} -o "$tmp/$w.prof"
 	fl=()
