@@ -8,7 +8,9 @@
 # the simulator's exact energy, the profile's the noisy meter's, so the
 # bounds can only be met by carrying a real residual over.  Bounds are well
 # above what was measured when they were set (docs/benchmarks.md, "Power:
-# anchored on the measured power").  Then how each output says it, the
+# anchored on the measured power").  The benchmark's exact meter
+# (METER=exact) gives the exact energy back at the profiled frequency,
+# where the trace's meter does not.  Then how each output says it, the
 # option's refusals, and that calibrate (which fits against that energy)
 # knows nothing of it.
 . "$SRCDIR/tests/lib.sh"
@@ -86,6 +88,26 @@ grep -q "anchored on the measured power of trace" "$T/r.json" && ok || fail "rep
 grep -q "anchored" "$T/r-off.json" && fail "report: anchored with --anchor off" || ok
 expect_ok -- "$SLEUTH" schedule "$T/g.prof" --min-energy --anchor off
 expect_ok -- "$SLEUTH" schedule "$T/g.prof" --min-energy --anchor auto
+
+# The benchmark's exact meter (METER=exact): the trace's metered energy at
+# the profiled frequency replaced by the exact one, so that the anchored
+# prediction there (the stall model gives the measured time back) is the
+# exact energy of every instance, where the meter's own reading is not.
+rm -rf "$T/suite"
+mkdir -p "$T/suite"
+ln -s "$SRCDIR/data/workloads/hard/many-phases.yaml" "$T/suite/"
+for m in "" exact; do
+	METER=$m MACHINE="$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml" SIM="$SRCDIR/data/sim/nehalem-i7-920-hard.yaml" SUITE="$T/suite" \
+		"$SRCDIR/bench/power-accuracy.sh" "$BUILDDIR" 2.66 >"$T/m$m.txt" 2>&1 ||
+		fail "bench with METER=$m: $(tail -3 "$T/m$m.txt")"
+done
+cp "$T/m.txt" "$T/meter.txt"
+cp "$T/mexact.txt" "$T/exact.txt"
+below "worst instance at f0, exact meter %" "$(power_worst exact 2.66)" 0.02
+below "worst instance at f0, the trace's meter %, negated" "-$(power_worst meter 2.66)" -0.1
+METER=bogus "$SRCDIR/bench/power-accuracy.sh" "$BUILDDIR" 2.66 >"$T/mb.txt" 2>&1 &&
+	fail "METER=bogus accepted" || ok
+grep -q "only METER=exact" "$T/mb.txt" && ok || fail "METER=bogus: $(cat "$T/mb.txt")"
 
 # --- refusals -----------------------------------------------------------------
 for cmd in predict schedule report; do
