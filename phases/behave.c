@@ -44,10 +44,10 @@
  * the younger into the older, unless the younger comes with the older in
  * every run of its own, in EXCURSION_RUNS runs or more, or leaves a gap
  * to its range and comes after it in each of those runs, the older one
- * opening the run (a stage of the code's runs).  Last, a group whose runs of its code
- * (its own intervals, not a transition merged into it: a ramp's mixed
- * intervals at the edge of some runs would make two sides of one
- * behaviour) fall in two tight clusters -- lying SL_BEHAVE_SEPARATION
+ * opening the run (a stage of the code's runs).  Last, a group whose
+ * runs of its code (its own intervals, not a transition merged into it:
+ * a ramp's mixed intervals at the edge of some runs would make two
+ * sides of one behaviour) fall in two tight clusters -- lying SL_BEHAVE_SEPARATION
  * pooled standard deviations and more than half the threshold apart --
  * that take turns
  * (the runs change cluster more often than a random order would), or lie
@@ -915,9 +915,10 @@ void sl_behave_finish(sl_behave *b)
 	 * its own, in EXCURSION_RUNS runs or more, is a stage of their code's
 	 * runs and no turn-taker, however many runs the older one has alone
 	 * (a tree walk that goes on past the LLC in the later steps of an
-	 * N-body run); so is one whose range leaves a gap to the older one's,
-	 * however small, and whose every run the older one opens (opens(): its
-	 * only interval in the run may be the mixed first).  A transition merged into a group may reach across that gap
+	 * N-body run); so is one whose range leaves a gap to the older
+	 * one's, however small, and whose every run the older one opens
+	 * (opens(): its only interval in the run may be the mixed first).
+	 * A transition merged into a group may reach across that gap
 	 * (server-mix's compress ramp), so it does not count; nor does a
 	 * group of a transition's intervals (a code phase's first intervals,
 	 * one a run) take turns with the phase it leads into. */
