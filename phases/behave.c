@@ -47,9 +47,9 @@
  * opening the run (a stage of the code's runs).  Last, a group whose
  * runs of its code (its own intervals, not a transition merged into it:
  * a ramp's mixed intervals at the edge of some runs would make two
- * sides of one behaviour) fall in two tight clusters -- lying SL_BEHAVE_SEPARATION
- * pooled standard deviations and more than half the threshold apart --
- * that take turns
+ * sides of one behaviour) fall in two tight clusters -- lying
+ * SL_BEHAVE_SEPARATION pooled standard deviations and more than half
+ * the threshold apart -- that take turns
  * (the runs change cluster more often than a random order would), or lie
  * SL_BEHAVE_BLOCK_SEPARATION apart in blocks, is split in two: two
  * behaviours of one code closer than the threshold, which the program
@@ -932,10 +932,12 @@ void sl_behave_finish(sl_behave *b)
 			    (!lasting(a) || !lasting(g) || range_gap(b, a, g) > b->thr / 2))
 				continue;
 			run_counts(b, a, g, 0, &in_a, &either, &both);
+			if (2 * both >= either)
+				continue; /* they come together: no turn-takers */
 			size_t in_g = either - in_a + both; /* runs g comes in */
 			int stage = (both == in_g || (!overlap(b, a, g) && opens(b, a, g))) &&
 				    in_g >= EXCURSION_RUNS;
-			if (2 * both < either && !stage)
+			if (!stage)
 				merge(b, a, g);
 		}
 	split_two(b);
