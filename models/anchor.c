@@ -130,12 +130,15 @@ static unsigned char *borrowed_phases(const sl_model *md)
 	const sl_interp *v = &md->view;
 	const sl_profile *p = md->prof;
 	unsigned char *b = sl_xcalloc((size_t)v->n_phase_ids + 1, 1);
-	for (size_t i = 0; i < p->n_intervals; i++)
-		for (size_t t = 0; t < md->n_terms && p->iv[i].phase < v->n_phase_ids; t++) {
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		if (p->iv[i].phase >= v->n_phase_ids)
+			continue;
+		for (size_t t = 0; t < md->n_terms; t++) {
 			int src = sl_interp_src(v, i, (size_t)md->k_term[t]);
 			if (!md->term_energy[t] && (src == SL_SRC_SIMILAR || src == SL_SRC_PROGRAM))
 				b[p->iv[i].phase] = 1;
 		}
+	}
 	return b;
 }
 
