@@ -50,5 +50,6 @@ void sl_backend_free(sl_backend *b)
 	free(b->counter_plan);
 	free(b->note);
 	free(b->uncore);
+	free(b->sample_event);
 	free(b);
 }

@@ -44,6 +44,8 @@ typedef struct loop {
 				     the pinned ones, then the uncore ones
 				     (the behaviour features) */
 	double *feat;
+	size_t sample_col;    /* the profile's column of the sampled event's
+				 count (b->sample_event), or SIZE_MAX */
 	sl_addrhist *hist;    /* per phase */
 	size_t n_hist;
 	size_t iv_cap;
@@ -213,6 +215,44 @@ static void apply_merges(loop *L)
 	}
 }
 
+/*
+ * The sampled event's count in an interval: the sampler overflows every
+ * sample_period of its event and the countdown runs on across intervals,
+ * so the interval's samples times the period is its count to within one
+ * period (per thread) -- free, in every interval, beside the counters.
+ * Not where samples were lost or the kernel throttled the sampler: the
+ * samples then undercount (docs/models.md, "The sampled event's count").
+ */
+static uint64_t sample_count(const sl_backend *b, const sl_obs *o)
+{
+	if (o->lost || o->throttled || !o->instructions)
+		return SL_MISSING;
+	return (uint64_t)o->n_samples * b->sample_period;
+}
+
+/* The profile's events: the backend's, then the sampled event's count
+ * (unless the backend counts that event itself or counts nothing). */
+static void profile_events(loop *L)
+{
+	sl_profile *p = L->p;
+	const sl_backend *b = L->b;
+	L->sample_col = SIZE_MAX;
+	int extra = b->has_counts && b->sample_event && b->sample_period;
+	for (size_t i = 0; extra && i < b->n_events; i++)
+		extra = strcmp(b->events[i], b->sample_event) != 0;
+	p->n_events = b->n_events + (size_t)extra;
+	p->events = sl_xcalloc(p->n_events ? p->n_events : 1, sizeof *p->events);
+	for (size_t i = 0; i < b->n_events; i++)
+		p->events[i] = sl_xstrdup(b->events[i]);
+	if (extra) {
+		L->sample_col = b->n_events;
+		p->events[L->sample_col] = sl_xstrdup(b->sample_event);
+		free(p->sample_event);
+		p->sample_event = sl_xstrdup(b->sample_event);
+		p->sample_period = b->sample_period;
+	}
+}
+
 /* Append interval `o`, of `phase`, to the profile. */
 static void record(loop *L, const sl_obs *o, uint32_t phase)
 {
@@ -255,8 +295,10 @@ static void record(loop *L, const sl_obs *o, uint32_t phase)
 	}
 	if (p->ghz)
 		p->ghz[i] = o->ghz > 0 ? o->ghz : f0;
-	for (size_t k = 0; k < p->n_events; k++)
+	for (size_t k = 0; k < L->b->n_events; k++)
 		p->counts[i * p->n_events + k] = o->counts ? o->counts[k] : SL_MISSING;
+	if (L->sample_col != SIZE_MAX)
+		p->counts[i * p->n_events + L->sample_col] = sample_count(L->b, o);
 	if (isfinite(o->energy_j))
 		L->any_energy = 1;
 	p->n_intervals++;
@@ -499,10 +541,7 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 	L.measured = sl_xcalloc(k + n_uncore + 1, sizeof *L.measured);
 	L.vec = sl_xcalloc(L.dims, sizeof *L.vec);
 
-	p->n_events = b->n_events;
-	p->events = sl_xcalloc(b->n_events, sizeof *p->events);
-	for (size_t i = 0; i < b->n_events; i++)
-		p->events[i] = sl_xstrdup(b->events[i]);
+	profile_events(&L);
 
 	/* Progress only where the run's length is known (a replayed trace;
 	 * sl_progress stays silent on a zero total): a live program's own

@@ -88,6 +88,7 @@ static int live_next(sl_backend *b, sl_obs *o)
 	o->samples = iv.samples;
 	o->n_samples = iv.n_samples;
 	o->lost = iv.lost;
+	o->throttled = iv.throttled;
 	o->energy_j = iv.energy_j;
 	o->has_temp = isfinite(iv.temp_c);
 	o->temp_c = iv.temp_c;

@@ -231,6 +231,8 @@ sl_backend *sl_perf_backend_new(const sl_live_opts *o)
 		b->sampling = sl_xstrdup(
 			sl_pfm_sampling_desc(pmu, sl_live_precise(b), buf, sizeof buf));
 		b->counter_plan = sl_xstrdup(desc);
+		b->sample_event = sl_xstrdup(branch);
+		b->sample_period = cfg.sampler.sample_period;
 	}
 out:
 	for (size_t i = 0; i < n_unc; i++)

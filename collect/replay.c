@@ -271,6 +271,9 @@ sl_backend *sl_replay_backend_new(const sl_replay_opts *o)
 	sl_backend_find_uncore(b);
 	x->counts = sl_xcalloc(b->n_events, sizeof *x->counts);
 	x->period = o->sample_period ? o->sample_period : SL_REPLAY_DEFAULT_PERIOD;
+	const char *br = sl_machine_role(o->machine, "branch_sample");
+	b->sample_event = br ? sl_xstrdup(br) : NULL;
+	b->sample_period = x->period;
 	x->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(x->rng, (unsigned long)(o->seed ^ (o->seed >> 32)));
 	/* the counter starts at a random point of its period */

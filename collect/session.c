@@ -93,7 +93,7 @@ struct sl_session {
 	uint64_t *bounds;
 	size_t n_bounds, cap_bounds;
 	uint64_t lost, lost_pending;
-	uint64_t throttles, merged;
+	uint64_t throttles, throttles_pending, merged;
 	uint64_t ring_leader_id; /* the leader of the ring being drained */
 	/* counts */
 	uint64_t *prev, *now;   /* 1 + n_members, summed over CPUs */
@@ -823,6 +823,7 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 	}
 	case PERF_RECORD_THROTTLE:
 		s->throttles++;
+		s->throttles_pending++;
 		break;
 	default: /* COMM, EXIT, FORK, UNTHROTTLE: nothing to keep */
 		break;
@@ -907,6 +908,8 @@ static int cut(sl_session *s, uint64_t t, sl_interval *iv)
 	iv->lost = s->lost_pending;
 	s->lost += s->lost_pending;
 	s->lost_pending = 0;
+	iv->throttled = s->throttles_pending;
+	s->throttles_pending = 0;
 	iv->values = s->deltas;
 	if (s->eager) {
 		if (read_counts(s) < 0)

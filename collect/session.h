@@ -150,6 +150,7 @@ typedef struct sl_interval {
 	uint64_t *samples;        /* addresses */
 	size_t n_samples;
 	uint64_t lost;
+	uint64_t throttled;       /* THROTTLE records in the interval */
 	double energy_j;          /* NAN unless cfg.energy */
 	double temp_c;            /* die temperature at the interval's end;
 				   * NAN without cfg.energy or a sensor */

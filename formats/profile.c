@@ -97,6 +97,7 @@ void sl_profile_free(sl_profile *p)
 		free(p->notes[i]);
 	free(p->notes);
 	free(p->predictor);
+	free(p->sample_event);
 	for (size_t i = 0; i < p->n_events; i++)
 		free(p->events[i]);
 	free(p->events);
@@ -312,6 +313,10 @@ static void enc_meta(buf *b, const sl_profile *p)
 	meta_str(b, &n, "kernel", p->kernel);
 	meta_str(b, &n, "sampling", p->sampling);
 	meta_str(b, &n, "counter_plan", p->counter_plan);
+	if (p->sample_event) {
+		meta_str(b, &n, "sample_event", p->sample_event);
+		meta_u64(b, &n, "sample_period", p->sample_period);
+	}
 	if (p->pmu) {
 		meta_u64(b, &n, "throttles", p->throttles);
 		meta_u64(b, &n, "merged_intervals", p->merged_intervals);
@@ -690,6 +695,7 @@ static const meta_key meta_keys[] = {
 	MK(sampling, MT_STR),          MK(counter_plan, MT_STR),
 	MK(throttles, MT_U64),         MK(merged_intervals, MT_U64),
 	MK(scaled_intervals, MT_U64),
+	MK(sample_event, MT_STR),      MK(sample_period, MT_U64),
 };
 #undef MK
 

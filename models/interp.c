@@ -14,7 +14,8 @@
  * of them an average of the others; the nearest ones hand each the rates
  * of intervals like it.  A small phase that never held the event in its
  * counters borrows from its nearest neighbour phase instead of an average
- * over unlike phases.  Rates are per instruction so that intervals of
+ * over unlike phases -- nearest also in how branchy its code is, where the
+ * profile counted the branch samples' event.  Rates are per instruction so that intervals of
  * unequal length average fairly -- or per count of a pinned event that
  * counts work (not cycles), when the event's counts are steadier against
  * it within phases: LLC misses per LLC reference of the same code vary
@@ -127,6 +128,45 @@ int sl_interp_features(const sl_interp *v, size_t i, double *x)
 				  p->counts + i * p->n_events, v->pinned, v->n_feat - 1, x);
 }
 
+/*
+ * The branch samples' count (the profile's sample_event column: samples
+ * times the period) per phase, v->code_feat, as log(1 + count per 1000
+ * instructions); its column, or -1 when the profile has none.  It is a
+ * term of the distance between phases a "similar" value is borrowed
+ * across, not a feature of an interval's behaviour: how branchy the code
+ * is tells a phase that mispredicts from a loop that does not (a
+ * one-interval phase of a pointer chase borrowed another memory-bound
+ * phase's mispredicts, 14 times too few, and was predicted 7% too slow:
+ * docs/benchmarks.md, "Borrowing from the phase whose code is alike"),
+ * while within a phase it follows the code, not the data, and as a
+ * feature it only moved the nearest intervals and the straddles' mixes
+ * (worse on the tuning split).
+ */
+static int code_features(sl_interp *v)
+{
+	const sl_profile *p = v->prof;
+	int sc = -1;
+	for (size_t j = 0; p->sample_event && j < p->n_events; j++)
+		if (!strcmp(p->events[j], p->sample_event))
+			sc = (int)j;
+	if (sc < 0)
+		return -1;
+	size_t np = v->n_phase_ids;
+	double *f = v->code_feat = sl_xcalloc(np + 1, sizeof *f);
+	size_t *n = sl_xcalloc(np + 1, sizeof *n);
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		uint64_t c = sl_prof_count(p, i, (size_t)sc), ins = p->iv[i].instructions;
+		if (c == SL_MISSING || !ins)
+			continue;
+		f[p->iv[i].phase] += log1p(1000.0 * (double)c / (double)ins);
+		n[p->iv[i].phase]++;
+	}
+	for (size_t ph = 0; ph < np; ph++)
+		f[ph] = n[ph] ? f[ph] / (double)n[ph] : NAN;
+	free(n);
+	return sc;
+}
+
 /* The pinned events (counted in every interval) and each phase's
  * behaviour, the mean of its intervals': v->pinned, v->n_feat and v->feat
  * (row-major, n_phase_ids x n_feat; NAN for a phase without cycles).  x is
@@ -136,6 +176,7 @@ static void phase_features(sl_interp *v, double *x)
 	const sl_profile *p = v->prof;
 	size_t np = v->n_phase_ids, n_pinned = 0;
 	v->pinned = sl_xcalloc(p->n_events ? p->n_events : 1, sizeof *v->pinned);
+	int sc = code_features(v);
 	/* an interval without cycles has no behaviour (a dithered one,
 	 * models/dither.c): it does not decide what is pinned; and a column
 	 * that is the cycles themselves (a dithered profile's cycles at f0)
@@ -151,7 +192,7 @@ static void phase_features(sl_interp *v, double *x)
 			same += c == p->iv[i].cycles;
 			with++;
 		}
-		if (i == p->n_intervals && !(with && same == with))
+		if (i == p->n_intervals && !(with && same == with) && (int)j != sc)
 			v->pinned[n_pinned++] = j;
 	}
 	size_t nf = v->n_feat = 1 + n_pinned;
@@ -179,8 +220,9 @@ double sl_feat_dist2(const double *a, const double *b, size_t n)
 }
 
 /* For every phase that did not measure the event (ap[ph].n == 0), the
- * nearest phase by behaviour that did, when two or more did (with one, the
- * program mean is that phase's); else -1. */
+ * nearest phase by behaviour and by how branchy its code is (code_feat)
+ * that did, when two or more did (with one, the program mean is that
+ * phase's); else -1. */
 static void nearest_measured(const sl_interp *v, const acc *ap, int64_t *near)
 {
 	size_t np = v->n_phase_ids, nf = v->n_feat, with = 0;
@@ -195,6 +237,9 @@ static void nearest_measured(const sl_interp *v, const acc *ap, int64_t *near)
 			if (!ap[q].n || isnan(v->feat[q * nf]))
 				continue;
 			double d = sl_feat_dist2(v->feat + ph * nf, v->feat + q * nf, nf);
+			if (v->code_feat && !isnan(v->code_feat[ph]) && !isnan(v->code_feat[q]))
+				d += (v->code_feat[ph] - v->code_feat[q]) *
+				     (v->code_feat[ph] - v->code_feat[q]);
 			if (d < best) {
 				best = d;
 				near[ph] = (int64_t)q;
@@ -1079,6 +1124,7 @@ void sl_interp_free(sl_interp *v)
 	free(v->isrc);
 	free(v->iins);
 	free(v->feat);
+	free(v->code_feat);
 	free(v->pinned);
 	free(v->ev_cells);
 	free(v->inst);

@@ -676,6 +676,9 @@ sl_backend *sl_vpmu_backend_new(const sl_vpmu_opts *o)
 	sl_vpmu_opts oo = *o;
 	oo.interval = b->interval_instructions;
 	oo.period = o->period ? o->period : SL_DEFAULT_BRANCH_PERIOD;
+	/* the tool samples every period-th retired conditional branch */
+	b->sample_event = sl_xstrdup("BR_COND_RETIRED");
+	b->sample_period = oo.period;
 	if (!(v->libdir = make_libdir(tool)) || spawn(v, valgrind, &oo, ghz) < 0)
 		goto fail;
 	free(valgrind);

@@ -23,6 +23,8 @@ typedef struct sl_obs {
 	size_t n_samples;
 	double energy_j;      /* NAN unless measured */
 	uint64_t lost;        /* samples lost in this interval */
+	uint64_t throttled;   /* times the kernel throttled sampling in this
+				 interval (perf): samples are missing */
 	int has_temp;         /* temp_c was measured */
 	double temp_c;        /* die temperature over the interval, deg C */
 	double ghz;           /* the core frequency of the interval; 0: the
@@ -86,11 +88,17 @@ struct sl_backend {
 	 * PMU counts beside the k counters (sl_pfm_uncore), programmed in every
 	 * interval; NULL until found.  Owned (freed by sl_backend_free). */
 	unsigned char *uncore;
+	/* The event the samples count, one sample every sample_period of it
+	 * (the machine's branch_sample), so that an interval's samples times
+	 * the period is its count to within a period; NULL when the samples
+	 * count time (the timer backend).  Owned (freed by sl_backend_free). */
+	char *sample_event;
+	uint64_t sample_period;
 };
 
 /* The end of every destroy(): frees the strings the fields above own
  * (host_cpu, workload, energy_source, pmu, kernel, sampling, counter_plan,
- * note, uncore)
+ * note, uncore, sample_event)
  * and b.  The events and maps are the backend's to free before. */
 void sl_backend_free(sl_backend *b);
 /* Set b->uncore from b->events (once they are set). */

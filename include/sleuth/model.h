@@ -117,6 +117,11 @@ typedef struct sl_interp {
 	float *ifeat;             /* n_intervals x n_feat: each interval's
 				     features (NAN: none), or NULL when no
 				     rate is tilted */
+	/* Each phase's log(1 + branch samples' count per 1000 instructions)
+	 * (the profile's sample_event column), a term of the distance
+	 * between phases only: n_phase_ids, NAN where unknown; NULL when
+	 * the profile has no such column. */
+	double *code_feat;
 } sl_interp;
 
 /* Build the view of `events` (names as in the profile's event list).

@@ -84,6 +84,12 @@ typedef struct sl_profile {
 
 	size_t n_phases;
 	sl_phase_info *phases;
+	/* The events column that is the branch samples' count, samples times
+	 * sample_period (collect/collector.c), known in every interval the
+	 * sampler lost nothing; NULL when none (the timer backend, profiles
+	 * before 2026-11-27). */
+	char *sample_event;
+	uint64_t sample_period;
 } sl_profile;
 
 /* One run of consecutive intervals of the same phase. */

@@ -172,10 +172,18 @@ grep -aq "precise_ip=2 (PEBS)" skl.prof && grep -aq "counter_plan" skl.prof &&
 	grep -aq "$(uname -r)" skl.prof && ok || fail "skl.prof lacks precision, plan or kernel"
 grep -aq "imprecise (no PEBS on AMD" amd64_fam19h_zen4.prof && ok ||
 	fail "zen4.prof does not say its samples are imprecise"
+# the branch samples count their event in every interval (samples times
+# the period, docs/models.md "The sampled event's count") ...
+sums() { "$BUILDDIR/bench/vpmu-sums" "$@" | awk '{ print $3 }'; }
+[ "$(sums skl.prof BR_INST_RETIRED:CONDITIONAL)" -gt 0 ] && ok ||
+	fail "skl.prof: no branch count in some interval"
 # THROTTLE records are counted, warned about and noted in the profile
+# ... and a throttled interval's samples undercount: its count is missing
 out=$(run_on skl max_rate=20000) && printf '%s\n' "$out" |
 	grep -q "the kernel throttled sampling [0-9]* times" && ok || fail "no throttle warning: $out"
 grep -aq "the kernel throttled sampling" skl.prof && ok || fail "no throttle note in the profile"
+[ "$(sums skl.prof BR_INST_RETIRED:CONDITIONAL)" = -1 ] && ok ||
+	fail "throttled skl.prof: the branch count was kept in every interval"
 # LOST records are counted and warned about
 out=$(run_on skl max_rate=100000000 --sample-period 200) && printf '%s\n' "$out" |
 	grep -q "samples were lost" && ok || fail "no lost-samples warning: $out"

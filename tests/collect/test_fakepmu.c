@@ -183,8 +183,10 @@ static void uncore_run_event(const char *opts, const char *unc, sl_profile *p, c
 	assert_int_equal(be->finish(be), 0);
 	be->destroy(be);
 	free(prog);
-	assert_int_equal(p->n_events, 4);
+	/* the four asked for, then the branch samples' count */
+	assert_int_equal(p->n_events, 5);
 	assert_string_equal(p->events[1], unc);
+	assert_string_equal(p->events[4], "BR_INST_RETIRED:CONDITIONAL");
 	assert_true(p->n_intervals >= 5);
 }
 

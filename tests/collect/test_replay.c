@@ -309,15 +309,34 @@ static void test_collect_phases(void **state)
 	assert_int_equal(pu.n_phases, p4.n_phases);
 	for (long i = 0; i < n; i++)
 		assert_int_equal(pu.iv[i].phase, p4.iv[i].phase);
-	/* unlimited: every event every interval; K = 4: exactly 4 */
+	/* unlimited: every event every interval; K = 4: exactly 4, beside
+	 * the sampled event's count (the last column), known every interval */
+	size_t ks = p4.n_events - 1;
+	assert_string_equal(p4.events[ks], "BR_INST_RETIRED:CONDITIONAL");
+	assert_string_equal(p4.sample_event, p4.events[ks]);
+	assert_int_equal(p4.sample_period, SL_REPLAY_DEFAULT_PERIOD);
 	for (long i = 0; i < n; i++) {
 		size_t m4 = 0;
 		for (size_t k = 0; k < p4.n_events; k++) {
 			assert_true(sl_prof_count(&pu, i, k) != SL_MISSING);
-			m4 += sl_prof_count(&p4, i, k) != SL_MISSING;
+			m4 += k != ks && sl_prof_count(&p4, i, k) != SL_MISSING;
 		}
 		assert_int_equal(m4, 4);
 	}
+	/* that count is the samples times the period: within one period of
+	 * the interval's conditional branches (the countdown carries over) */
+	sl_trace_reader *tr = sl_trace_open(f);
+	sl_trace_interval tiv;
+	for (long i = 0; i < n; i++) {
+		assert_int_equal(sl_trace_next(tr, &tiv), 1);
+		uint64_t total = 0, c = sl_prof_count(&p4, i, ks);
+		for (size_t j = 0; j < tiv.n_br; j++)
+			total += tiv.br[j].count;
+		assert_true(c % SL_REPLAY_DEFAULT_PERIOD == 0);
+		assert_true(c + SL_REPLAY_DEFAULT_PERIOD > total &&
+			    c < total + SL_REPLAY_DEFAULT_PERIOD);
+	}
+	sl_trace_close(tr);
 
 	/* multiplexing: a phase with >= 2 * ceil(E / K) intervals measured
 	 * every event at least once */
@@ -453,14 +472,14 @@ static void test_collect_pinned(void **state)
 		size_t m = 0;
 		for (size_t k = 0; k < e; k++)
 			m += sl_prof_count(&pp, i, k) != SL_MISSING;
-		assert_int_equal(m, 4);
+		assert_int_equal(m, 4 + 1); /* and the samples' count */
 		assert_true(sl_prof_count(&pp, i, kl) != SL_MISSING);
 		assert_true(sl_prof_count(&pp, i, ks) != SL_MISSING);
 		assert_int_equal(pp.iv[i].phase, p0.iv[i].phase);
 		missing_unpinned += sl_prof_count(&p0, i, kl) == SL_MISSING;
 	}
 	assert_true(missing_unpinned > 0); /* without pinning it rotates */
-	assert_coverage(&pp, 2 * ((e - 2 + 1) / 2));
+	assert_coverage(&pp, 2 * ((e - 3 + 1) / 2)); /* e - 1 rotate or pin */
 
 	/* two counters, two pinned: nothing left to rotate, so no pinning */
 	collect_pin(f, 2, pin, 3, &p2, &st, NULL);

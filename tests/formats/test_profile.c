@@ -55,6 +55,8 @@ static void make_profile(sl_profile *p, size_t n)
 	p->bv_dims = 32;
 	p->threshold = 0.4;
 	p->threshold_margin = 0.25;
+	p->sample_event = sl_xstrdup("RESOURCE_STALLS:ANY");
+	p->sample_period = 49999;
 	sl_profile_add_note(p, "note %d", 1);
 	sl_profile_add_note(p, "second note");
 	p->n_events = 3;
@@ -160,6 +162,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.bv_dims, 32);
 	assert_true(b.threshold == 0.4);
 	assert_true(b.threshold_margin == 0.25);
+	assert_string_equal(b.sample_event, "RESOURCE_STALLS:ANY");
+	assert_int_equal(b.sample_period, 49999);
 	assert_int_equal(b.n_notes, 2);
 	assert_string_equal(b.notes[0], "note 1");
 	assert_int_equal(b.n_events, 3);

@@ -427,6 +427,43 @@ static void test_interp_similar(void **state)
 	sl_interp_free(&v);
 }
 
+/* The branch samples' count (the profile's sample_event column) is no
+ * feature of an interval's behaviour, but a term of the distance between
+ * phases: phase 2 behaves like phase 0 by P, but its code is as branchy
+ * as phase 1's (BR per 1000 instructions: 1, 150, 160), so it borrows A
+ * from phase 1, not phase 0's 400 (a one-interval pointer chase that took
+ * a loop's mispredicts).  Without sample_event, BR is one more pinned
+ * event. */
+static void test_interp_similar_code(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[] = {
+		{0, 0, 1, 1000, 1000, NAN}, {0, 0, 1, 1000, 1000, NAN},
+		{1, 0, 1, 1000, 1000, NAN}, {1, 0, 1, 1000, 1000, NAN},
+		{2, 0, 1, 1000, 1000, NAN}, {2, 0, 1, 1000, 1000, NAN},
+	};
+	char *evs[] = {"P", "A", "BR"};
+	uint64_t counts[] = {
+		50, 400, 1,  52, M, 1,     /* phase 0: P high, A 0.4, a loop */
+		1, 100, 150,  1, M, 150,   /* phase 1: P low, A 0.1, branchy */
+		45, M, 160,  47, M, 160,   /* phase 2: P high, no A, branchy */
+	};
+	sl_profile p;
+	mkprof(&p, 6, iv, 3, evs, counts, 2.0);
+	sl_interp v;
+	assert_int_equal(sl_interp_build(&v, &p, (const char *const *)evs, 2), 0);
+	assert_int_equal(v.n_feat, 3); /* without sample_event BR is pinned */
+	sl_interp_free(&v);
+	p.sample_event = "BR";
+	assert_int_equal(sl_interp_build(&v, &p, (const char *const *)evs, 2), 0);
+	assert_int_equal(v.n_feat, 2); /* CPI and P */
+	for (size_t i = 4; i < 6; i++) {
+		assert_int_equal(sl_interp_src(&v, i, 1), SL_SRC_SIMILAR);
+		assert_near(sl_interp_count(&v, i, 1), 100, 1e-9);
+	}
+	sl_interp_free(&v);
+}
+
 /* An unmeasured interval takes the rate of the measured intervals of its
  * phase that behave most like it (by the pinned P), not the phase mean:
  * phase 0 runs two behaviours (P high with A 0.4, P low with A 0.1), and
@@ -1100,6 +1137,7 @@ int main(void)
 		cmocka_unit_test(test_interp_norm),
 		cmocka_unit_test(test_interp_norm_far),
 		cmocka_unit_test(test_interp_similar),
+		cmocka_unit_test(test_interp_similar_code),
 		cmocka_unit_test(test_interp_nearest),
 		cmocka_unit_test(test_interp_tilt),
 		cmocka_unit_test(test_interp_refusals),
