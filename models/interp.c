@@ -14,17 +14,18 @@
  * of them an average of the others; the nearest ones hand each the rates
  * of intervals like it.  A small phase that never held the event in its
  * counters borrows from its nearest neighbour phase instead of an average
- * over unlike phases -- nearest also in how branchy its code is, where the
- * profile counted the branch samples' event.  Rates are per instruction so that intervals of
- * unequal length average fairly -- or per count of a pinned event that
- * counts work (not cycles), when the event's counts are steadier against
- * it within phases: LLC misses per LLC reference of the same code vary
- * less between its intervals than per instruction, and the interval's
- * own reference count then scales them -- as far as that count is like
- * theirs: an instance whose count of the pinned event per instruction is
- * more than twice or under half its sources' (a one-interval instance
- * unlike the rest of its phase) takes the geometric mean of the count per
- * pinned event and the count per instruction.
+ * over unlike phases -- nearest also in how branchy its code is, where
+ * the profile counted the branch samples' event.  Rates are per
+ * instruction so that intervals of unequal length average fairly -- or
+ * per count of a pinned event that counts work (not cycles), when the
+ * event's counts are steadier against it within phases: LLC misses per
+ * LLC reference of the same code vary less between its intervals than
+ * per instruction, and the interval's own reference count then scales
+ * them -- as far as that count is like theirs: an instance whose count
+ * of the pinned event per instruction is more than twice or under half
+ * its sources' (a one-interval instance unlike the rest of its phase)
+ * takes the geometric mean of the count per pinned event and the count
+ * per instruction.
  *
  * An interval that straddles a phase change ran part of the phase before
  * and part of the one after, and its detected phase is often one of
