@@ -13,7 +13,9 @@
 # Environment: MACHINE (sleuth's model), SIM (the simulated machine, default
 # data/sim/nehalem-i7-920.yaml), MODELS (default "stall linear"), SEED
 # (default 1), RUN_SEED (the replay's sampling seed, run --seed; default
-# SEED), PIN (run --pin, default time), REFINE=F2:FRAC (predict
+# SEED), PIN (run --pin, default time), SAMPLE_PERIOD (run
+# --sample-period; default the replay's for the trace's intervals),
+# REFINE=F2:FRAC (predict
 # --refine with a short run at F2 GHz of the first FRAC of the intervals,
 # rounded, at least one: simulated with --intervals, replayed with the same
 # machine, counters, pins and seed; docs/models.md, "Refinement by a second
@@ -81,7 +83,8 @@ if [ -n "${REFINE:-}" ]; then
 fi
 for k in $counters; do
 	"$sleuth" run -q --replay "$dir/$w-max.yaml" --machine "$machine" \
-		--counters "$k" --pin "${PIN:-time}" --seed "${RUN_SEED:-${SEED:-1}}" -o "$dir/$w-$k.prof"
+		--counters "$k" --pin "${PIN:-time}" --seed "${RUN_SEED:-${SEED:-1}}" \
+		${SAMPLE_PERIOD:+--sample-period "$SAMPLE_PERIOD"} -o "$dir/$w-$k.prof"
 	refine=()
 	if [ -n "${REFINE:-}" ]; then
 		"$sleuth" run -q --replay "$dir/$w-ref.yaml" --machine "$machine" \

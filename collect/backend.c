@@ -4,7 +4,9 @@
  * records) and the backend itself.  One place, so that a field added to
  * sl_backend is freed by every backend (three had their own list).  And
  * what every backend's program() checks, with the uncore events it is
- * asked for beside its counters, found once.
+ * asked for beside its counters, found once; and the default sampling
+ * period the simulated backends (replay, vPMU) take for an interval
+ * length.
  */
 #include <stdlib.h>
 
@@ -37,6 +39,15 @@ int sl_backend_check_program(const sl_backend *b, const size_t *ev, size_t n)
 		return -1;
 	}
 	return 0;
+}
+
+uint64_t sl_sample_period_for(uint64_t period, uint64_t interval)
+{
+	if (!interval || interval >= SL_DEFAULT_INTERVAL_INSTRUCTIONS)
+		return period;
+	uint64_t p = (uint64_t)((double)period * (double)interval /
+				(double)SL_DEFAULT_INTERVAL_INSTRUCTIONS + 0.5);
+	return p ? p : 1;
 }
 
 void sl_backend_free(sl_backend *b)

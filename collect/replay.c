@@ -270,7 +270,9 @@ sl_backend *sl_replay_backend_new(const sl_replay_opts *o)
 	x->programmed = sl_xcalloc(b->n_events, sizeof *x->programmed);
 	sl_backend_find_uncore(b);
 	x->counts = sl_xcalloc(b->n_events, sizeof *x->counts);
-	x->period = o->sample_period ? o->sample_period : SL_REPLAY_DEFAULT_PERIOD;
+	x->period = o->sample_period ? o->sample_period
+				     : sl_sample_period_for(SL_REPLAY_DEFAULT_PERIOD,
+							    h->interval_instructions);
 	const char *br = sl_machine_role(o->machine, "branch_sample");
 	b->sample_event = br ? sl_xstrdup(br) : NULL;
 	b->sample_period = x->period;

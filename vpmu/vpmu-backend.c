@@ -675,7 +675,9 @@ sl_backend *sl_vpmu_backend_new(const sl_vpmu_opts *o)
 	b->interrupt = vp_interrupt;
 	sl_vpmu_opts oo = *o;
 	oo.interval = b->interval_instructions;
-	oo.period = o->period ? o->period : SL_DEFAULT_BRANCH_PERIOD;
+	oo.period = o->period ? o->period
+			      : sl_sample_period_for(SL_DEFAULT_BRANCH_PERIOD,
+						     b->interval_instructions);
 	/* the tool samples every period-th retired conditional branch */
 	b->sample_event = sl_xstrdup("BR_COND_RETIRED");
 	b->sample_period = oo.period;

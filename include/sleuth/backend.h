@@ -101,6 +101,12 @@ struct sl_backend {
  * note, uncore, sample_event)
  * and b.  The events and maps are the backend's to free before. */
 void sl_backend_free(sl_backend *b);
+/* The default sampling period for intervals of `interval` instructions:
+ * `period`, the default at SL_DEFAULT_INTERVAL_INSTRUCTIONS, in proportion
+ * for a shorter interval (at least 1), so that an interval keeps the
+ * samples phase detection needs (docs/phases.md, "Few samples an
+ * interval"); `period` for longer or timed (0) intervals. */
+uint64_t sl_sample_period_for(uint64_t period, uint64_t interval);
 /* Set b->uncore from b->events (once they are set). */
 void sl_backend_find_uncore(sl_backend *b);
 /* What every program() checks of the events asked for: each an index

@@ -16,7 +16,8 @@
 /*
  * Default conditional-branch sampling period: a prime near 50k gives a few
  * hundred samples per 100M-instruction interval at the 10-20 % conditional
- * branch share of typical code (docs/phases.md).
+ * branch share of typical code (docs/phases.md).  A trace with shorter
+ * intervals is sampled in proportion (sl_sample_period_for()).
  */
 #define SL_REPLAY_DEFAULT_PERIOD 49999ULL
 
@@ -24,7 +25,8 @@ typedef struct sl_replay_opts {
 	const char *trace;
 	const sl_machine *machine; /* its model events are what is offered */
 	int counters;              /* -1: the machine's; 0: unlimited; else K */
-	uint64_t sample_period;    /* 0: SL_REPLAY_DEFAULT_PERIOD */
+	uint64_t sample_period;    /* 0: SL_REPLAY_DEFAULT_PERIOD, for the
+				      trace's intervals (sl_sample_period_for) */
 	uint64_t seed;             /* sampling start offset and positions */
 } sl_replay_opts;
 

@@ -177,6 +177,20 @@ static void test_sampling_period(void **state)
 	free(f);
 }
 
+/* The default period follows the interval: the default at 10^8
+ * instructions and longer (and for timed intervals), in proportion below,
+ * never 0. */
+static void test_period_for_interval(void **state)
+{
+	(void)state;
+	assert_int_equal(sl_sample_period_for(49999, 100000000), 49999);
+	assert_int_equal(sl_sample_period_for(49999, 250000000), 49999);
+	assert_int_equal(sl_sample_period_for(49999, 0), 49999);
+	assert_int_equal(sl_sample_period_for(49999, 10000000), 5000);
+	assert_int_equal(sl_sample_period_for(49999, 25000000), 12500);
+	assert_int_equal(sl_sample_period_for(20011, 1000), 1);
+}
+
 /* Branch counts that would make more samples than memory holds are one
  * clear error, not an abort in the allocator. */
 static void test_too_many_samples(void **state)
@@ -570,6 +584,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reveals_programmed_only),
 		cmocka_unit_test(test_sampling_period),
+		cmocka_unit_test(test_period_for_interval),
 		cmocka_unit_test(test_missing_model_event),
 		cmocka_unit_test(test_too_many_samples),
 		cmocka_unit_test(test_collect_phases),
