@@ -1029,6 +1029,34 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 	free(xa);
 }
 
+/*
+ * A filled count bounded by a count of a superset measured in the same
+ * interval.  Level 3 borrows a rate from another phase, per a base of
+ * its own; where that phase's misses per reference were far above this
+ * one's, the borrowed LLC misses came out more than the interval's own
+ * measured LLC references (unseen8's dbt-emulate at seed 1: 4.9 million
+ * misses of 2.3 million references, 2.1 million true; its power 5.7%
+ * too high at 1.60 GHz: docs/benchmarks.md, "A miss is a reference").
+ */
+void sl_interp_cap(sl_interp *v, size_t k, const char *bound)
+{
+	const sl_profile *p = v->prof;
+	if (k >= v->n_events || !bound)
+		return;
+	int col = -1;
+	for (size_t j = 0; j < p->n_events; j++)
+		if (!strcmp(p->events[j], bound))
+			col = (int)j;
+	if (col < 0 || col == v->col[k])
+		return;
+	if (!v->cap_col) {
+		v->cap_col = sl_xmalloc((v->n_events ? v->n_events : 1) * sizeof *v->cap_col);
+		for (size_t j = 0; j < v->n_events; j++)
+			v->cap_col[j] = -1;
+	}
+	v->cap_col[k] = col;
+}
+
 int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events,
 		    size_t n_events)
 {
@@ -1126,6 +1154,7 @@ void sl_interp_free(sl_interp *v)
 	free(v->iins);
 	free(v->feat);
 	free(v->code_feat);
+	free(v->cap_col);
 	free(v->pinned);
 	free(v->ev_cells);
 	free(v->inst);

@@ -258,6 +258,12 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	free(evs);
 	if (rc < 0)
 		goto fail;
+	/* an LLC miss is an LLC reference: a borrowed miss count is at most
+	 * the interval's measured references (sl_interp_cap) */
+	const char *llcm = sl_machine_role(m, "llc_misses");
+	int kl = llcm ? sl_interp_event(&md->view, llcm) : -1;
+	if (kl >= 0)
+		sl_interp_cap(&md->view, (size_t)kl, sl_machine_role(m, "llc_references"));
 	/* the model's events settle before the dithered intervals are filled
 	 * through it (sl_dither_end inverts the model that will predict) */
 	if (t == SL_TIME_STALL) {

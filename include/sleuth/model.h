@@ -122,6 +122,10 @@ typedef struct sl_interp {
 	 * between phases only: n_phase_ids, NAN where unknown; NULL when
 	 * the profile has no such column. */
 	double *code_feat;
+	/* Per view event: the profile column whose count, where measured,
+	 * bounds the event's filled count from above (an LLC miss is an LLC
+	 * reference: sl_interp_cap); -1: none.  NULL: no bounds. */
+	int *cap_col;
 } sl_interp;
 
 /* Build the view of `events` (names as in the profile's event list).
@@ -135,6 +139,10 @@ int sl_interp_build(sl_interp *v, const sl_profile *p, const char *const *events
 int sl_interp_build_cycles(sl_interp *v, const sl_profile *p, const char *const *events,
 			   size_t n_events, const char *const *cycles, size_t n_cycles);
 void sl_interp_free(sl_interp *v);
+/* Bound view event k's filled counts by the profile's count of `bound`
+ * where that was measured: an event that counts a subset of another's
+ * (LLC misses of LLC references).  No effect when either is missing. */
+void sl_interp_cap(sl_interp *v, size_t k, const char *bound);
 
 /* What event k's rates are per in interval i: its instructions, or the
  * count of the pinned event v->norm[k]. */
@@ -167,7 +175,8 @@ static inline double sl_interp_fill_rate(const sl_interp *v, size_t i, size_t k)
 }
 
 /* The count of event k in interval i (NAN for SL_SRC_NONE), and where it
- * came from. */
+ * came from.  A filled count is at most its bound's count measured in the
+ * same interval (sl_interp_cap). */
 static inline double sl_interp_count(const sl_interp *v, size_t i, size_t k)
 {
 	int col = v->col[k];
@@ -176,7 +185,13 @@ static inline double sl_interp_count(const sl_interp *v, size_t i, size_t k)
 		if (c != SL_MISSING)
 			return (double)c;
 	}
-	return sl_interp_fill_rate(v, i, k) * sl_interp_fill_base(v, i, k);
+	double x = sl_interp_fill_rate(v, i, k) * sl_interp_fill_base(v, i, k);
+	if (v->cap_col && v->cap_col[k] >= 0) {
+		uint64_t b = sl_prof_count(v->prof, i, (size_t)v->cap_col[k]);
+		if (b != SL_MISSING && x > (double)b)
+			x = (double)b;
+	}
+	return x;
 }
 static inline sl_src sl_interp_src(const sl_interp *v, size_t i, size_t k)
 {

@@ -464,6 +464,36 @@ static void test_interp_similar_code(void **state)
 	sl_interp_free(&v);
 }
 
+/* A filled count is bounded by its superset's count measured in the same
+ * interval (sl_interp_cap): phase 1 borrows M from phase 0 at 0.5 per
+ * instruction, 500, but measured only 300 of R, which every M is part
+ * of; where R was not measured the borrowed value stands. */
+static void test_interp_cap(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[] = {
+		{0, 0, 1, 1000, 1000, NAN}, {0, 0, 1, 1000, 1000, NAN},
+		{1, 0, 1, 1000, 1000, NAN}, {1, 0, 1, 1000, 1000, NAN},
+	};
+	char *evs[] = {"R", "M"};
+	uint64_t counts[] = {
+		900, 500, 900, 500, /* phase 0: R 0.9, M 0.5 */
+		300, M, M, M,       /* phase 1: R 0.3 once, M never */
+	};
+	sl_profile p;
+	mkprof(&p, 4, iv, 2, evs, counts, 2.0);
+	sl_interp v;
+	assert_int_equal(sl_interp_build(&v, &p, (const char *const *)evs, 2), 0);
+	assert_near(sl_interp_count(&v, 2, 1), 500, 1e-9);
+	sl_interp_cap(&v, 1, "R");
+	assert_near(sl_interp_count(&v, 2, 1), 300, 1e-9); /* R measured: 300 */
+	assert_near(sl_interp_count(&v, 3, 1), 500, 1e-9); /* R not measured */
+	assert_near(sl_interp_count(&v, 0, 1), 500, 1e-9); /* measured M stands */
+	sl_interp_cap(&v, 1, "NO_SUCH_EVENT");              /* ignored */
+	assert_near(sl_interp_count(&v, 2, 1), 300, 1e-9);
+	sl_interp_free(&v);
+}
+
 /* An unmeasured interval takes the rate of the measured intervals of its
  * phase that behave most like it (by the pinned P), not the phase mean:
  * phase 0 runs two behaviours (P high with A 0.4, P low with A 0.1), and
@@ -1138,6 +1168,7 @@ int main(void)
 		cmocka_unit_test(test_interp_norm_far),
 		cmocka_unit_test(test_interp_similar),
 		cmocka_unit_test(test_interp_similar_code),
+		cmocka_unit_test(test_interp_cap),
 		cmocka_unit_test(test_interp_nearest),
 		cmocka_unit_test(test_interp_tilt),
 		cmocka_unit_test(test_interp_refusals),
