@@ -104,8 +104,10 @@ void sl_backend_free(sl_backend *b);
 /* The default sampling period for intervals of `interval` instructions:
  * `period`, the default at SL_DEFAULT_INTERVAL_INSTRUCTIONS, in proportion
  * for a shorter interval (at least 1), so that an interval keeps the
- * samples phase detection needs (docs/phases.md, "Few samples an
- * interval"); `period` for longer or timed (0) intervals. */
+ * samples phase detection was tuned with (docs/phases.md, "The replay's
+ * period follows the interval"); `period` for longer or timed (0)
+ * intervals.  The replay and vPMU backends' default; not perf's, whose
+ * limit is samples per second. */
 uint64_t sl_sample_period_for(uint64_t period, uint64_t interval);
 /* Set b->uncore from b->events (once they are set). */
 void sl_backend_find_uncore(sl_backend *b);
