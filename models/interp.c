@@ -146,10 +146,7 @@ int sl_interp_features(const sl_interp *v, size_t i, double *x)
 static int code_features(sl_interp *v)
 {
 	const sl_profile *p = v->prof;
-	int sc = -1;
-	for (size_t j = 0; p->sample_event && j < p->n_events; j++)
-		if (!strcmp(p->events[j], p->sample_event))
-			sc = (int)j;
+	int sc = p->sample_event ? sl_profile_event_index(p, p->sample_event) : -1;
 	if (sc < 0)
 		return -1;
 	size_t np = v->n_phase_ids;
@@ -1040,13 +1037,9 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
  */
 void sl_interp_cap(sl_interp *v, size_t k, const char *bound)
 {
-	const sl_profile *p = v->prof;
 	if (k >= v->n_events || !bound)
 		return;
-	int col = -1;
-	for (size_t j = 0; j < p->n_events; j++)
-		if (!strcmp(p->events[j], bound))
-			col = (int)j;
+	int col = sl_profile_event_index(v->prof, bound);
 	if (col < 0 || col == v->col[k])
 		return;
 	if (!v->cap_col) {
@@ -1085,10 +1078,7 @@ int sl_interp_build_cycles(sl_interp *v, const sl_profile *p, const char *const 
 	v->col = sl_xcalloc(n_events ? n_events : 1, sizeof *v->col);
 	for (size_t k = 0; k < n_events; k++) {
 		v->events[k] = sl_xstrdup(events[k]);
-		v->col[k] = -1;
-		for (size_t j = 0; j < p->n_events; j++)
-			if (!strcmp(p->events[j], events[k]))
-				v->col[k] = (int)j;
+		v->col[k] = sl_profile_event_index(p, events[k]);
 	}
 	v->ev_cells = sl_xcalloc((n_events ? n_events : 1) * SL_SRC_N,
 				 sizeof *v->ev_cells);
