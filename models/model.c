@@ -748,7 +748,8 @@ static int straddle_parts(const sl_model *md, size_t i, double pol, const mlp_pa
  * and the interval can never be shorter than its traffic over the most
  * bandwidth a probe achieved.  t1 solves t = cycles1(B(t)) / f1 (the
  * queueing depends on the traffic per second, which depends on t).  A
- * straddling interval is the sum of its two parts (straddle_parts).
+ * straddling interval is the sum of its two parts (straddle_parts), scaled
+ * so that the sum at f0 is the interval's counted cycles.
  * `pol` is the share of M taken as dependency and resource stalls rather
  * than stalls on the miss (M' = M (1 - pol); 0 unless refined, see
  * sl_model_cycles_par).
@@ -760,8 +761,16 @@ static double mlp_cycles(const sl_model *md, size_t i, double c, double f1, doub
 	mlp_part q = mlp_part_of(md, i, pol), pa, pb; /* q.c is c */
 	double w, c1;
 	if (straddle_parts(md, i, pol, &q, &pa, &pb)) {
-		double wb;
-		c1 = mlp_part_cycles(md, &pa, f1, &w) + mlp_part_cycles(md, &pb, f1, &wb);
+		/* each part at f0 must take the cycles it was given: a part
+		 * given more traffic than its cycles carry at the bandwidth
+		 * floor (the split takes each count at its neighbour's rate)
+		 * would lengthen the interval even at f0.  A part's model
+		 * sets its ratio from f0 to f1; its counted cycles, the
+		 * scale. */
+		double wb, a0 = mlp_part_cycles(md, &pa, md->f0_ghz, &w),
+			   b0 = mlp_part_cycles(md, &pb, md->f0_ghz, &wb);
+		double a1 = mlp_part_cycles(md, &pa, f1, &w), b1 = mlp_part_cycles(md, &pb, f1, &wb);
+		c1 = (a0 > 0 ? a1 * pa.c / a0 : a1) + (b0 > 0 ? b1 * pb.c / b0 : b1);
 		w += wb;
 	} else {
 		c1 = mlp_part_cycles(md, &q, f1, &w);
