@@ -877,25 +877,30 @@ static void by_phase_free(by_phase *bp)
 	free(bp->start);
 }
 
-/* Whether interval q sits at the same edge as interval i: after an
- * interval of the phase before i, or before one of the phase after i.
- * Such an interval may straddle the same change (a burst running into a
- * frame copy is, at its last interval, a share of the copy whatever the
- * burst's length). */
-static int same_edge(const sl_interp *v, size_t i, size_t q)
+/* The sides of an interval where its phase changes (same_edge). */
+enum { EDGE_BEFORE = 1, EDGE_AFTER = 2 };
+
+/* Whether interval q sits at the same edge as interval i on one of
+ * `sides`: after an interval of the phase before i, or before one of the
+ * phase after i.  Such an interval may straddle the same change (a burst
+ * running into a frame copy is, at its last interval, a share of the
+ * copy whatever the burst's length). */
+static int same_edge(const sl_interp *v, size_t i, size_t q, int sides)
 {
 	const sl_profile *p = v->prof;
-	return (q > 0 && p->iv[q - 1].phase == p->iv[i - 1].phase) ||
-	       (q + 1 < p->n_intervals && p->iv[q + 1].phase == p->iv[i + 1].phase);
+	return ((sides & EDGE_BEFORE) && q > 0 && p->iv[q - 1].phase == p->iv[i - 1].phase) ||
+	       ((sides & EDGE_AFTER) && q + 1 < p->n_intervals &&
+		p->iv[q + 1].phase == p->iv[i + 1].phase);
 }
 
-/* The squared behaviour distance from interval i (a one-interval instance
- * between two others) to the nearest other interval of its phase, among
- * the NEAR_WINDOW on each side of it in time, leaving out those at the
- * same edges (a straddle that recurs is no evidence of a phase of its
- * own); INFINITY when there is none. */
+/* The squared behaviour distance from interval i (at a change of phase
+ * on `sides`: a one-interval instance between two others on both) to the
+ * nearest other interval of its phase, among the NEAR_WINDOW on each side
+ * of it in time, leaving out those at the same edges (a straddle that
+ * recurs is no evidence of a phase of its own); INFINITY when there is
+ * none. */
 static double nearest_member(const by_phase *bp, const near_scratch *ns, const sl_interp *v,
-			     size_t i)
+			     size_t i, int sides)
 {
 	size_t nf = v->n_feat, ph = v->prof->iv[i].phase;
 	size_t lo = bp->start[ph], hi = bp->start[ph + 1], at = bp->place[i];
@@ -905,7 +910,7 @@ static double nearest_member(const by_phase *bp, const near_scratch *ns, const s
 	double best = INFINITY;
 	for (size_t c = a; c < b; c++) {
 		const float *fq = ns->ifeat + (size_t)bp->order[c] * nf;
-		if (c == at || isnan(fq[0]) || same_edge(v, i, bp->order[c]))
+		if (c == at || isnan(fq[0]) || same_edge(v, i, bp->order[c], sides))
 			continue;
 		double d = 0;
 		for (size_t f = 0; f < nf; f++)
@@ -913,6 +918,50 @@ static double nearest_member(const by_phase *bp, const near_scratch *ns, const s
 		best = SL_MIN(best, d);
 	}
 	return best;
+}
+
+/*
+ * The share alpha of interval i + 1 whose mix (1 - alpha) a + alpha b with
+ * a and b the intervals before and after i behaves most like i, in the
+ * behaviour features the nearest-interval search uses (CPI and the pinned
+ * events' rates mix linearly with the share of instructions; the features
+ * are their logs), and that distance *d.  Returns 1 if i lies near the
+ * line between its neighbours (*d under MIX_NEAR_LINE of their own
+ * distance): a mix by the shape of its behaviour; 0 otherwise, or where
+ * i has no neighbour on either side or any of the three no features.
+ * `scratch` holds 2 n_feat doubles.
+ */
+static int mix_fit(const sl_interp *v, const near_scratch *ns, size_t i, double *scratch,
+		   double *alpha, double *d)
+{
+	size_t nf = v->n_feat;
+	if (i == 0 || i + 1 >= v->prof->n_intervals)
+		return 0;
+	const float *fi = ns->ifeat + i * nf, *fa = fi - nf, *fb = fi + nf;
+	if (isnan(fi[0]) || isnan(fa[0]) || isnan(fb[0]))
+		return 0;
+	/* back from the features to CPI and rates per 1000 instructions */
+	double *xa = scratch, *xb = scratch + nf;
+	for (size_t f = 0; f < nf; f++) {
+		xa[f] = f ? expm1(fa[f]) : exp(fa[f]);
+		xb[f] = f ? expm1(fb[f]) : exp(fb[f]);
+	}
+	double best = INFINITY, al = 0, sep = 0;
+	for (int s = 0; s <= MIX_STEPS; s++) {
+		double x = (double)s / MIX_STEPS, e2 = 0;
+		for (size_t f = 0; f < nf; f++) {
+			double m = (1 - x) * xa[f] + x * xb[f];
+			double e = (f ? log1p(m) : log(m)) - fi[f];
+			e2 += e * e;
+		}
+		if (e2 < best)
+			best = e2, al = x;
+	}
+	for (size_t f = 0; f < nf; f++)
+		sep += (fa[f] - fb[f]) * (fa[f] - fb[f]);
+	*alpha = al;
+	*d = best;
+	return best < MIX_NEAR_LINE * sep;
 }
 
 /*
@@ -952,40 +1001,18 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 {
 	const sl_profile *p = v->prof;
 	size_t nf = v->n_feat, ne = v->n_events, ni = v->n_instances;
-	double *xa = sl_xmalloc(2 * (nf + 1) * sizeof *xa), *xb = xa + nf + 1;
+	double *xa = sl_xmalloc(2 * (nf + 1) * sizeof *xa); /* mix_fit's scratch */
 	double *alpha = sl_xmalloc((ni + 1) * sizeof *alpha); /* kept: v->mix_alpha */
 	double *dmix = sl_xmalloc((ni + 1) * sizeof *dmix); /* the mix's distance d */
 	by_phase bp;
 	by_phase_build(&bp, v);
 	for (size_t j = 0; j < ni; j++) {
 		const sl_instance *in = &v->inst[j];
+		double al, best;
 		alpha[j] = NAN;
-		if (in->n != 1 || in->first == 0 || in->first + 1 >= p->n_intervals)
+		if (in->n != 1 || !mix_fit(v, ns, in->first, xa, &al, &best))
 			continue;
-		const float *fi = ns->ifeat + in->first * nf;
-		const float *fa = fi - nf, *fb = fi + nf;
-		if (isnan(fi[0]) || isnan(fa[0]) || isnan(fb[0]))
-			continue;
-		/* back from the features to CPI and rates per 1000 instructions */
-		for (size_t f = 0; f < nf; f++) {
-			xa[f] = f ? expm1(fa[f]) : exp(fa[f]);
-			xb[f] = f ? expm1(fb[f]) : exp(fb[f]);
-		}
-		double best = INFINITY, al = 0;
-		for (int s = 0; s <= MIX_STEPS; s++) {
-			double x = (double)s / MIX_STEPS, d = 0;
-			for (size_t f = 0; f < nf; f++) {
-				double m = (1 - x) * xa[f] + x * xb[f];
-				double e = (f ? log1p(m) : log(m)) - fi[f];
-				d += e * e;
-			}
-			if (d < best)
-				best = d, al = x;
-		}
-		double sep = 0;
-		for (size_t f = 0; f < nf; f++)
-			sep += (fa[f] - fb[f]) * (fa[f] - fb[f]);
-		if (best < MIX_NEAR_LINE * sep && !(nearest_member(&bp, ns, v, in->first) <= best))
+		if (!(nearest_member(&bp, ns, v, in->first, EDGE_BEFORE | EDGE_AFTER) <= best))
 			alpha[j] = al, dmix[j] = best;
 	}
 	double *out = sl_xmalloc((ni * ne + 1) * sizeof *out);
@@ -1024,6 +1051,49 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 	by_phase_free(&bp);
 	free(dmix);
 	free(xa);
+}
+
+/*
+ * The edges of longer instances.  A program changes phase inside an
+ * interval, so the first interval of an instance may hold the end of the
+ * phase before and the last the start of the one after (dense-lu's last
+ * panel interval with the row swaps that follow it).  Such an interval,
+ * near the line between its neighbours (mix_fit), gets its share alpha of
+ * the interval after it in v->edge_alpha, for the time model's two parts
+ * (models/model.c, straddle_parts), unless another interval of its
+ * phase, away from the same change, behaves as much like it as the mix
+ * does (nearest_member on that side): then it is its phase's behaviour,
+ * which may lie on the line between two others (raw-develop's resize
+ * between a colour table and the thumbnails that share its code).  Its
+ * counts are not touched: it is a member of its instance, whose own
+ * intervals rate its events.  An edge that is no mix fits at an end of
+ * the line (alpha 0 or 1 towards its own instance), and its two parts
+ * are one.
+ */
+static void mix_edges(sl_interp *v, const near_scratch *ns)
+{
+	size_t n = v->prof->n_intervals;
+	double *scratch = sl_xmalloc(2 * (v->n_feat + 1) * sizeof *scratch);
+	by_phase bp;
+	by_phase_build(&bp, v);
+	v->edge_alpha = sl_xmalloc((n + 1) * sizeof *v->edge_alpha);
+	for (size_t i = 0; i < n; i++)
+		v->edge_alpha[i] = NAN;
+	for (size_t j = 0; j < v->n_instances; j++) {
+		const sl_instance *in = &v->inst[j];
+		if (in->n < 2)
+			continue;
+		size_t ends[2] = {in->first, in->first + in->n - 1};
+		int sides[2] = {EDGE_BEFORE, EDGE_AFTER};
+		for (int e = 0; e < 2; e++) {
+			double al, d;
+			if (mix_fit(v, ns, ends[e], scratch, &al, &d) &&
+			    !(nearest_member(&bp, ns, v, ends[e], sides[e]) <= d))
+				v->edge_alpha[ends[e]] = al;
+		}
+	}
+	by_phase_free(&bp);
+	free(scratch);
 }
 
 /*
@@ -1114,6 +1184,7 @@ int sl_interp_build_cycles(sl_interp *v, const sl_profile *p, const char *const 
 	for (size_t k = 0; k < n_events; k++)
 		fill_event(v, k, ai, ap, unmeasured, near, &ns, dn);
 	mix_straddles(v, &ns, dn);
+	mix_edges(v, &ns);
 	free(dn);
 	/* the intervals' behaviour stays with the view where a tilt reads it */
 	int any = 0;
@@ -1150,6 +1221,7 @@ void sl_interp_free(sl_interp *v)
 	free(v->inst);
 	free(v->inst_of);
 	free(v->mix_alpha);
+	free(v->edge_alpha);
 	free(v->tilt);
 	free(v->ioff);
 	free(v->ifeat);

@@ -706,10 +706,13 @@ static int straddle_parts(const sl_model *md, size_t i, double pol, const mlp_pa
 {
 	const sl_interp *v = &md->view;
 	const sl_profile *p = md->prof;
-	if (!v->mix_alpha || isnan(v->mix_alpha[v->inst_of[i]]) || i == 0 ||
-	    i + 1 >= p->n_intervals)
+	if (!v->mix_alpha || i == 0 || i + 1 >= p->n_intervals)
 		return 0;
 	double al = v->mix_alpha[v->inst_of[i]];
+	if (isnan(al) && v->edge_alpha)
+		al = v->edge_alpha[i];
+	if (isnan(al))
+		return 0;
 	double ia = (double)p->iv[i - 1].instructions, ib = (double)p->iv[i + 1].instructions;
 	if (!(ia > 0 && ib > 0))
 		return 0;

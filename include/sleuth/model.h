@@ -105,6 +105,12 @@ typedef struct sl_interp {
 	double *mix_alpha;        /* n_instances: a straddling one-interval
 				     instance's share of the interval after it
 				     ("mixed"); NAN: not a straddle */
+	double *edge_alpha;       /* n_intervals: the same for the first or
+				     last interval of a longer instance that
+				     lies on the line between its neighbours
+				     (a change of phase inside it); NAN
+				     elsewhere.  Its counts stay as they are:
+				     only the time model reads it */
 	/* How an event's rate follows the behaviour within a phase: per
 	 * event, n_feat slopes of its log rate on the features (all 0: it
 	 * does not follow them); per instance and event, the slopes' value

@@ -193,6 +193,48 @@ static void test_interp_straddle(void **state)
 }
 
 /*
+ * The edges of longer instances (models/interp.c, mix_edges).  Behaviours
+ * A (CPI 1, P 0), B (CPI 2, P 10), T (CPI 2, P 10) and M = R (CPI 1.5,
+ * P 5, the half-and-half mix of A and B), 1000 instructions each:
+ *
+ *   iv   0  1  2  3  4  5  6  7  8  9  10 11 12 13
+ *   beh  A  A  M  B  B  A  R  T  B  B  R  R  B  B
+ *   ph   0  0  0  1  1  0  2  2  1  1  2  2  1  1
+ *
+ * iv2, the last of its instance, lies half-way between the A before it
+ * and the B after it, and no other interval of phase 0 behaves like it:
+ * a change of phase inside it, edge alpha 0.5 (dense-lu's last panel
+ * interval).  iv6, the first of its instance, lies on the line from the
+ * A before it to the T after it, but phase 2's iv10 and iv11, after
+ * other phases, behave just like it: R is phase 2's own behaviour
+ * (raw-develop's resize before the thumbnails of its code), no edge.
+ * Nor is a pure edge (iv3, iv10) or an interval inside an instance (iv1).
+ * X is counted everywhere: the edges' counts stay their own.
+ */
+static void test_interp_edges(void **state)
+{
+	(void)state;
+	sl_prof_interval iv[14];
+	static const uint32_t ph[] = {0, 0, 0, 1, 1, 0, 2, 2, 1, 1, 2, 2, 1, 1};
+	static const uint64_t cyc[] = {1000, 1000, 1500, 2000, 2000, 1000, 1500,
+				       2000, 2000, 2000, 1500, 1500, 2000, 2000};
+	uint64_t counts[28];
+	for (size_t i = 0; i < 14; i++)
+		counts[2 * i] = counts[2 * i + 1] = (cyc[i] - 1000) / 50; /* P = X */
+	sl_profile p;
+	sl_interp v;
+	view_px(&v, &p, iv, 14, ph, cyc, counts);
+	assert_non_null(v.edge_alpha);
+	assert_near(v.edge_alpha[2], 0.5, 0.02);
+	assert_true(isnan(v.edge_alpha[6]));
+	assert_true(isnan(v.edge_alpha[1]));
+	assert_true(isnan(v.edge_alpha[3]));
+	assert_true(isnan(v.edge_alpha[10]));
+	want_cell(&v, 2, 1, SL_SRC_MEASURED, 10, 1e-9);
+	sl_interp_free(&v);
+}
+
+/*
  * The event-by-event rule.  Phases A = 0 (CPI 1, P 0), B = 1 (CPI 2,
  * P 10), S = 2; X and Y rotate:
  *
@@ -1206,6 +1248,7 @@ int main(void)
 		cmocka_unit_test(test_interp_straddle),
 		cmocka_unit_test(test_interp_straddle_event),
 		cmocka_unit_test(test_interp_straddle_filled),
+		cmocka_unit_test(test_interp_edges),
 		cmocka_unit_test(test_interp_norm),
 		cmocka_unit_test(test_interp_norm_far),
 		cmocka_unit_test(test_interp_similar),
