@@ -751,8 +751,8 @@ static int straddle_parts(const sl_model *md, size_t i, double pol, const mlp_pa
  * and the interval can never be shorter than its traffic over the most
  * bandwidth a probe achieved.  t1 solves t = cycles1(B(t)) / f1 (the
  * queueing depends on the traffic per second, which depends on t).  A
- * straddling interval is the sum of its two parts (straddle_parts), scaled
- * so that the sum at f0 is the interval's counted cycles.
+ * straddling interval is the sum of its two parts (straddle_parts), each
+ * scaled so that at f0 it takes the cycles it was given.
  * `pol` is the share of M taken as dependency and resource stalls rather
  * than stalls on the miss (M' = M (1 - pol); 0 unless refined, see
  * sl_model_cycles_par).
