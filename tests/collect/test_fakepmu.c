@@ -207,8 +207,14 @@ static double dram_rate_of_ipc(double ipc)
 }
 
 /* Each pure phase's interval of p has share times that phase's reads per
- * instruction in its uncore event (events[1]), within 8%; how many such
- * intervals of the first two phases there were (both > 0 asserted). */
+ * instruction in its uncore event (events[1]), within 20%; how many such
+ * intervals of the first two phases there were (both > 0 asserted).  The
+ * core counters and the uncore box are read by separate calls and the
+ * target runs on between them, longer on a loaded machine and under
+ * valgrind (8.0% more reads in one interval of a CI run beside other
+ * jobs, 2026-11-27): what the bound must catch is a box left out (half),
+ * a count that is not the interval's own (growing) or one channel's share
+ * taken for the whole (a sixth). */
 static void check_dram_rates(const sl_profile *p, double share)
 {
 	size_t pure[3] = {0};
@@ -221,7 +227,7 @@ static void check_dram_rates(const sl_profile *p, double share)
 		double got = (double)c[1] / (double)v->instructions;
 		print_message("interval %zu: IPC %.3f, %.5f reads per instruction (%.5f x %.3f)\n",
 			      i, (double)v->instructions / (double)v->cycles, got, want, share);
-		assert_true(got > 0.92 * want * share && got < 1.08 * want * share);
+		assert_true(got > 0.8 * want * share && got < 1.2 * want * share);
 		pure[want == 0.002 ? 0 : want == 0.02 ? 1 : 2]++;
 	}
 	assert_true(pure[0] >= 1 && pure[1] >= 1);
