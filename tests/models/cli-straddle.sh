@@ -7,8 +7,10 @@
 # control's ROB hides its misses) was the worst true instance, and
 # stream-bw at the tuning seed 1, whose triad/reduce changes are
 # straddles.  Taken as one set of counts, each was too fast by the
-# bounds below and more.  And the other way: an interval that is no
-# straddle must not be taken for one (last check).
+# bounds below and more.  Then a straddle's part that must take its own
+# cycles at f0 (chess-search) and the edge of a longer instance in two
+# parts (dense-lu).  And the other way: an interval that is no straddle
+# must not be taken for one (last check).
 . "$SRCDIR/tests/lib.sh"
 
 export SIM="$SRCDIR/data/sim/nehalem-i7-920-hard.yaml"
