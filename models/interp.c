@@ -997,22 +997,21 @@ static int mix_fit(const sl_interp *v, const near_scratch *ns, size_t i, double 
  * time model runs a straddle in two parts (models/model.c,
  * straddle_parts).
  */
-static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
+static void mix_straddles(sl_interp *v, const near_scratch *ns, const by_phase *bp,
+			  const float *dn)
 {
 	const sl_profile *p = v->prof;
 	size_t nf = v->n_feat, ne = v->n_events, ni = v->n_instances;
 	double *xa = sl_xmalloc(2 * (nf + 1) * sizeof *xa); /* mix_fit's scratch */
 	double *alpha = sl_xmalloc((ni + 1) * sizeof *alpha); /* kept: v->mix_alpha */
 	double *dmix = sl_xmalloc((ni + 1) * sizeof *dmix); /* the mix's distance d */
-	by_phase bp;
-	by_phase_build(&bp, v);
 	for (size_t j = 0; j < ni; j++) {
 		const sl_instance *in = &v->inst[j];
 		double al, best;
 		alpha[j] = NAN;
 		if (in->n != 1 || !mix_fit(v, ns, in->first, xa, &al, &best))
 			continue;
-		if (!(nearest_member(&bp, ns, v, in->first, EDGE_BEFORE | EDGE_AFTER) <= best))
+		if (!(nearest_member(bp, ns, v, in->first, EDGE_BEFORE | EDGE_AFTER) <= best))
 			alpha[j] = al, dmix[j] = best;
 	}
 	double *out = sl_xmalloc((ni * ne + 1) * sizeof *out);
@@ -1048,7 +1047,6 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
 		}
 	free(out);
 	v->mix_alpha = alpha;
-	by_phase_free(&bp);
 	free(dmix);
 	free(xa);
 }
@@ -1070,12 +1068,10 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const float *dn)
  * the line (alpha 0 or 1 towards its own instance), and its two parts
  * are one.
  */
-static void mix_edges(sl_interp *v, const near_scratch *ns)
+static void mix_edges(sl_interp *v, const near_scratch *ns, const by_phase *bp)
 {
 	size_t n = v->prof->n_intervals;
 	double *scratch = sl_xmalloc(2 * (v->n_feat + 1) * sizeof *scratch);
-	by_phase bp;
-	by_phase_build(&bp, v);
 	v->edge_alpha = sl_xmalloc((n + 1) * sizeof *v->edge_alpha);
 	for (size_t i = 0; i < n; i++)
 		v->edge_alpha[i] = NAN;
@@ -1088,11 +1084,10 @@ static void mix_edges(sl_interp *v, const near_scratch *ns)
 		for (int e = 0; e < 2; e++) {
 			double al, d;
 			if (mix_fit(v, ns, ends[e], scratch, &al, &d) &&
-			    !(nearest_member(&bp, ns, v, ends[e], sides[e]) <= d))
+			    !(nearest_member(bp, ns, v, ends[e], sides[e]) <= d))
 				v->edge_alpha[ends[e]] = al;
 		}
 	}
-	by_phase_free(&bp);
 	free(scratch);
 }
 
@@ -1183,8 +1178,12 @@ int sl_interp_build_cycles(sl_interp *v, const sl_profile *p, const char *const 
 	free(cyc);
 	for (size_t k = 0; k < n_events; k++)
 		fill_event(v, k, ai, ap, unmeasured, near, &ns, dn);
-	mix_straddles(v, &ns, dn);
-	mix_edges(v, &ns);
+	/* the intervals by phase, for both mixes' search of a phase's members */
+	by_phase bp;
+	by_phase_build(&bp, v);
+	mix_straddles(v, &ns, &bp, dn);
+	mix_edges(v, &ns, &bp);
+	by_phase_free(&bp);
 	free(dn);
 	/* the intervals' behaviour stays with the view where a tilt reads it */
 	int any = 0;
