@@ -22,7 +22,7 @@ static const char *const known_roles[] = {
 	"branch_sample", "stall_cycles", "llc_misses", "resource_stalls",
 	"memory_stall_cycles", "offcore_cycles", "offcore_occupancy", "prefetches",
 	"llc_references", "miss_stall_cycles", "mispredicts", "l2_miss_stall_cycles",
-	"dram_reads", NULL,
+	"dram_reads", "l2_miss_stall_episodes", "miss_stall_episodes", NULL,
 };
 
 /*

@@ -164,7 +164,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	md->temp_c = NAN;
 	md->k_stall = md->k_llc = md->k_memstall = -1;
 	md->k_ocyc = md->k_occ = md->k_pf = md->k_llcref = md->k_mst = md->k_misp = -1;
-	md->k_l2st = md->k_dram = -1;
+	md->k_l2st = md->k_l2ep = md->k_mep = md->k_dram = -1;
 	md->k_c0 = -1;
 	if (check_inputs(p, m, t, flags) < 0)
 		return -1;
@@ -212,8 +212,17 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		 * M, scaled as the probe's exposed hit (llc_expose_begin) */
 		if (md->k_llcref >= 0 && md->k_mst >= 0 &&
 		    sl_machine_llc_chase(m, sl_machine_fmax(m)) > 0 &&
-		    (ev = sl_machine_role(m, "l2_miss_stall_cycles")))
+		    (ev = sl_machine_role(m, "l2_miss_stall_cycles"))) {
 			md->k_l2st = sl_model_add_event(&evs, &n, &cap, ev);
+			/* and how many stalls that exposure came in: each
+			 * one's stall falls by a hit's latency drop */
+			const char *ea = sl_machine_role(m, "l2_miss_stall_episodes"),
+				   *ed = sl_machine_role(m, "miss_stall_episodes");
+			if (ea && ed) {
+				md->k_l2ep = sl_model_add_event(&evs, &n, &cap, ea);
+				md->k_mep = sl_model_add_event(&evs, &n, &cap, ed);
+			}
+		}
 		/* the traffic as the memory controller counted it: every line
 		 * read, prefetches included, in every interval (an uncore
 		 * event takes no counter) */
@@ -281,7 +290,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		    need_measured(md, md->k_llc, "llc_misses") < 0)
 			goto fail;
 		int *opt[] = {&md->k_occ, &md->k_pf, &md->k_llcref, &md->k_mst, &md->k_stall,
-			      &md->k_misp, &md->k_l2st, &md->k_dram};
+			      &md->k_misp, &md->k_l2st, &md->k_l2ep, &md->k_mep, &md->k_dram};
 		for (size_t j = 0; j < SL_ARRAY_LEN(opt); j++)
 			if (*opt[j] >= 0 &&
 			    md->view.ev_cells[(size_t)*opt[j] * SL_SRC_N + SL_SRC_NONE])
@@ -315,6 +324,7 @@ void sl_model_free(sl_model *md)
 	free(md->other_stalls);
 	free(md->other_stalls_rmax);
 	free(md->llc_expose);
+	free(md->llc_episodes);
 	memset(md, 0, sizeof *md);
 }
 
@@ -386,48 +396,68 @@ static double llc_hit_scale(const sl_model *md, double f1)
 	return sl_machine_llc_hit(m, f1) * f1 / (sl_machine_llc_hit(m, f0) * f0);
 }
 
-/*
- * The LLC hits' stall cycles per hit of each phase (docs/models.md, "The
- * LLC hits' exposure"): the stall cycles behind an L2 miss (S2) less those
- * behind a DRAM miss (M) are the stalls that LLC hits left exposed, which
- * the hits' overlap decides (a dependent walk waits for every hit, a
- * streaming loop overlaps ten): summed over the phase's intervals that
- * counted S2, M and the hits together, else over all of its intervals
- * (their interpolated counts), per hit.  Rotating S2 is a phase rate: a
- * one-interval instance takes its phase's exposure times its own hits.
- */
-static void llc_expose_begin(sl_model *md)
+/* Per phase id: the count a less the count b (at least 0) per LLC hit,
+ * summed over the phase's intervals that counted a, b and the hits
+ * together, else over all of its intervals (their interpolated counts);
+ * 0 for a phase with no hit, and with `own`, for a phase none of whose
+ * intervals counted a or none b (a rate borrowed from other phases, per a
+ * base of their own, says nothing of this phase's hits). */
+static double *per_hit(const sl_model *md, int ka, int kb, int own)
 {
 	const sl_profile *p = md->prof;
 	const sl_interp *v = &md->view;
 	size_t np = v->n_phase_ids;
-	if (md->k_l2st < 0 || md->k_mst < 0 || md->k_llcref < 0 || !np)
-		return;
 	/* [0]: intervals that counted all three, [1]: every interval */
 	double *se = sl_xcalloc(2 * np, sizeof *se), *sh = sl_xcalloc(2 * np, sizeof *sh);
+	unsigned char *seen = sl_xcalloc(np + 1, 1); /* bit 0: a counted, bit 1: b */
 	for (size_t i = 0; i < p->n_intervals; i++) {
 		uint32_t ph = p->iv[i].phase;
 		if (ph >= np)
 			continue;
 		double hits = SL_MAX(0.0, count_or0(md, i, md->k_llcref) - count_or0(md, i, md->k_llc));
-		double e = count_or0(md, i, md->k_l2st) - count_or0(md, i, md->k_mst);
-		int ks[] = {md->k_l2st, md->k_mst, md->k_llcref};
+		double e = count_or0(md, i, ka) - count_or0(md, i, kb);
+		int ks[] = {ka, kb, md->k_llcref};
 		int all = 1;
 		for (size_t j = 0; j < SL_ARRAY_LEN(ks) && all; j++)
 			all = sl_interp_src(v, i, (size_t)ks[j]) == SL_SRC_MEASURED;
+		seen[ph] |= (sl_interp_src(v, i, (size_t)ka) == SL_SRC_MEASURED) |
+			    (sl_interp_src(v, i, (size_t)kb) == SL_SRC_MEASURED) << 1;
 		for (int k = !all; k < 2; k++) {
 			se[k * np + ph] += e;
 			sh[k * np + ph] += hits;
 		}
 	}
-	md->llc_expose = sl_xcalloc(np, sizeof *md->llc_expose);
+	double *r = sl_xcalloc(np, sizeof *r);
 	for (size_t ph = 0; ph < np; ph++) {
 		int k = sh[ph] > 0 ? 0 : 1;
-		if (sh[k * np + ph] > 0)
-			md->llc_expose[ph] = SL_MAX(0.0, se[k * np + ph] / sh[k * np + ph]);
+		if (sh[k * np + ph] > 0 && (!own || seen[ph] == 3))
+			r[ph] = SL_MAX(0.0, se[k * np + ph] / sh[k * np + ph]);
 	}
+	free(seen);
 	free(se);
 	free(sh);
+	return r;
+}
+
+/*
+ * The LLC hits' stall cycles per hit of each phase (docs/models.md, "The
+ * LLC hits' exposure"): the stall cycles behind an L2 miss (S2) less those
+ * behind a DRAM miss (M) are the stalls that LLC hits left exposed, which
+ * the hits' overlap decides (a dependent walk waits for every hit, a
+ * streaming loop overlaps ten), per hit (per_hit).  Rotating S2 is a
+ * phase rate: a one-interval instance takes its phase's exposure times its
+ * own hits.  Where the machine counts stall episodes, the episodes behind
+ * L2 misses less those behind DRAM misses are the stalls the hits' exposure
+ * came in, per hit the same way, from a phase's own counts only
+ * (mlp_part_cycles).
+ */
+static void llc_expose_begin(sl_model *md)
+{
+	if (md->k_l2st < 0 || md->k_mst < 0 || md->k_llcref < 0 || !md->view.n_phase_ids)
+		return;
+	md->llc_expose = per_hit(md, md->k_l2st, md->k_mst, 0);
+	if (md->k_l2ep >= 0 && md->k_mep >= 0)
+		md->llc_episodes = per_hit(md, md->k_l2ep, md->k_mep, 1);
 }
 
 /* The phase nearest ph in behaviour (the view's phase features) among
@@ -610,6 +640,7 @@ static double mlp_lines(const sl_model *md, size_t i)
  * LLC hits' cycles fh, and miss stall cycles M (NAN: not counted with O). */
 typedef struct {
 	double c, o, bytes, fh, mst;
+	double eh; /* the stall episodes fh came in (0: not counted) */
 } mlp_part;
 
 /* Interval i's counts as one stretch, M less its other stalls and the
@@ -621,6 +652,13 @@ static mlp_part mlp_part_of(const sl_model *md, size_t i, double pol)
 	q.o = SL_MIN(count_or0(md, i, md->k_ocyc), q.c);
 	q.bytes = mlp_lines(md, i) * SL_LINE_BYTES;
 	q.fh = llc_hit_cycles(md, i, q.c, q.o);
+	q.eh = 0;
+	if (md->llc_episodes && md->prof->iv[i].phase < md->view.n_phase_ids && q.fh > 0) {
+		/* an episode the hits' drop applies to holds one at least (the
+		 * rest stalled on L2 hits, whose latency is cycles) */
+		double hits = SL_MAX(0.0, count_or0(md, i, md->k_llcref) - count_or0(md, i, md->k_llc));
+		q.eh = hits * SL_MIN(1.0, md->llc_episodes[md->prof->iv[i].phase]);
+	}
 	/* the hidden work: O - M when M is counted (0..O), else taken as
 	 * never clipped (the cycles less O are all work) */
 	/* M and O must come from the same interval: O - M from a measured O
@@ -652,6 +690,14 @@ static double mlp_part_cycles(const sl_model *md, const mlp_part *q, double f1, 
 	double f0 = md->f0_ghz;
 	double lr = sl_machine_mem_latency(m, f1) / sl_machine_mem_latency(m, f0);
 	double fh1 = q->fh > 0 ? q->fh * llc_hit_scale(md, f1) : 0;
+	/* the ROB fill hides the same cycles of each episode at f1: the
+	 * episode's stall falls by at least a hit's latency drop (in cycles,
+	 * the dependent walk's), however little of the hit it exposed */
+	if (q->eh > 0 && fh1 > 0) {
+		const sl_machine *mm = md->mach;
+		double drop = sl_machine_llc_chase(mm, f0) * f0 - sl_machine_llc_chase(mm, f1) * f1;
+		fh1 = SL_MAX(0.0, SL_MIN(fh1, q->fh - q->eh * drop));
+	}
 	double bytes = q->bytes, t0 = q->c / (f0 * 1e9);
 	double hidden = isnan(q->mst) ? 0 : q->o - q->mst;
 	*w = isnan(q->mst) ? q->c - q->o - q->fh : q->c - q->mst - q->fh;
@@ -722,9 +768,10 @@ static int straddle_parts(const sl_model *md, size_t i, double pol, const mlp_pa
 		       /* a side without M: its misses stall whole */
 		       part_share(al, isnan(a.mst) ? a.o : a.mst, ia, isnan(b.mst) ? b.o : b.mst,
 				  ib)};
-	*pa = (mlp_part){q->c * s[0], q->o * s[1], q->bytes * s[2], q->fh * s[3], q->mst * s[4]};
+	*pa = (mlp_part){q->c * s[0], q->o * s[1], q->bytes * s[2], q->fh * s[3], q->mst * s[4],
+			 q->eh * s[3]};
 	*pb = (mlp_part){q->c - pa->c, q->o - pa->o, q->bytes - pa->bytes, q->fh - pa->fh,
-			 q->mst - pa->mst};
+			 q->mst - pa->mst, q->eh - pa->eh};
 	mlp_part *both[] = {pa, pb};
 	for (int k = 0; k < 2; k++) {
 		mlp_part *r = both[k];

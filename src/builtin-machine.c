@@ -189,8 +189,13 @@ static void can_predict(const sl_machine *m)
 		       sl_machine_role(m, "l2_miss_stall_cycles") &&
 				       sl_machine_role(m, "miss_stall_cycles") &&
 				       sl_machine_role(m, "llc_references")
-			       ? "exposure counted (l2_miss_stall_cycles less miss_stall_cycles), "
-				 "scaled by memory: llc_chase_ns"
+			       ? (sl_machine_role(m, "l2_miss_stall_episodes") &&
+						  sl_machine_role(m, "miss_stall_episodes")
+					  ? "exposure counted (l2_miss_stall_cycles less "
+					    "miss_stall_cycles), scaled by memory: llc_chase_ns, "
+					    "each stall episode less a hit's latency drop"
+					  : "exposure counted (l2_miss_stall_cycles less "
+					    "miss_stall_cycles), scaled by memory: llc_chase_ns")
 			       : "cost per hit of the llc probe: counting the exposure needs the "
 				 "roles l2_miss_stall_cycles, miss_stall_cycles and llc_references");
 	printf("  time (linear model)   yes\n");

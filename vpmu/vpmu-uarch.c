@@ -243,8 +243,11 @@ static void epoch_close(vpmu_core *k)
 	if (s > 0) {
 		k->stall_cycles += s;
 		k->rob_full += s;
-		if (k->ep_dram)
+		k->stall_eps++;
+		if (k->ep_dram) {
 			k->llc_stall += s;
+			k->llc_stall_eps++;
+		}
 	}
 	k->ep_open = False;
 	k->last_ready = 0;
@@ -410,6 +413,8 @@ void vpmu_interval_take(vpmu_core *k, struct vpmu_interval *iv)
 	k->ev[VPMU_EV_STALL_CYCLES] = (ULong)(k->core_units / 16.0 + k->stall_cycles + 0.5);
 	k->ev[VPMU_EV_STALLS_LLC_MISS] = (ULong)(k->llc_stall + 0.5);
 	k->ev[VPMU_EV_ROB_FULL] = (ULong)(k->rob_full + 0.5);
+	k->ev[VPMU_EV_ROB_FULL_EPISODES] = k->stall_eps;
+	k->ev[VPMU_EV_STALLS_LLC_MISS_EPISODES] = k->llc_stall_eps;
 	k->ev[VPMU_EV_OFFCORE_CYCLES] = (ULong)(k->off_cycles + 0.5);
 	k->ev[VPMU_EV_OFFCORE_OCC] = (ULong)(k->off_occ + 0.5);
 	for (UInt e = 0; e < VPMU_N_EVENTS; e++)
@@ -420,6 +425,7 @@ void vpmu_interval_take(vpmu_core *k, struct vpmu_interval *iv)
 	VG_(memset)(k->act, 0, sizeof k->act);
 	k->stall_cycles = k->llc_stall = k->rob_full = k->core_units = 0;
 	k->off_cycles = k->off_occ = 0;
+	k->stall_eps = k->llc_stall_eps = 0;
 	k->queue_ns_sum = 0;
 	k->queue_n = 0;
 	k->cycles_before += cyc;

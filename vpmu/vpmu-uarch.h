@@ -80,6 +80,7 @@ typedef struct {
 	ULong act[VPMU_N_ACT];
 	double stall_cycles;    /* memory epochs, mispredicts */
 	double llc_stall, rob_full;
+	ULong stall_eps, llc_stall_eps; /* epochs that stalled; with DRAM */
 	double off_cycles, off_occ; /* DRAM demand loads out: >= 1, summed */
 	double queue_ns_sum;
 	ULong queue_n;

@@ -53,6 +53,13 @@ enum {
 	 * counters, in every interval): lines read from DRAM, demand misses
 	 * and prefetch fills; write-backs are writes, not counted */
 	VPMU_EV_DRAM_READS,
+	/* appended in version 4: stall episodes, as an edge-triggered count
+	 * of a stall condition (cmask 1, edge) counts them: epochs whose
+	 * stall outlasted the ROB fill, and of those the ones with a DRAM
+	 * access (the mlp model's LLC-hit term: each episode's stall falls by
+	 * a hit's latency drop, however few cycles of it were exposed) */
+	VPMU_EV_ROB_FULL_EPISODES,
+	VPMU_EV_STALLS_LLC_MISS_EPISODES,
 	VPMU_N_EVENTS
 };
 
@@ -62,7 +69,8 @@ enum {
 	  "L1D_HIT", "L1D_MISS", "L2_HIT", "L2_MISS", "LLC_HIT", "LLC_MISS", \
 	  "L2_PREFETCH_FILLS", "STALL_CYCLES", "STALLS_LLC_MISS",          \
 	  "ROB_FULL_CYCLES", "FP_OPS", "OFFCORE_L3_MISS_CYCLES",           \
-	  "OFFCORE_L3_MISS_OCCUPANCY", "nhm_unc::UNC_QMC_NORMAL_READS:ANY" }
+	  "OFFCORE_L3_MISS_OCCUPANCY", "nhm_unc::UNC_QMC_NORMAL_READS:ANY", \
+	  "ROB_FULL_EPISODES", "STALLS_LLC_MISS_EPISODES" }
 
 /* Activity no counter exposes, for the energy meter. */
 enum {

@@ -291,11 +291,16 @@ typedef struct sl_model {
 	 * references (-1 when unused), and the machine's measured memory */
 	int k_ocyc, k_occ, k_pf, k_llcref, k_mst, k_misp;
 	int k_l2st;               /* mlp: stall cycles behind an L2 miss */
+	int k_l2ep, k_mep;        /* mlp: stall episodes behind an L2 miss,
+				   * and behind a DRAM miss */
 	int k_dram;               /* mlp: the memory controller's reads */
 	double bw_gbps;
 	double *llc_expose;       /* mlp: per phase id, the LLC hits' stall
 				   * cycles per hit (llc_expose_begin); NULL:
 				   * the llc probe's cost per hit instead */
+	double *llc_episodes;     /* mlp: per phase id, the episodes of stall
+				   * behind LLC hits alone per hit
+				   * (llc_expose_begin); NULL: not counted */
 	double *other_stalls;     /* mlp: per phase id, stall cycles with other
 				   * causes per cycle of work (models/model.c,
 				   * other_stalls_begin); NULL: not separated */
