@@ -15,7 +15,8 @@
 # time at fmax.
 #
 #   bench/vpmu-unseen.sh [BUILDDIR]     # about 10 minutes on one core
-# PROGS="xz bzip2" chooses among VPMU_UNSEEN; MODELS (default "stall mlp").
+# PROGS="xz bzip2" chooses among VPMU_UNSEEN (default) and VPMU_UNSEEN2, the
+# second set (bench/vpmu-lib.sh); MODELS (default "stall mlp").
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/bench/vpmu-lib.sh" "${1:-}"
