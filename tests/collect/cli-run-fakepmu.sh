@@ -173,10 +173,18 @@ grep -aq "precise_ip=2 (PEBS)" skl.prof && grep -aq "counter_plan" skl.prof &&
 grep -aq "imprecise (no PEBS on AMD" amd64_fam19h_zen4.prof && ok ||
 	fail "zen4.prof does not say its samples are imprecise"
 # the branch samples count their event in every interval (samples times
-# the period, docs/models.md "The sampled event's count") ...
+# the period, docs/models.md "The sampled event's count") where no sample
+# was lost or throttled and the target ran (the count is missing there,
+# below).  A fresh-clone CI run under load once had an interval without it
+# (not reproduced here, four CPU hogs beside eight runs), so up to three
+# more runs ...
 sums() { "$BUILDDIR/bench/vpmu-sums" "$@" | awk '{ print $3 }'; }
+for try in 1 2 3; do
+	[ "$(sums skl.prof BR_INST_RETIRED:CONDITIONAL)" -gt 0 ] && break
+	run_on skl ht=0,watchdog=0 >/dev/null
+done
 [ "$(sums skl.prof BR_INST_RETIRED:CONDITIONAL)" -gt 0 ] && ok ||
-	fail "skl.prof: no branch count in some interval"
+	fail "skl.prof: no branch count in some interval in four runs (lost samples in the last: $(field skl.prof lost_samples))"
 # THROTTLE records are counted, warned about and noted in the profile
 # ... and a throttled interval's samples undercount: its count is missing
 out=$(run_on skl max_rate=20000) && printf '%s\n' "$out" |
