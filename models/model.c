@@ -368,15 +368,20 @@ static double offchip_stalls(const sl_model *md, size_t i, double c)
 
 static double count_or0(const sl_model *md, size_t i, int k);
 
-/* The LLC hits' cycles at f0 of interval i (mlp_cycles' fh), given c and
- * O: its hits times their phase's counted stall cycles per hit, at most an
- * exposed hit's latency each (llc_expose_begin), else times the llc
- * probe's cost per hit. */
-static double llc_hit_cycles(const sl_model *md, size_t i, double c, double o)
+/* Interval i's LLC hits: its LLC references less its misses. */
+static double llc_hits(const sl_model *md, size_t i)
+{
+	return SL_MAX(0.0, count_or0(md, i, md->k_llcref) - count_or0(md, i, md->k_llc));
+}
+
+/* The LLC hits' cycles at f0 of interval i (mlp_cycles' fh), given its
+ * hits (llc_hits), c and O: the hits times their phase's counted stall
+ * cycles per hit, at most an exposed hit's latency each
+ * (llc_expose_begin), else times the llc probe's cost per hit. */
+static double llc_hit_cycles(const sl_model *md, size_t i, double hits, double c, double o)
 {
 	const sl_machine *m = md->mach;
 	double f0 = md->f0_ghz;
-	double hits = SL_MAX(0.0, count_or0(md, i, md->k_llcref) - count_or0(md, i, md->k_llc));
 	uint32_t ph = md->prof->iv[i].phase;
 	double per = md->llc_expose && ph < md->view.n_phase_ids
 			     ? SL_MIN(md->llc_expose[ph], sl_machine_llc_chase(m, f0) * f0)
@@ -414,7 +419,7 @@ static double *per_hit(const sl_model *md, int ka, int kb, int own)
 		uint32_t ph = p->iv[i].phase;
 		if (ph >= np)
 			continue;
-		double hits = SL_MAX(0.0, count_or0(md, i, md->k_llcref) - count_or0(md, i, md->k_llc));
+		double hits = llc_hits(md, i);
 		double e = count_or0(md, i, ka) - count_or0(md, i, kb);
 		int ks[] = {ka, kb, md->k_llcref};
 		int all = 1;
@@ -546,12 +551,13 @@ static void other_stalls_begin(sl_model *md)
 		double o = SL_MIN(count_or0(md, i, md->k_ocyc), c);
 		double mst = SL_MIN(count_or0(md, i, md->k_mst), o);
 		double st = count_or0(md, i, md->k_stall);
-		double other = st - mst - m->mem_stall_llc_share * llc_hit_cycles(md, i, c, o) -
+		double fh = llc_hit_cycles(md, i, llc_hits(md, i), c, o);
+		double other = st - mst - m->mem_stall_llc_share * fh -
 			       m->mem_stall_mispredict * count_or0(md, i, md->k_misp);
 		if (o < c) {
 			/* per cycle of work w = c - Mown - fh, Mown = M - r N */
 			double r = o / c, n = SL_MAX(0.0, other) / (1 - r);
-			double w = c - SL_MAX(0.0, mst - r * n) - llc_hit_cycles(md, i, c, o);
+			double w = c - SL_MAX(0.0, mst - r * n) - fh;
 			if (!(w > 0))
 				continue;
 			x[i] = n / w;
@@ -651,14 +657,13 @@ static mlp_part mlp_part_of(const sl_model *md, size_t i, double pol)
 	q.c = (double)md->prof->iv[i].cycles;
 	q.o = SL_MIN(count_or0(md, i, md->k_ocyc), q.c);
 	q.bytes = mlp_lines(md, i) * SL_LINE_BYTES;
-	q.fh = llc_hit_cycles(md, i, q.c, q.o);
-	q.eh = 0;
-	if (md->llc_episodes && md->prof->iv[i].phase < md->view.n_phase_ids && q.fh > 0) {
-		/* an episode the hits' drop applies to holds one at least (the
-		 * rest stalled on L2 hits, whose latency is cycles) */
-		double hits = SL_MAX(0.0, count_or0(md, i, md->k_llcref) - count_or0(md, i, md->k_llc));
-		q.eh = hits * SL_MIN(1.0, md->llc_episodes[md->prof->iv[i].phase]);
-	}
+	double hits = llc_hits(md, i);
+	q.fh = llc_hit_cycles(md, i, hits, q.c, q.o);
+	/* an episode the hits' drop applies to holds one at least (the rest
+	 * stalled on L2 hits, whose latency is cycles) */
+	q.eh = md->llc_episodes && md->prof->iv[i].phase < md->view.n_phase_ids && q.fh > 0
+		       ? hits * SL_MIN(1.0, md->llc_episodes[md->prof->iv[i].phase])
+		       : 0;
 	/* the hidden work: O - M when M is counted (0..O), else taken as
 	 * never clipped (the cycles less O are all work) */
 	/* M and O must come from the same interval: O - M from a measured O
