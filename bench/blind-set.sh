@@ -56,7 +56,7 @@ fi
 # run below 0.95 up to it.
 ari='function ari(v,  x) { x = sprintf("%.2f", v); return (v < 0.95 && x + 0 >= 0.95) ? sprintf("%.3f", v) : x }'
 summary() {
-	local s a
+	local s a trow prow
 	echo "# $set_name (seeds ${seeds// / / }; all held out)"
 	echo
 	echo "| goal | $set_name | met |"
@@ -79,16 +79,15 @@ summary() {
 			n++; t += $4; if ($4 < 0.95) { b++; bl = bl (bl ? ", " : "") $3 " s" $2 " " ari($4) } }
 		END { printf "| phases: ARI >= 0.95 every run | mean %.3f; %d of %d below%s | %s |\n",
 			t / n, b, n, b ? ": " bl : "", b ? "no" : "**yes**" }' "$out/phases.txt"
-	# power: each seed's average and worst instance at 2.13 / 1.60
+	# power: per kind (anchored, exact meter, counters only) each seed's
+	# line "2.13 avg worst 1.60 avg worst" (pow-KIND.sum), then one line
+	# "kind|averages|worsts|runs over 2.5%|runs over 1%" (pow.sum)
 	for a in auto exact off; do
 		for s in $seeds; do
 			awk '$2 == "mean" { sub(/%,/, "", $5); sub(/%;/, "", $11); printf "%s %s %s\n", $1, $5, $11 }' \
 				"$out/pow-$a-s$s.txt" | sort -r | tr '\n' ' '
 			echo
 		done >"$out/pow-$a.sum"
-	done
-	# worst workload per seed and frequency: the workload of the worst instance
-	for a in auto exact off; do
 		awk -v kind=$a '
 			{ avg = avg (avg ? ", " : "") $2 " / " $5; wst = wst (wst ? ", " : "") $3 " / " $6
 			  if ($3 > 2.5 || $6 > 2.5) bad++; if ($2 > 1 || $5 > 1) badavg++ }
@@ -149,14 +148,14 @@ summary() {
 	echo "runs over 5%; ARI mean / runs below 0.95; anchored power worst at 1.60, with an exact"
 	echo "meter; schedules worse than hindsight):"
 	echo
-	a=$(awk -v set="$set_name" '$1 == set && $6 == "mlp" { k = $5; n[k]++; s[k] += $12; if ($13 > w[k]) w[k] = $13; o += $13 > 5 }
+	trow=$(awk -v set="$set_name" '$1 == set && $6 == "mlp" { k = $5; n[k]++; s[k] += $12; if ($13 > w[k]) w[k] = $13; o += $13 > 5 }
 		END { printf "%.2f / %.2f | %.2f | %d", s["1.60"] / n["1.60"], w["1.60"], w["2.13"], o }' "$out/time-rows.txt")
-	s=$(awk -v set="$set_name" '$1 == set && NF == 5 { n++; t += $4; b += $4 < 0.95 } END { printf "%.3f / %d", t / n, b }' "$out/phases.txt")
+	prow=$(awk -v set="$set_name" '$1 == set && NF == 5 { n++; t += $4; b += $4 < 0.95 } END { printf "%.3f / %d", t / n, b }' "$out/phases.txt")
 	local p16 e16 hw
 	p16=$(awk '{ print $6 }' "$out/pow-auto.sum" | sort -g | tail -1)
 	e16=$(awk '{ print $6 }' "$out/pow-exact.sum" | sort -g | tail -1)
 	hw=$(awk -v set="$set_name" '$1 == set && $2 == "mlp" { w += $10 > 0.0005 } END { print w + 0 }' "$out/sched/rows.txt")
-	echo "| $set_name | $a | $s | $p16; $e16 | $hw |"
+	echo "| $set_name | $trow | $prow | $p16; $e16 | $hw |"
 }
 summary >"$out/summary.md"
 cat "$out/summary.md"
