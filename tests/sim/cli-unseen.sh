@@ -8,10 +8,11 @@
 # with the mlp model at 1.60 GHz, its profile holding as many intervals as
 # the trace.  data/workloads/unseen2/ to data/workloads/unseen18/ were
 # each measured once, blind (docs/benchmarks.md), and
-# data/workloads/unseen19/ is not measured yet and is to be measured once,
-# blind: the workloads of these eighteen sets are only simulated here, and
-# no model runs on them.  Each is simulated at 2.66 GHz (seed 1); each set
-# must hold its six workloads.  No accuracy is checked here.
+# data/workloads/unseen19/ and data/workloads/unseen20/ are not measured
+# yet and are each to be measured once, blind: the workloads of these
+# nineteen sets are only simulated here, and no model runs on them.  Each
+# is simulated at 2.66 GHz (seed 1); each set must hold its six workloads.
+# No accuracy is checked here.
 . "$(dirname "$0")/../lib.sh"
 SIM=$SRCDIR/data/sim/nehalem-i7-920-hard.yaml
 MACHINE=$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml
@@ -66,4 +67,5 @@ check_set unseen16 no
 check_set unseen17 no
 check_set unseen18 no
 check_set unseen19 no
+check_set unseen20 no
 finish
