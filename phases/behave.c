@@ -54,7 +54,8 @@
  * SL_BEHAVE_BLOCK_SEPARATION apart in blocks, is split in two: two
  * behaviours of one code closer than the threshold, which the program
  * alternates with or takes one after the other (a drift moves across its
- * range in order, leaving no such gap).
+ * range in order, leaving no such gap); two that take turns beyond any
+ * chance order (SL_BEHAVE_STRONG_ALTERNATION) are split however close.
  * Each interval is kept (group, features) for these end-of-run tests.
  * sl_behave_merge_code() makes one code phase of two that the branch
  * vectors could not tell apart.
@@ -801,7 +802,13 @@ static double alternation(const unsigned char *side, size_t n)
  * pooled standard deviations apart in some feature, more than half the
  * threshold apart (what merge_close would not merge again), and that take
  * turns (alternation() at least SL_BEHAVE_ALTERNATION), or that lie
- * SL_BEHAVE_BLOCK_SEPARATION apart in whatever order they come, is split:
+ * SL_BEHAVE_BLOCK_SEPARATION apart in whatever order they come, is split;
+ * so is one whose sides lie closer than half the threshold but take turns
+ * too regularly for chance (alternation() at least
+ * SL_BEHAVE_STRONG_ALTERNATION: one code run on two inputs in turn, each
+ * tight, as a bundler's parse of its own and its vendored modules), its
+ * separation finite (a feature constant on both sides, a count that is
+ * always 0, tells nothing however regular the turns):
  * the side cut off becomes a new group of the code phase, all its
  * intervals in those runs with it.  A drift spreads its runs over the
  * range and moves across it in order; two behaviours sit in two tight
@@ -819,9 +826,10 @@ static void split_two(sl_behave *b)
 		brun *r = group_runs(b, (uint32_t)j, &n, &blk);
 		unsigned char *side = sl_xcalloc(n + 1, 1);
 		double sep = n >= 4 ? best_split(b, r, n, &gap, side) : 0;
-		if (sep >= SL_BEHAVE_SEPARATION && gap > b->thr / 2 &&
-		    (alternation(side, n) >= SL_BEHAVE_ALTERNATION ||
-		     sep >= SL_BEHAVE_BLOCK_SEPARATION)) {
+		double alt = alternation(side, n);
+		if (sep >= SL_BEHAVE_SEPARATION &&
+		    (gap > b->thr / 2 || (alt >= SL_BEHAVE_STRONG_ALTERNATION && isfinite(sep))) &&
+		    (alt >= SL_BEHAVE_ALTERNATION || sep >= SL_BEHAVE_BLOCK_SEPARATION)) {
 			group *h = new_group(b, b->g[j].code, (uint32_t)j);
 			uint32_t id = h->id;
 			for (size_t i = 0; i < n; i++) {

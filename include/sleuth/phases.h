@@ -192,8 +192,11 @@ uint32_t sl_behave_final(const sl_behave *b, uint32_t id);
  * threshold apart in some feature, which take turns (the runs in order
  * change side at least SL_BEHAVE_ALTERNATION standard deviations more
  * often than a random order would: the Wald-Wolfowitz runs test) or lie
- * SL_BEHAVE_BLOCK_SEPARATION apart whatever their order, is split: the side cut off becomes a new phase (two behaviours of one code
- * closer than the threshold; sl_behave_origin).  Last, each interval goes
+ * SL_BEHAVE_BLOCK_SEPARATION apart whatever their order, is split (and,
+ * closer than half the threshold, when they take turns at least
+ * SL_BEHAVE_STRONG_ALTERNATION standard deviations more often): the side
+ * cut off becomes a new phase (two behaviours of one code closer than the
+ * threshold; sl_behave_origin).  Last, each interval goes
  * to the group of its code phase whose mean over the run is nearest
  * (sl_behave_interval). */
 void sl_behave_finish(sl_behave *b);
@@ -219,5 +222,10 @@ void sl_behave_merge_code(sl_behave *b, uint32_t from, uint32_t into);
  * the space between its sides, two data sets leave it empty
  * (docs/phases.md, "Two behaviours in blocks") */
 #define SL_BEHAVE_BLOCK_SEPARATION 5.0
+/* ... or that take turns this many standard deviations more often than a
+ * random order of their runs would (a one-sided chance of 1%), however
+ * close: regular turns are two inputs of one code, not a drift or noise
+ * (docs/phases.md, "Two behaviours that take turns closely") */
+#define SL_BEHAVE_STRONG_ALTERNATION 2.33
 
 #endif

@@ -22,7 +22,8 @@
  * change of code, bridges the gap between their ranges; two tight
  * behaviours of one code under the threshold apart that take turns by runs
  * are split at the end (not a drift over the same range, nor two that
- * spread as wide as their gap); a second behaviour visited in one
+ * spread as wide as their gap; under half the threshold apart, only when
+ * their turns are too regular for chance); a second behaviour visited in one
  * interval inside runs of its code, beyond both of its neighbours each
  * time, keeps its own phase when it recurs (not when it is the only pure
  * behaviour of its code); a later stage of a code's runs that each run
@@ -648,19 +649,25 @@ static void test_finish_turns_without_edges(void **state)
 	sl_behave_free(b);
 }
 
-/* Two behaviours of one code closer than the threshold (0.6 apart in
- * log CPI, 0.54 in the rate), each tight (a wobble of 0.05), that the
+/* Two behaviours of one code closer than the threshold (`step` apart in
+ * log CPI, 0.9 step in the rate), each tight (a wobble of 0.05), that the
  * program takes turns with by runs of its code (8 intervals, 2 of other
- * code between): one group online, two phases at the end of the run.
- * Not when the runs move across the same range in order (a drift), nor
- * when they alternate but spread as wide as the gap (wobble 0.3). */
-static void alternate(int mode, double wobble, int want_split)
+ * code between; `order` says which runs are the second behaviour's, NULL:
+ * every other run): one group online, two phases at the end of the run
+ * (0.6 apart).  Not when the runs move across the same range in order (a
+ * drift, mode 1), nor when they alternate but spread as wide as the gap
+ * (wobble 0.3).  Closer than half the threshold (0.3 apart) only when
+ * they take turns beyond chance: every other run (3.0 standard deviations
+ * more changes of side than a random order), not in an order that changes
+ * side only 1.8 more. */
+static void alternate(int mode, double step, const char *order, double wobble, int want_split)
 {
 	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
 	double x[2];
 	size_t t = 0, even = 0, odd = 0, low = 0, high = 0;
 	for (int run = 0; run < 12; run++) {
-		double v = mode ? 0.11 * run : run % 2 ? 0.6 : 0.0;
+		int second = order ? order[run] == '1' : run % 2;
+		double v = mode ? 0.11 * run : second ? step : 0.0;
 		for (int k = 0; k < 2; k++, t++) {
 			feat(x, 4.0, 4.0, t);
 			sl_behave_assign(b, 1, x);
@@ -670,7 +677,7 @@ static void alternate(int mode, double wobble, int want_split)
 			x[1] = 0.9 * v + wobble * cos(t * 2.3);
 			sl_behave_assign(b, 0, x);
 			if (k == 4)
-				*(run % 2 ? &odd : &even) = t, *(run < 6 ? &low : &high) = t;
+				*(second ? &odd : &even) = t, *(run < 6 ? &low : &high) = t;
 		}
 	}
 	assert_int_equal(sl_behave_interval(b, even), sl_behave_interval(b, odd));
@@ -686,9 +693,14 @@ static void alternate(int mode, double wobble, int want_split)
 static void test_finish_splits_alternating(void **state)
 {
 	(void)state;
-	alternate(0, 0.05, 1);
-	alternate(1, 0.05, 0); /* a drift over the same range */
-	alternate(0, 0.3, 0);  /* as wide as the gap */
+	alternate(0, 0.6, NULL, 0.05, 1);
+	alternate(1, 0.6, NULL, 0.05, 0); /* a drift over the same range */
+	alternate(0, 0.6, NULL, 0.3, 0);  /* as wide as the gap */
+	alternate(0, 0.6, "010110100101", 0.05, 1);
+	/* closer than half the threshold: only in regular turns */
+	alternate(0, 0.3, NULL, 0.05, 1);
+	alternate(0, 0.3, "010110100101", 0.05, 0);
+	alternate(1, 0.3, NULL, 0.05, 0);
 }
 
 /* A second behaviour visited inside runs of its code (amr-hydro's
