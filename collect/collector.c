@@ -215,6 +215,38 @@ static void apply_merges(loop *L)
 	}
 }
 
+/* Which phases run one code (behaviour phases of one code phase, or of
+ * code phases merged at the end): each phase with intervals goes to the
+ * lowest phase with intervals of its code; none recorded when every
+ * phase's code is its own. */
+static void same_code(loop *L)
+{
+	sl_profile *p = L->p;
+	size_t n = p->n_phases;
+	if (!L->bh || !n)
+		return;
+	unsigned char *used = sl_xcalloc(n, 1);
+	for (size_t i = 0; i < p->n_intervals; i++)
+		used[p->iv[i].phase] = 1;
+	uint32_t *sc = sl_xcalloc(n, sizeof *sc);
+	int any = 0;
+	for (size_t k = 0; k < n; k++) {
+		sc[k] = (uint32_t)k;
+		uint32_t c = sl_behave_code(L->bh, (uint32_t)k);
+		for (size_t j = 0; used[k] && c != UINT32_MAX && j < k; j++)
+			if (used[j] && sl_behave_code(L->bh, (uint32_t)j) == c) {
+				sc[k] = (uint32_t)j;
+				any = 1;
+				break;
+			}
+	}
+	free(used);
+	free(p->same_code);
+	p->same_code = any ? sc : NULL;
+	if (!any)
+		free(sc);
+}
+
 /*
  * The sampled event's count in an interval: the sampler overflows every
  * sample_period of its event and the countdown runs on across intervals,
@@ -582,6 +614,7 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 	apply_merges(&L);
 	fill_metadata(&L, o, st);
 	locate(&L, o->top ? o->top : DEFAULT_TOP);
+	same_code(&L);
 	rc = 0;
 out:
 	sl_progress_finish(&pg);

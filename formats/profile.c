@@ -48,7 +48,8 @@ enum {
 	SEC_TEMPS = 8,  /* optional: written when the intervals carry temperatures */
 	SEC_GHZ = 9,    /* optional: written when an interval ran at another
 			   frequency (version 2) */
-	SEC_LAST = SEC_GHZ,
+	SEC_CODE = 10,  /* optional: written when phases run one code */
+	SEC_LAST = SEC_CODE,
 };
 
 static const char *const sec_names[] = {
@@ -56,7 +57,7 @@ static const char *const sec_names[] = {
 	[SEC_NOTES] = "notes",   [SEC_INTERVALS] = "interval",
 	[SEC_COUNTS] = "counts", [SEC_PHASES] = "phase",
 	[SEC_MACHINE] = "machine", [SEC_TEMPS] = "temperature",
-	[SEC_GHZ] = "frequency",
+	[SEC_GHZ] = "frequency", [SEC_CODE] = "same-code",
 };
 
 enum { MT_STR = 1, MT_U64 = 2, MT_F64 = 3 };
@@ -110,6 +111,7 @@ void sl_profile_free(sl_profile *p)
 		free_locs(p->phases[i].lines, p->phases[i].n_lines);
 	}
 	free(p->phases);
+	free(p->same_code);
 	sl_profile_init(p);
 }
 
@@ -395,6 +397,26 @@ static void enc_phases(buf *b, const sl_profile *p)
 	}
 }
 
+/* Which phase's code each phase runs: the count, then one u32 each. */
+static void enc_same_code(buf *b, const sl_profile *p)
+{
+	put_u32(b, (uint32_t)p->n_phases);
+	for (size_t i = 0; i < p->n_phases; i++)
+		put_u32(b, p->same_code[i]);
+}
+
+/* Whether same[k] names, for each of n phases, the lowest phase of its
+ * code: at most k, and that phase its own. */
+static int same_code_ok(const uint32_t *same, size_t n, size_t *bad)
+{
+	for (size_t k = 0; k < n; k++)
+		if (same[k] > k || same[same[k]] != same[k]) {
+			*bad = k;
+			return 0;
+		}
+	return 1;
+}
+
 /* A per-interval section (die temperatures, frequencies): the count,
  * then one f64 each. */
 static void enc_per_interval(buf *b, const sl_profile *p, const double *x)
@@ -439,6 +461,12 @@ static int check_writable(const sl_profile *p)
 			return -1;
 		}
 	}
+	size_t bad;
+	if (p->same_code && !same_code_ok(p->same_code, p->n_phases, &bad)) {
+		sl_error_set("cannot write the profile: phase %zu runs the code of phase %u, "
+			     "not the lowest phase of its code", bad, p->same_code[bad]);
+		return -1;
+	}
 	return 0;
 }
 
@@ -459,10 +487,11 @@ static void stream_section(buf *b, int type, const sl_profile *p, FILE *f)
 
 int sl_profile_write(const char *path, const sl_profile *p)
 {
-	int order[] = {SEC_META,   SEC_EVENTS, SEC_NOTES,   SEC_INTERVALS,
-		       SEC_COUNTS, SEC_PHASES, SEC_MACHINE, SEC_TEMPS, SEC_GHZ};
+	int order[] = {SEC_META,    SEC_EVENTS, SEC_NOTES, SEC_INTERVALS, SEC_COUNTS,
+		       SEC_PHASES,  SEC_MACHINE, SEC_TEMPS, SEC_GHZ,      SEC_CODE};
 	/* the temperature section only when there are temperatures, the
-	 * frequency section only when an interval ran at another frequency */
+	 * frequency section only when an interval ran at another frequency,
+	 * the same-code section only when phases run one code */
 	int dithered = any_dithered(p);
 	size_t NS = 7;
 	buf sec[SL_ARRAY_LEN(order)];
@@ -474,6 +503,8 @@ int sl_profile_write(const char *path, const sl_profile *p)
 		order[NS++] = SEC_TEMPS;
 	if (dithered)
 		order[NS++] = SEC_GHZ;
+	if (p->same_code)
+		order[NS++] = SEC_CODE;
 	memset(sec, 0, sizeof sec);
 	enc_meta(&sec[0], p);
 	enc_strings(&sec[1], p->events, p->n_events);
@@ -484,7 +515,10 @@ int sl_profile_write(const char *path, const sl_profile *p)
 	enc_phases(&sec[5], p);
 	put_str(&sec[6], p->machine_text);
 	for (size_t i = 7; i < NS; i++)
-		enc_per_interval(&sec[i], p, order[i] == SEC_TEMPS ? p->temp_c : p->ghz);
+		if (order[i] == SEC_CODE)
+			enc_same_code(&sec[i], p);
+		else
+			enc_per_interval(&sec[i], p, order[i] == SEC_TEMPS ? p->temp_c : p->ghz);
 
 	buf head = {0};
 	uint64_t off = HEADER_SIZE + NS * TOC_ENTRY;
@@ -919,6 +953,23 @@ static int dec_phases(cur *c, sl_profile *p)
 	return c->err ? -1 : 0;
 }
 
+static int dec_same_code(cur *c, sl_profile *p)
+{
+	uint32_t n = get_u32(c);
+	if (!c->err && n != p->n_phases)
+		return corrupt(c, "%u phases' code for %zu phases", n, p->n_phases);
+	if (c->n - c->pos != (size_t)n * 4)
+		return corrupt(c, "the phases' code does not fill the section");
+	p->same_code = sl_xmalloc((n ? n : 1) * sizeof *p->same_code);
+	for (size_t k = 0; k < n; k++)
+		p->same_code[k] = get_u32(c);
+	size_t bad;
+	if (!c->err && !same_code_ok(p->same_code, n, &bad))
+		return corrupt(c, "phase %zu runs the code of phase %u, not the lowest phase "
+			       "of its code", bad, p->same_code[bad]);
+	return c->err ? -1 : 0;
+}
+
 static int dec_machine(cur *c, sl_profile *p)
 {
 	int isnull;
@@ -1101,7 +1152,7 @@ static int decode(const char *path, const unsigned char *d, size_t size, int map
 		[SEC_NOTES] = NULL,            [SEC_INTERVALS] = dec_intervals,
 		[SEC_COUNTS] = dec_counts,     [SEC_PHASES] = dec_phases,
 		[SEC_MACHINE] = dec_machine,   [SEC_TEMPS] = dec_temps,
-		[SEC_GHZ] = dec_ghz,
+		[SEC_GHZ] = dec_ghz,           [SEC_CODE] = dec_same_code,
 	};
 	toc t[MAX_SECTIONS];
 	uint32_t ns, ver;
@@ -1127,6 +1178,8 @@ static int decode(const char *path, const unsigned char *d, size_t size, int map
 			return corrupt(&c, "temperatures precede the interval section");
 		if (t[i].type == SEC_GHZ && !seen[SEC_INTERVALS])
 			return corrupt(&c, "frequencies precede the interval section");
+		if (t[i].type == SEC_CODE && !seen[SEC_PHASES])
+			return corrupt(&c, "the phases' code precedes the phase section");
 		/* a version-1 reader skips the section: its intervals would be
 		 * taken as run at freq_ghz */
 		if (t[i].type == SEC_GHZ && ver < SL_PROFILE_VERSION)
@@ -1141,7 +1194,7 @@ static int decode(const char *path, const unsigned char *d, size_t size, int map
 			return corrupt(&c, "%zu bytes left over", c.n - c.pos);
 	}
 	for (int s = 1; s <= SEC_LAST; s++)
-		if (!seen[s] && s != SEC_TEMPS && s != SEC_GHZ) {
+		if (!seen[s] && s != SEC_TEMPS && s != SEC_GHZ && s != SEC_CODE) {
 			sl_error_set("%s: corrupt profile: no %s section; re-record it",
 				     path, sec_names[s]);
 			return -1;

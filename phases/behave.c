@@ -555,6 +555,12 @@ uint32_t sl_behave_origin(const sl_behave *b, uint32_t id)
 	return id < b->n_g ? b->g[id].from : id;
 }
 
+uint32_t sl_behave_code(const sl_behave *b, uint32_t id)
+{
+	id = sl_behave_final(b, id);
+	return id < b->n_g ? b->g[id].code : UINT32_MAX;
+}
+
 uint32_t sl_behave_interval(const sl_behave *b, size_t t)
 {
 	if (t >= b->n_seen)

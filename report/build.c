@@ -32,8 +32,10 @@ static void build_phases(sl_report *r, const sl_profile *p)
 	size_t k = 0;
 	for (uint32_t id = 0; id < n_ids; id++) {
 		at[id] = k;
-		if (cnt[id])
-			r->phases[k++].id = id;
+		if (cnt[id]) {
+			r->phases[k].id = r->phases[k].same_code = id;
+			k++;
+		}
 	}
 	for (size_t i = 0; i < p->n_intervals; i++) {
 		sl_rep_phase *ph = &r->phases[at[p->iv[i].phase]];
@@ -51,6 +53,7 @@ static void build_phases(sl_report *r, const sl_profile *p)
 		ph->n_funcs = pi->n_funcs;
 		ph->lines = pi->lines;
 		ph->n_lines = pi->n_lines;
+		ph->same_code = p->same_code ? p->same_code[i] : pi->id;
 	}
 	for (size_t i = 0; i < r->n_phases; i++) {
 		sl_rep_phase *ph = &r->phases[i];

@@ -704,6 +704,9 @@ static void code_section(FILE *f, const sl_report *r, const colours *col)
 		swatch(f, col->key[r->rank[i]]);
 		esc(f, ph->name);
 		fputs("</h3>\n", f);
+		if (ph->same_code != ph->id)
+			fprintf(f, "<p class=\"hint\">The code of phase %u, run with other "
+				"event rates (the data it works on).</p>\n", ph->same_code);
 		if (!ph->n_funcs && !ph->n_lines) {
 			fputs("<p class=\"na\">No samples fell in this phase.</p></div>\n", f);
 			continue;

@@ -161,6 +161,8 @@ static void phases(sl_json *w, const sl_report *r)
 			knum(w, "scheduled_time_s", k ? ph->time_at[ph->sched_k] : NAN);
 			knum(w, "scheduled_energy_j", k ? ph->energy_at[ph->sched_k] : NAN);
 		}
+		if (ph->same_code != ph->id)
+			kint(w, "same_code_as", ph->same_code);
 		kline(w, "\n     ", "functions");
 		code(w, ph->funcs, ph->n_funcs);
 		kline(w, "\n     ", "lines");

@@ -1,7 +1,9 @@
 /*
  * `sleuth phases [PROFILE]`: what the run found, at a glance: one line per
- * phase (intervals, instances, share of time, its top code) and a timeline
- * of the phases over the run's time, in 80 columns (coloured on a TTY).
+ * phase (intervals, instances, share of time, its top code), the phases
+ * that run one code with other event rates (behaviour phases: two lines
+ * with the same top code are one code on other data), and a timeline of
+ * the phases over the run's time, in 80 columns (coloured on a TTY).
  */
 #include <getopt.h>
 #include <math.h>
@@ -134,6 +136,44 @@ static void phase_table(const sl_profile *p, size_t top)
 	free(order);
 }
 
+/* The phases that run one code and behave apart (a code phase split by
+ * its event rates: docs/phases.md, "Behaviour phases"), one line per
+ * code with each phase's cycles per instruction. */
+static void same_code_lines(const sl_profile *p)
+{
+	size_t np = p->n_phases;
+	if (!p->same_code)
+		return;
+	double *cyc = sl_xcalloc(np, sizeof *cyc), *ins = sl_xcalloc(np, sizeof *ins);
+	for (size_t i = 0; i < p->n_intervals; i++) {
+		cyc[p->iv[i].phase] += (double)p->iv[i].cycles;
+		ins[p->iv[i].phase] += (double)p->iv[i].instructions;
+	}
+	int head = 0;
+	for (size_t c = 0; c < np; c++) {
+		size_t n = 0;
+		for (size_t k = c; k < np; k++)
+			n += p->same_code[k] == c && ins[k] > 0;
+		if (n < 2)
+			continue;
+		if (!head++)
+			printf("\nphases of one code that behave apart (cycles per instruction):\n");
+		char line[WIDTH + 1] = "  phases";
+		for (size_t k = c, j = 0; k < np; k++) {
+			if (p->same_code[k] != c || !(ins[k] > 0))
+				continue;
+			char item[64];
+			snprintf(item, sizeof item, "%s %zu (%.2f)", j++ ? "," : "", k,
+				 cyc[k] / ins[k]);
+			if (append(line, WIDTH, item) < 0)
+				break;
+		}
+		printf("%s\n", line);
+	}
+	free(cyc);
+	free(ins);
+}
+
 /* The phases over the run's time, one character per 1/TIMELINE of it
  * (util/term.h), coloured on a terminal. */
 static void timeline(const sl_profile *p)
@@ -239,6 +279,7 @@ static int run(const opts *o, sl_profile *p)
 		       "the program's\n         stages (see the note below)\n", p->n_phases,
 		       p->n_intervals);
 	phase_table(p, (size_t)o->top);
+	same_code_lines(p);
 	timeline(p);
 	if (o->events)
 		event_table(p);
@@ -268,7 +309,9 @@ const struct sl_cmd sl_cmd_phases = {
 		 "One line per phase of PROFILE (default sleuth.prof), the largest\n"
 		 "first: its id, how many intervals and instances it has, its share\n"
 		 "of the run's time and its most sampled functions and source line;\n"
-		 "then a timeline of the phases, one character per bucket of\n"
+		 "then the phases that run one code with other event rates (the\n"
+		 "same code on other data), each with its cycles per instruction,\n"
+		 "and a timeline of the phases, one character per bucket of\n"
 		 "intervals.  Above the table: how many phases cover 90% of the\n"
 		 "time, and a warning when the phases look like sampling noise.\n\n"
 		 "  -t, --top N    list the N largest phases (default 20; 0: all)\n"

@@ -208,6 +208,11 @@ uint32_t sl_behave_interval(const sl_behave *b, size_t t);
  * behaviours of one code that take turns, sl_behave_finish), else `id`:
  * the code it runs is that phase's. */
 uint32_t sl_behave_origin(const sl_behave *b, uint32_t id);
+/* The code phase that phase `id` (the group it ended in) runs, after the
+ * code phases merged (sl_behave_merge_code); UINT32_MAX for an id that
+ * never was a group.  Phases of one code phase run the same code and
+ * behave apart (their event rates). */
+uint32_t sl_behave_code(const sl_behave *b, uint32_t id);
 /* Code phase `from` is code phase `into` (their branch vectors could not
  * be told apart): its groups become `into`'s, and groups that behave
  * alike (centroids within half the threshold) are merged. */

@@ -90,6 +90,12 @@ typedef struct sl_profile {
 	 * before 2026-11-27). */
 	char *sample_event;
 	uint64_t sample_period;
+	/* n_phases entries, or NULL when every phase runs code of its own (no
+	 * behaviour phases, profiles before 2026-11-27): phase k runs the same
+	 * code as phase same_code[k], the lowest phase with intervals that
+	 * runs it (k itself when none lower does; behaviour phases of one
+	 * code phase, docs/phases.md) */
+	uint32_t *same_code;
 } sl_profile;
 
 /* One run of consecutive intervals of the same phase. */

@@ -26,6 +26,9 @@ typedef struct sl_rep_phase {
 	size_t n_funcs;
 	const sl_codeloc *lines;
 	size_t n_lines;
+	/* the lowest phase that runs the same code (and behaves apart: the
+	 * profile's same_code), or id itself */
+	uint32_t same_code;
 	/* Model event cells of this phase's intervals: counted in the
 	 * interval, interpolated from elsewhere, or never measured. NAN when
 	 * the profile has no counts. */

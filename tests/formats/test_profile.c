@@ -414,6 +414,67 @@ static void test_frequencies(void **state)
 	free(f);
 }
 
+/* Which phase's code each phase runs (an optional section, written only
+ * when phases share code): round trip; a reader that skips it (before it
+ * existed) keeps the rest; the writer and reader refuse a phase that
+ * names a higher phase, or one not the lowest of its code. */
+static void test_same_code(void **state)
+{
+	(void)state;
+	sl_profile a, b;
+	make_profile(&a, 20);
+	char *f = tpath("code.prof");
+	assert_int_equal(sl_profile_write(f, &a), 0);
+	assert_int_equal(sl_profile_read(f, &b), 0);
+	assert_null(b.same_code); /* none recorded: no section */
+	sl_profile_free(&b);
+	a.same_code = sl_xmalloc(2 * sizeof *a.same_code);
+	a.same_code[0] = 0;
+	a.same_code[1] = 0;
+	assert_int_equal(sl_profile_write(f, &a), 0);
+	assert_int_equal(sl_profile_read(f, &b), 0);
+	assert_non_null(b.same_code);
+	assert_int_equal(b.same_code[0], 0);
+	assert_int_equal(b.same_code[1], 0);
+	sl_profile_free(&b);
+
+	/* the section is the last, type 10: a file whose table names it
+	 * type 11 (a later section this reader skips) reads without it */
+	size_t n, off = 0, len = 0;
+	unsigned char *d = slurp(f, &n), *crc = NULL;
+	find_section(d, 10, &off, &len, &crc);
+	assert_int_equal(len, 4 + 2 * 4);
+	unsigned char *d2 = sl_xmalloc(n);
+	memcpy(d2, d, n);
+	uint32_t ns;
+	memcpy(&ns, d2 + 12, 4);
+	for (size_t t = 24; t < 24 + 24 * (size_t)le32toh(ns); t += 24)
+		if (d2[t] == 10)
+			d2[t] = 11;
+	char *g = tpath("later.prof");
+	spit(g, d2, n);
+	assert_int_equal(sl_profile_read(g, &b), 0);
+	assert_null(b.same_code);
+	sl_profile_free(&b);
+	unlink(g);
+	free(g);
+	/* phase 0 runs phase 1's code: not the lowest */
+	memcpy(d2, d, n);
+	uint32_t one = htole32(1);
+	memcpy(d2 + off + 4, &one, 4);
+	fix_crc(d2, off, len, d2 + (crc - d));
+	expect_reject(d2, n, "phase 0 runs the code of phase 1, not the lowest phase of its code");
+	free(d2);
+	free(d);
+
+	a.same_code[0] = 1;
+	assert_int_equal(sl_profile_write(f, &a), -1);
+	assert_non_null(strstr(sl_error(), "phase 0 runs the code of phase 1"));
+	sl_profile_free(&a);
+	unlink(f);
+	free(f);
+}
+
 static void test_corruption(void **state)
 {
 	(void)state;
@@ -637,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_write_refuses),
 		cmocka_unit_test(test_corruption),
 		cmocka_unit_test(test_frequencies),
+		cmocka_unit_test(test_same_code),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_both_paths),
 		cmocka_unit_test(test_million),

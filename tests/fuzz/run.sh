@@ -46,6 +46,11 @@ if [ ! -d "$seed_dir" ]; then
 		"$SLEUTH" simulate -q "$SRC/data/workloads/gcc-like.yaml" --intervals 4 \
 			--dither 2:1.60 -o trace-dither.yaml
 		"$SLEUTH" run -q --replay trace-dither.yaml -o p-dither.prof
+		# a profile with the same-code section (two phases of one code)
+		"$SLEUTH" simulate -q "$SRC/data/workloads/hard/same-code.yaml" --intervals 20 \
+			-m "$SRC/data/sim/nehalem-i7-920-hard.yaml" -o trace-same.yaml
+		"$SLEUTH" run -q --replay trace-same.yaml \
+			--machine "$SRC/data/machines/sim-nehalem-i7-920-hard.yaml" -o p-same.prof
 		"$SLEUTH" predict p.prof --all --per instance --format csv -o pred.csv
 		"$SLEUTH" schedule p.prof --min-edp -o s.yaml
 		"$SLEUTH" schedule p.prof --min-energy --format json -o s.json
@@ -61,7 +66,7 @@ if [ ! -d "$seed_dir" ]; then
 		"$SRC"/data/workloads/train/uncore/*.yaml "$SRC"/data/workloads/train/stalls/*.yaml \
 		"$seed_dir/workload/"
 	cp "$g/s.yaml" "$g/s.json" "$seed_dir/schedule/"
-	cp "$g/p.prof" "$g/p-temp.prof" "$g/p-dither.prof" "$seed_dir/profile/"
+	cp "$g/p.prof" "$g/p-temp.prof" "$g/p-dither.prof" "$g/p-same.prof" "$seed_dir/profile/"
 	cp "$g/power-head.csv" "$seed_dir/powerlog/"
 	cp "$SRC/data/measurements/idle.csv" "$seed_dir/idlelog/"
 	cp "$g/idle.csv" "$seed_dir/idlelog/idle-sim.csv"
