@@ -6,11 +6,9 @@
 # (written before measurement)") is measured, so each of its workloads is
 # also replayed with 4 counters on the hard machine's model and predicted
 # with the mlp model at 1.60 GHz, its profile holding as many intervals as
-# the trace.  data/workloads/unseen2/ to data/workloads/unseen19/ were
-# each measured once, blind (docs/benchmarks.md), and
-# data/workloads/unseen20/ is not measured yet and is to be measured
-# once, blind: the workloads of these nineteen sets are only simulated
-# here, and no model runs on them.  Each
+# the trace.  data/workloads/unseen2/ to data/workloads/unseen20/ were
+# each measured once, blind (docs/benchmarks.md): the workloads of these
+# nineteen sets are only simulated here, and no model runs on them.  Each
 # is simulated at 2.66 GHz (seed 1); each set must hold its six workloads.
 # No accuracy is checked here.
 . "$(dirname "$0")/../lib.sh"
