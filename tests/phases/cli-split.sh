@@ -97,7 +97,7 @@
 # (docs/phases.md, "Two behaviours that take turns closely"; measured
 # 1.000, 0.712 before).  The profile says which phases run one code:
 # same-code's two phases are listed by `sleuth phases` and named by the
-# JSON report's same_code_as, and not with --split off.
+# report (HTML, and JSON's same_code_as), and not with --split off.
 . "$SRCDIR/tests/lib.sh"
 cd "$T" || exit 1
 hard=$SRCDIR/data/machines/sim-nehalem-i7-920-hard.yaml
@@ -161,6 +161,9 @@ echo "$same" | grep -Eq '^  phases [0-9]+ \([0-9.]+\), [0-9]+ \([0-9.]+\)$' && o
 "$SLEUTH" phases same-code-off.prof | grep -q 'of one code' && fail "same-code: one code without --split" || ok
 "$SLEUTH" report same-code-1.prof --format json -o sc.json 2>/dev/null &&
 	grep -Eq '"same_code_as": [0-9]+' sc.json && ok || fail "same-code: no same_code_as in the JSON report"
+"$SLEUTH" report same-code-1.prof -o sc.html 2>/dev/null &&
+	grep -Eq 'The code of phase [0-9]+, run with other event rates' sc.html && ok ||
+	fail "same-code: the HTML report does not say whose code a phase runs"
 # js-bundle (unseen12) at seed 1: its parse of its own and its vendored
 # modules take turns run by run 0.18 apart, under half the threshold,
 # split since docs/phases.md, "Two behaviours that take turns closely"
