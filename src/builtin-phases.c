@@ -138,16 +138,34 @@ static void phase_table(const sl_profile *p, size_t top)
 
 /* The phases that run one code and behave apart (a code phase split by
  * its event rates: docs/phases.md, "Behaviour phases"), one line per
- * code with each phase's cycles per instruction. */
+ * code: each phase's cycles per instruction and, of the events counted in
+ * at least half of each one's intervals (the pinned and uncore ones), the
+ * one whose rate differs most between them (in log(1 + rate), the
+ * behaviour features' scale), per 1000 instructions. */
 static void same_code_lines(const sl_profile *p)
 {
-	size_t np = p->n_phases;
+	size_t np = p->n_phases, ne = p->has_counts ? p->n_events : 0;
 	if (!p->same_code)
 		return;
 	double *cyc = sl_xcalloc(np, sizeof *cyc), *ins = sl_xcalloc(np, sizeof *ins);
+	size_t *n_iv = sl_xcalloc(np, sizeof *n_iv);
+	/* per phase and event: the count, the instructions and the intervals
+	 * where it was counted */
+	double *ev = sl_xcalloc(np * ne + 1, sizeof *ev), *evi = sl_xcalloc(np * ne + 1, sizeof *evi);
+	size_t *evn = sl_xcalloc(np * ne + 1, sizeof *evn);
 	for (size_t i = 0; i < p->n_intervals; i++) {
-		cyc[p->iv[i].phase] += (double)p->iv[i].cycles;
-		ins[p->iv[i].phase] += (double)p->iv[i].instructions;
+		size_t ph = p->iv[i].phase;
+		cyc[ph] += (double)p->iv[i].cycles;
+		ins[ph] += (double)p->iv[i].instructions;
+		n_iv[ph]++;
+		for (size_t e = 0; e < ne; e++) {
+			uint64_t x = p->counts[i * ne + e];
+			if (x == SL_MISSING)
+				continue;
+			ev[ph * ne + e] += (double)x;
+			evi[ph * ne + e] += (double)p->iv[i].instructions;
+			evn[ph * ne + e]++;
+		}
 	}
 	int head = 0;
 	for (size_t c = 0; c < np; c++) {
@@ -156,22 +174,58 @@ static void same_code_lines(const sl_profile *p)
 			n += p->same_code[k] == c && ins[k] > 0;
 		if (n < 2)
 			continue;
-		if (!head++)
-			printf("\nphases of one code that behave apart (cycles per instruction):\n");
-		char line[WIDTH + 1] = "  phases";
-		for (size_t k = c, j = 0; k < np; k++) {
+		size_t best = SIZE_MAX;
+		double spread = 0;
+		for (size_t e = 0; e < ne; e++) {
+			double lo = HUGE_VAL, hi = -HUGE_VAL;
+			int all = 1;
+			for (size_t k = c; k < np && all; k++) {
+				if (p->same_code[k] != c || !(ins[k] > 0))
+					continue;
+				size_t j = k * ne + e;
+				all = 2 * evn[j] >= n_iv[k] && evi[j] > 0;
+				if (all) {
+					double x = log1p(1000 * ev[j] / evi[j]);
+					lo = SL_MIN(lo, x), hi = SL_MAX(hi, x);
+				}
+			}
+			if (all && hi - lo > spread)
+				spread = hi - lo, best = e;
+		}
+		char *cpi = sl_xstrdup(""), *rate = sl_xstrdup(""), *ids = sl_xstrdup("");
+		size_t shown = 0;
+		for (size_t k = c; k < np; k++) {
 			if (p->same_code[k] != c || !(ins[k] > 0))
 				continue;
-			char item[64];
-			snprintf(item, sizeof item, "%s %zu (%.2f)", j++ ? "," : "", k,
-				 cyc[k] / ins[k]);
-			if (append(line, WIDTH, item) < 0)
-				break;
+			const char *sep = shown++ ? ", " : "";
+			char *t = sl_xasprintf("%s%s%zu", ids, sep, k);
+			free(ids), ids = t;
+			t = sl_xasprintf("%s%s%.2f", cpi, sep, cyc[k] / ins[k]);
+			free(cpi), cpi = t;
+			if (best != SIZE_MAX) {
+				size_t q = k * ne + best;
+				t = sl_xasprintf("%s%s%.3g", rate, sep, 1000 * ev[q] / evi[q]);
+				free(rate), rate = t;
+			}
 		}
-		printf("%s\n", line);
+		if (!head++)
+			printf("\nphases of one code that behave apart (cycles per instruction, and the\n"
+			       "rate per 1000 instructions most apart among the events counted throughout):\n");
+		char *text = best != SIZE_MAX
+				     ? sl_xasprintf("phases %s: %s; %s %s", ids, cpi, p->events[best], rate)
+				     : sl_xasprintf("phases %s: %s", ids, cpi);
+		sl_term_wrap(stdout, "  ", text, 4, WIDTH);
+		free(text);
+		free(cpi);
+		free(rate);
+		free(ids);
 	}
 	free(cyc);
 	free(ins);
+	free(n_iv);
+	free(ev);
+	free(evi);
+	free(evn);
 }
 
 /* The phases over the run's time, one character per 1/TIMELINE of it
@@ -310,10 +364,11 @@ const struct sl_cmd sl_cmd_phases = {
 		 "first: its id, how many intervals and instances it has, its share\n"
 		 "of the run's time and its most sampled functions and source line;\n"
 		 "then the phases that run one code with other event rates (the\n"
-		 "same code on other data), each with its cycles per instruction,\n"
-		 "and a timeline of the phases, one character per bucket of\n"
-		 "intervals.  Above the table: how many phases cover 90% of the\n"
-		 "time, and a warning when the phases look like sampling noise.\n\n"
+		 "same code on other data), with their cycles per instruction and\n"
+		 "the rate most apart between them, and a timeline of the phases,\n"
+		 "one character per bucket of intervals.  Above the table: how\n"
+		 "many phases cover 90% of the time, and a warning when the phases\n"
+		 "look like sampling noise.\n\n"
 		 "  -t, --top N    list the N largest phases (default 20; 0: all)\n"
 		 "  -e, --events   also how many intervals of each phase measured\n"
 		 "                 each event\n",
