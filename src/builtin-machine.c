@@ -184,20 +184,19 @@ static void can_predict(const sl_machine *m)
 							: "no prefetches");
 	/* the LLC hits' term of the mlp model (docs/models.md, "The LLC hits'
 	 * exposure") */
-	if (ocyc && sl_machine_llc_chase(m, sl_machine_fmax(m)) > 0)
-		printf("  LLC hits (mlp model)  %s\n",
-		       sl_machine_role(m, "l2_miss_stall_cycles") &&
-				       sl_machine_role(m, "miss_stall_cycles") &&
-				       sl_machine_role(m, "llc_references")
-			       ? (sl_machine_role(m, "l2_miss_stall_episodes") &&
-						  sl_machine_role(m, "miss_stall_episodes")
-					  ? "exposure counted (l2_miss_stall_cycles less "
-					    "miss_stall_cycles), scaled by memory: llc_chase_ns, "
-					    "each stall episode less a hit's latency drop"
-					  : "exposure counted (l2_miss_stall_cycles less "
-					    "miss_stall_cycles), scaled by memory: llc_chase_ns")
+	if (ocyc && sl_machine_llc_chase(m, sl_machine_fmax(m)) > 0) {
+		int counted = sl_machine_role(m, "l2_miss_stall_cycles") &&
+			      sl_machine_role(m, "miss_stall_cycles") &&
+			      sl_machine_role(m, "llc_references");
+		int episodes = sl_machine_role(m, "l2_miss_stall_episodes") &&
+			       sl_machine_role(m, "miss_stall_episodes");
+		printf("  LLC hits (mlp model)  %s%s\n",
+		       counted ? "exposure counted (l2_miss_stall_cycles less miss_stall_cycles), "
+				 "scaled by memory: llc_chase_ns"
 			       : "cost per hit of the llc probe: counting the exposure needs the "
-				 "roles l2_miss_stall_cycles, miss_stall_cycles and llc_references");
+				 "roles l2_miss_stall_cycles, miss_stall_cycles and llc_references",
+		       counted && episodes ? ", each stall episode less a hit's latency drop" : "");
+	}
 	printf("  time (linear model)   yes\n");
 	if (sl_machine_complete(m))
 		printf("  power and energy      yes: fitted model, %zu terms\n", m->n_terms);
