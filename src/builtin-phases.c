@@ -142,6 +142,12 @@ static void phase_table(const sl_profile *p, size_t top)
  * at least half of each one's intervals (the pinned and uncore ones), the
  * one whose rate differs most between them (in log(1 + rate), the
  * behaviour features' scale), per 1000 instructions. */
+/* Whether phase k, with instructions, runs the code of phase c. */
+static int of_code(const sl_profile *p, const double *ins, size_t k, size_t c)
+{
+	return p->same_code[k] == c && ins[k] > 0;
+}
+
 static void same_code_lines(const sl_profile *p)
 {
 	size_t np = p->n_phases, ne = p->has_counts ? p->n_events : 0;
@@ -171,7 +177,7 @@ static void same_code_lines(const sl_profile *p)
 	for (size_t c = 0; c < np; c++) {
 		size_t n = 0;
 		for (size_t k = c; k < np; k++)
-			n += p->same_code[k] == c && ins[k] > 0;
+			n += of_code(p, ins, k, c);
 		if (n < 2)
 			continue;
 		size_t best = SIZE_MAX;
@@ -180,7 +186,7 @@ static void same_code_lines(const sl_profile *p)
 			double lo = HUGE_VAL, hi = -HUGE_VAL;
 			int all = 1;
 			for (size_t k = c; k < np && all; k++) {
-				if (p->same_code[k] != c || !(ins[k] > 0))
+				if (!of_code(p, ins, k, c))
 					continue;
 				size_t j = k * ne + e;
 				all = 2 * evn[j] >= n_iv[k] && evi[j] > 0;
@@ -195,7 +201,7 @@ static void same_code_lines(const sl_profile *p)
 		char *cpi = sl_xstrdup(""), *rate = sl_xstrdup(""), *ids = sl_xstrdup("");
 		size_t shown = 0;
 		for (size_t k = c; k < np; k++) {
-			if (p->same_code[k] != c || !(ins[k] > 0))
+			if (!of_code(p, ins, k, c))
 				continue;
 			const char *sep = shown++ ? ", " : "";
 			char *t = sl_xasprintf("%s%s%zu", ids, sep, k);
