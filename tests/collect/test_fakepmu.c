@@ -206,18 +206,20 @@ static double dram_rate_of_ipc(double ipc)
 	return 0; /* an interval across phases */
 }
 
-/* Each pure phase's interval of p has share times that phase's reads per
- * instruction in its uncore event (events[1]), within 20%; how many such
- * intervals of the first two phases there were (both > 0 asserted).  The
- * core counters and the uncore box are read by separate calls and the
- * target runs on between them, longer on a loaded machine and under
- * valgrind (8.0% more reads in one interval of a CI run beside other
- * jobs, 2026-11-27): what the bound must catch is a box left out (half),
- * a count that is not the interval's own (growing) or one channel's share
- * taken for the whole (a sixth). */
-static void check_dram_rates(const sl_profile *p, double share)
+/* Whether each pure phase's interval of p has share times that phase's
+ * reads per instruction in its uncore event (events[1]), within 20%, and
+ * the first two phases have such intervals; with `strict` each is
+ * asserted.  The core counters and the uncore box are read by separate
+ * calls and the target runs on between them, longer on a loaded machine
+ * and under valgrind (8.0% more reads in one interval of a CI run beside
+ * other jobs, 2026-11-27; past 20% in one under valgrind, another):
+ * what the bound must catch is a box left out (half), a count that is
+ * not the interval's own (growing) or one channel's share taken for the
+ * whole (a sixth). */
+static int dram_rates(const sl_profile *p, double share, int strict)
 {
 	size_t pure[3] = {0};
+	int ok = 1;
 	for (size_t i = 0; i < p->n_intervals; i++) {
 		const uint64_t *c = &p->counts[i * p->n_events];
 		const sl_prof_interval *v = &p->iv[i];
@@ -225,12 +227,36 @@ static void check_dram_rates(const sl_profile *p, double share)
 		if (want == 0 || v->instructions < 50000000)
 			continue;
 		double got = (double)c[1] / (double)v->instructions;
-		print_message("interval %zu: IPC %.3f, %.5f reads per instruction (%.5f x %.3f)\n",
-			      i, (double)v->instructions / (double)v->cycles, got, want, share);
-		assert_true(got > 0.8 * want * share && got < 1.2 * want * share);
+		int in = got > 0.8 * want * share && got < 1.2 * want * share;
+		if (strict) {
+			print_message("interval %zu: IPC %.3f, %.5f reads per instruction "
+				      "(%.5f x %.3f)\n", i,
+				      (double)v->instructions / (double)v->cycles, got, want, share);
+			assert_true(in);
+		}
+		ok &= in;
 		pure[want == 0.002 ? 0 : want == 0.02 ? 1 : 2]++;
 	}
-	assert_true(pure[0] >= 1 && pure[1] >= 1);
+	if (strict)
+		assert_true(pure[0] >= 1 && pure[1] >= 1);
+	return ok && pure[0] >= 1 && pure[1] >= 1;
+}
+
+/* uncore_run_event, its DRAM rates then checked (dram_rates): a run off
+ * the bound is taken again, up to twice, and the third asserted.  What
+ * the bound catches (a box left out, a count not the interval's own, one
+ * channel taken for all) is off in every run; the target running on
+ * between the reads of a loaded machine, in one. */
+static void uncore_rates_run(const char *opts, const char *unc, double share, sl_profile *p,
+			     char **note)
+{
+	for (int run = 0;; run++) {
+		uncore_run_event(opts, unc, p, note);
+		if (dram_rates(p, share, run == 2) || run == 2)
+			return;
+		sl_profile_free(p);
+		free(*note);
+	}
 }
 
 /* Permitted (paranoid 0), two sockets: in every interval the uncore event
@@ -242,7 +268,7 @@ static void test_uncore_counted(void **state)
 	(void)state;
 	sl_profile p;
 	char *note;
-	uncore_run("paranoid=0,uncore=nhm_unc,sockets=2", &p, &note);
+	uncore_rates_run("paranoid=0,uncore=nhm_unc,sockets=2", UNC_EVENT, 1.0, &p, &note);
 	assert_null(note);
 	size_t seen[4] = {0};
 	for (size_t i = 0; i < p.n_intervals; i++) {
@@ -256,7 +282,6 @@ static void test_uncore_counted(void **state)
 			}
 		assert_int_equal(core, 1); /* the uncore event took no counter */
 	}
-	check_dram_rates(&p, 1.0);
 	for (size_t e = 0; e < 4; e++)
 		assert_true(seen[e] > 0); /* the core events still rotate */
 	assert_int_equal(p.n_notes, 0);
@@ -319,17 +344,15 @@ static void test_uncore_channels(void **state)
 	(void)state;
 	sl_profile p;
 	char *note;
-	uncore_run_event("paranoid=0,uncore=skx_unc_imc,sockets=2",
-			 "skx_unc_imc::UNC_M_CAS_COUNT:RD", &p, &note);
+	uncore_rates_run("paranoid=0,uncore=skx_unc_imc,sockets=2",
+			 "skx_unc_imc::UNC_M_CAS_COUNT:RD", 1.0, &p, &note);
 	assert_null(note);
 	for (size_t i = 0; i < p.n_intervals; i++)
 		assert_true(p.counts[i * p.n_events + 1] != SL_MISSING);
-	check_dram_rates(&p, 1.0);
 	sl_profile_free(&p);
-	uncore_run_event("paranoid=0,uncore=skx_unc_imc,sockets=2",
-			 "skx_unc_imc4::UNC_M_CAS_COUNT:RD", &p, &note);
+	uncore_rates_run("paranoid=0,uncore=skx_unc_imc,sockets=2",
+			 "skx_unc_imc4::UNC_M_CAS_COUNT:RD", 1.0 / 6, &p, &note);
 	assert_null(note);
-	check_dram_rates(&p, 1.0 / 6);
 	sl_profile_free(&p);
 	static const char *const absent[] = {"paranoid=0,uncore=0",
 					     "paranoid=0,uncore=nhm_unc"};
