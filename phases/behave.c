@@ -56,6 +56,13 @@
  * alternates with or takes one after the other (a drift moves across its
  * range in order, leaving no such gap); two that take turns beyond any
  * chance order (SL_BEHAVE_STRONG_ALTERNATION) are split however close.
+ * After each interval went to the nearest group of its code, a group
+ * whose own intervals hold a second behaviour as a stage inside most
+ * runs of its code -- two sides of one feature
+ * SL_BEHAVE_STAGE_SEPARATION pooled standard deviations apart, the
+ * smaller flat for three intervals or more in a row in four runs or
+ * more (split_stage) -- is split too: runs that each hold both
+ * behaviours give split_two nothing to cut.
  * Each interval is kept (group, features) for these end-of-run tests.
  * sl_behave_merge_code() makes one code phase of two that the branch
  * vectors could not tell apart.
@@ -64,6 +71,7 @@
  */
 #include "sleuth/phases.h"
 
+#include <gsl/gsl_sort.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -881,6 +889,145 @@ static int opens(const sl_behave *b, const group *a, const group *g)
 	return 1;
 }
 
+/* the stretches of a second behaviour inside the runs of its code that
+ * split_stage() reads: this many consecutive intervals or more */
+#define STAGE_STRETCH 3
+
+/* The best cut of g's intervals ts[0..n) (in log order) in one feature:
+ * the one whose two sides lie the most pooled standard deviations apart
+ * in it, each side at least 2 SL_BEHAVE_MIN_RUN intervals, a finite
+ * separation (a feature constant on a side tells nothing); v holds n
+ * values for the sorting.  Returns the
+ * separation (0 if none), *k the feature, *cut the value between the
+ * sides, *gap the difference of their means, *upper whether the side
+ * above the cut is the smaller. */
+static double best_cut(const sl_behave *b, const size_t *ts, size_t n, double *v, size_t *k,
+		       double *cut, double *gap, int *upper)
+{
+	size_t nf = b->nf;
+	double best = 0;
+	for (size_t j = 0; j < nf; j++) {
+		size_t m = 0;
+		double S = 0, Q = 0, s = 0, q = 0;
+		for (size_t i = 0; i < n; i++) {
+			double x = b->log_x[ts[i] * nf + j];
+			if (isfinite(x))
+				v[m++] = x, S += x, Q += x * x;
+		}
+		gsl_sort(v, 1, m);
+		for (size_t c = 1; c + 1 <= m; c++) {
+			s += v[c - 1], q += v[c - 1] * v[c - 1];
+			if (c < 2 * SL_BEHAVE_MIN_RUN || m - c < 2 * SL_BEHAVE_MIN_RUN || v[c - 1] == v[c])
+				continue;
+			double ma = s / (double)c, mb = (S - s) / (double)(m - c);
+			double ss = q - (double)c * ma * ma + (Q - q) - (double)(m - c) * mb * mb;
+			double sp = sqrt(SL_MAX(ss, 0) / (double)(m - 2));
+			if (sp > 0 && (mb - ma) / sp > best) {
+				best = (mb - ma) / sp, *k = j, *gap = mb - ma;
+				*cut = (v[c - 1] + v[c]) / 2;
+				*upper = 2 * (m - c) <= m;
+			}
+		}
+	}
+	return best;
+}
+
+/* Whether the smaller side of a cut (minor[i] for ts[i]) is a stage of
+ * the runs of g's code: it comes with the other side in at least half of
+ * the runs g has core intervals in, and holds flat in stretches --
+ * EXCURSION_RUNS or more of STAGE_STRETCH consecutive intervals or more,
+ * the median of them moving (least-squares slope over the stretch) by
+ * no more than SL_BEHAVE_STAGE_FLAT of the gap between the sides.  A
+ * drift moves from one side to the other once, or in blocks, not in
+ * most runs; a ramp at the edges of the runs comes in one or two
+ * intervals, or moves across the gap; noise does not stay on one side
+ * for three intervals in a row. */
+static int stage_of_runs(const sl_behave *b, const size_t *ts, const unsigned char *minor,
+			 size_t n, size_t k, double gap)
+{
+	size_t nf = b->nf, runs = 0, both = 0, n_tr = 0, run = 0;
+	size_t *rid = sl_xcalloc(n + 1, sizeof *rid);
+	double *tr = sl_xcalloc(n + 1, sizeof *tr);
+	for (size_t t = 0, i = 0; t < b->n_seen && i < n; t++) {
+		run += t && b->log_first[t];
+		if (t == ts[i])
+			rid[i++] = run;
+	}
+	int has[2] = {0, 0};
+	for (size_t i = 0, len = 0; i < n; i++) {
+		has[minor[i]] = 1;
+		if (i + 1 == n || rid[i + 1] != rid[i]) {
+			runs++, both += has[0] && has[1];
+			has[0] = has[1] = 0;
+		}
+		/* a stretch of the smaller side: consecutive intervals */
+		len = !minor[i] ? 0 : len && ts[i] == ts[i - 1] + 1 ? len + 1 : 1;
+		if (!len || (i + 1 < n && minor[i + 1] && ts[i + 1] == ts[i] + 1) ||
+		    len < STAGE_STRETCH)
+			continue;
+		double xb = 0, ib = (double)(len - 1) / 2, sxy = 0, sxx = 0;
+		for (size_t u = i + 1 - len; u <= i; u++)
+			xb += b->log_x[ts[u] * nf + k] / (double)len;
+		for (size_t u = i + 1 - len; u <= i; u++) {
+			double d = (double)(u - (i + 1 - len)) - ib;
+			sxy += d * (b->log_x[ts[u] * nf + k] - xb), sxx += d * d;
+		}
+		tr[n_tr++] = fabs(sxy / sxx * (double)(len - 1)) / gap;
+	}
+	gsl_sort(tr, 1, n_tr);
+	int ok = n_tr >= EXCURSION_RUNS && tr[n_tr / 2] <= SL_BEHAVE_STAGE_FLAT && 2 * both >= runs;
+	free(tr);
+	free(rid);
+	return ok;
+}
+
+/* A second behaviour of one code closer than the threshold, met as a
+ * stage inside the runs of its code (a simulation loop's synchronous
+ * bursts after each recording, the same code at the top of the range
+ * the loop drifts over): the runs hold both behaviours, so split_two's
+ * cut of whole runs cannot part them; a cut of the group's own core
+ * intervals in one feature, SL_BEHAVE_STAGE_SEPARATION pooled standard
+ * deviations apart, whose smaller side is a stage of the runs
+ * (stage_of_runs), makes that side a new group of the code phase: every
+ * interval of the group on its side of the cut. */
+static void split_stage(sl_behave *b)
+{
+	size_t nf = b->nf, n_old = b->n_g;
+	size_t *ts = sl_xcalloc(b->n_seen + 1, sizeof *ts);
+	double *v = sl_xcalloc(b->n_seen + 1, sizeof *v);
+	unsigned char *minor = sl_xcalloc(b->n_seen + 1, 1);
+	for (size_t j = 0; j < n_old; j++) {
+		size_t n = 0, k = 0;
+		double cut = 0, gap = 0;
+		int upper = 0;
+		for (size_t t = 0; t < b->n_seen && b->g[j].alive; t++)
+			if (core(b, t) && b->log_fin[t] == j && !in_transition(b, t))
+				ts[n++] = t;
+		if (n < 4 * SL_BEHAVE_MIN_RUN ||
+		    best_cut(b, ts, n, v, &k, &cut, &gap, &upper) < SL_BEHAVE_STAGE_SEPARATION)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			minor[i] = (b->log_x[ts[i] * nf + k] > cut) == upper;
+		if (!stage_of_runs(b, ts, minor, n, k, gap))
+			continue;
+		group *h = new_group(b, b->g[j].code, (uint32_t)j);
+		uint32_t id = h->id;
+		for (size_t t = 0; t < b->n_seen; t++) {
+			double x = b->log_x[t * nf + k];
+			if (b->log_fin[t] != j || !isfinite(x) || (x > cut) != upper)
+				continue;
+			b->log_fin[t] = id;
+			h->first = SL_MIN(h->first, t);
+			h->last = SL_MAX(h->last, t);
+			h->n++;
+			h->runs += !t || b->log_first[t] || b->log_fin[t - 1] != id;
+		}
+	}
+	free(minor);
+	free(v);
+	free(ts);
+}
+
 void sl_behave_finish(sl_behave *b)
 {
 	core_ranges(b);
@@ -956,4 +1103,5 @@ void sl_behave_finish(sl_behave *b)
 		}
 	split_two(b);
 	reassign(b);
+	split_stage(b);
 }

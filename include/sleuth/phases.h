@@ -205,7 +205,8 @@ void sl_behave_finish(sl_behave *b);
  * of the group it joined. */
 uint32_t sl_behave_interval(const sl_behave *b, size_t t);
 /* The phase that phase `id` was split off at the end of the run (two
- * behaviours of one code that take turns, sl_behave_finish), else `id`:
+ * behaviours of one code that take turns or one a stage inside the runs
+ * of the other, sl_behave_finish), else `id`:
  * the code it runs is that phase's. */
 uint32_t sl_behave_origin(const sl_behave *b, uint32_t id);
 /* The code phase that phase `id` (the group it ended in) runs, after the
@@ -232,5 +233,13 @@ void sl_behave_merge_code(sl_behave *b, uint32_t from, uint32_t into);
  * close: regular turns are two inputs of one code, not a drift or noise
  * (docs/phases.md, "Two behaviours that take turns closely") */
 #define SL_BEHAVE_STRONG_ALTERNATION 2.33
+/* a second behaviour met as a stage inside the runs of its code, closer
+ * than the threshold: a cut of a group's intervals this many pooled
+ * standard deviations apart in one feature, whose smaller side holds
+ * flat -- its stretches moving by no more than SL_BEHAVE_STAGE_FLAT of
+ * the gap between the sides -- in most runs of the code
+ * (docs/phases.md, "A stage inside the runs of a code") */
+#define SL_BEHAVE_STAGE_SEPARATION 4.2
+#define SL_BEHAVE_STAGE_FLAT (1.0 / 3)
 
 #endif

@@ -28,7 +28,10 @@
  * time, keeps its own phase when it recurs (not when it is the only pure
  * behaviour of its code); a later stage of a code's runs that each run
  * ramps into keeps its own phase when the older behaviour opens every one
- * of its runs (not when nothing of the older one does). */
+ * of its runs (not when nothing of the older one does); and a second
+ * behaviour under half the threshold away that holds flat for a stretch
+ * inside most runs of its code is split at the end (not a ramp as far
+ * away, nor stretches too short to tell). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -803,6 +806,54 @@ static void test_finish_keeps_stages(void **state)
 	stage_runs(0, 0);
 }
 
+/* A second behaviour met as a stage inside the runs of its code, closer
+ * than half the threshold (spiking-net's synchronous bursts after each
+ * recording, at the top of the range the asynchronous loop drifts over):
+ * six runs of code 0, each a mixed first interval, five intervals of the
+ * stage, then twenty of A drifting over 0-0.35 in the second feature.
+ * Every run holds both, so no cut of whole runs parts them.  mode 0: the
+ * stage holds flat at 0.7 -- split at the end; mode 1: it ramps from
+ * 1.0 down to 0.6, as far from A, moving across half the gap -- a
+ * transition, kept whole; mode 2: it holds flat in three runs only
+ * (runs 1, 3 and 5) -- too few to be a stage of the runs, kept whole. */
+static void flat_stage(int mode, int want_split)
+{
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	double x[2];
+	size_t t = 0, ta = 0, tb = 0;
+	for (int run = 0; run < 6; run++) {
+		int len = mode == 2 && run % 2 == 0 ? 0 : 5;
+		feat(x, 4.0, 4.0, (int)t);
+		sl_behave_assign(b, 1, x), t++;
+		for (int k = 0; k < 1 + len + 20; k++, t++) {
+			double a = 0.175 + 0.175 * sin(0.02 * (double)t), v = a;
+			if (k >= 1 && k <= len)
+				v = mode == 1 ? 1.0 - 0.1 * (k - 1) : 0.7;
+			x[0] = 0.03 * sin((double)t * 1.7);
+			x[1] = v + 0.03 * cos((double)t * 2.3);
+			sl_behave_assign(b, 0, x);
+			if (run == 3 && k == 2)
+				tb = t;
+			if (run == 3 && k == 12)
+				ta = t;
+		}
+	}
+	feat(x, 4.0, 4.0, (int)t);
+	sl_behave_assign(b, 1, x);
+	assert_int_equal(sl_behave_interval(b, ta), sl_behave_interval(b, tb));
+	sl_behave_finish(b);
+	assert_int_equal(sl_behave_interval(b, ta) != sl_behave_interval(b, tb), want_split);
+	sl_behave_free(b);
+}
+
+static void test_finish_splits_flat_stage(void **state)
+{
+	(void)state;
+	flat_stage(0, 1);
+	flat_stage(1, 0);
+	flat_stage(2, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -823,6 +874,7 @@ int main(void)
 		cmocka_unit_test(test_finish_splits_alternating),
 		cmocka_unit_test(test_finish_keeps_excursions),
 		cmocka_unit_test(test_finish_keeps_stages),
+		cmocka_unit_test(test_finish_splits_flat_stage),
 		cmocka_unit_test(test_merge_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
