@@ -227,7 +227,7 @@ void sl_behave_merge_code(sl_behave *b, uint32_t from, uint32_t into);
  * another) lying this many pooled standard deviations apart: drift fills
  * the space between its sides, two data sets leave it empty
  * (docs/phases.md, "Two behaviours in blocks") */
-#define SL_BEHAVE_BLOCK_SEPARATION 5.0
+#define SL_BEHAVE_BLOCK_SEPARATION 4.5
 /* ... or that take turns this many standard deviations more often than a
  * random order of their runs would (a one-sided chance of 1%), however
  * close: regular turns are two inputs of one code, not a drift or noise

@@ -71,10 +71,12 @@
 # "The memory controller's reads as a behaviour feature"): order-match
 # at seed 3 (a journal replay through the matcher's code that streams from
 # DRAM, its core stalls like the matcher's on books in the caches) must
-# reach ARI >= 0.95 (measured 0.967) and does not without the count, on
-# the hard machine less its dram_reads line (measured 0.559: the check
-# that the test can fail), both sampled every 49999 branches as when it
-# was measured (the default for its 2.5·10⁷-instruction intervals is
+# reach ARI >= 0.95 (measured 0.967); without the count, on the hard
+# machine less its dram_reads line, the core's events part them only in
+# blocks 4.5-5 pooled deviations apart, which the block split takes since
+# its bound came down to 4.5 ("Two behaviours in blocks", 2026-11-27):
+# it must reach 0.95 too (measured 0.987; 0.559 at the old bound of 5),
+# both sampled every 49999 branches as when it was measured (the default for its 2.5·10⁷-instruction intervals is
 # 12500 since 2026-11-27, whose samples tell the code apart alone: 0.987); qc-integrals at seed 2 (the MP2 batches'
 # integrals, 4.08 deviations from the Fock builds' without the count) must
 # reach 0.95 (measured 1.000; 0.755).  A ramp's intervals merged into a
@@ -141,7 +143,7 @@ WDIR=$SRCDIR/data/workloads/unseen2 at_least kv-lsm 2 0.95
 sed '/^  dram_reads:/d' "$hard" > nodram.yaml
 a=$("$SLEUTH" run -q --replay order-match-3.yaml --machine nodram.yaml --score \
 	--sample-period 49999 -o off.prof | ari)
-awk -v a="$a" 'BEGIN { exit !(a < 0.8) }' && ok || fail "order-match, seed 3: ARI '$a' >= 0.8 without dram_reads"
+awk -v a="$a" 'BEGIN { exit !(a >= 0.95) }' && ok || fail "order-match, seed 3: ARI '$a' < 0.95 without dram_reads"
 WDIR=$SRCDIR/data/workloads/unseen14 at_least robot-mpc 2 0.95
 WDIR=$SRCDIR/data/workloads/unseen16 at_least mqtt-broker 3 0.95
 at_least many-phases 2 0.95
