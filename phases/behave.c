@@ -896,11 +896,10 @@ static int opens(const sl_behave *b, const group *a, const group *g)
 /* The best cut of g's intervals ts[0..n) (in log order) in one feature:
  * the one whose two sides lie the most pooled standard deviations apart
  * in it, each side at least 2 SL_BEHAVE_MIN_RUN intervals, a finite
- * separation (a feature constant on a side tells nothing); v holds n
- * values for the sorting.  Returns the
+ * separation (a feature constant on a side tells nothing).  Returns the
  * separation (0 if none), *k the feature, *cut the value between the
  * sides, *gap the difference of their means, *upper whether the side
- * above the cut is the smaller. */
+ * above the cut is the smaller; v is scratch for n values. */
 static double best_cut(const sl_behave *b, const size_t *ts, size_t n, double *v, size_t *k,
 		       double *cut, double *gap, int *upper)
 {
