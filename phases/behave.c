@@ -939,8 +939,8 @@ static double best_cut(const sl_behave *b, const size_t *ts, size_t n, double *v
  * no more than SL_BEHAVE_STAGE_FLAT of the gap between the sides.  A
  * drift moves from one side to the other once, or in blocks, not in
  * most runs; a ramp at the edges of the runs comes in one or two
- * intervals, or moves across the gap; noise does not stay on one side
- * for three intervals in a row. */
+ * intervals, or moves across the gap; noise seldom keeps to the far
+ * side for three intervals in a row, run after run. */
 static int stage_of_runs(const sl_behave *b, const size_t *ts, const unsigned char *minor,
 			 size_t n, size_t k, double gap)
 {
