@@ -740,6 +740,15 @@ static brun *group_runs(const sl_behave *b, uint32_t g, size_t *n_out, double **
 	return r;
 }
 
+/* The pooled standard deviation of two samples given each one's count,
+ * mean and sum of squares: what split_two and split_stage measure the
+ * gap between two sides in. */
+static double pooled_sd(double na, double ma, double qa, double nb, double mb, double qb)
+{
+	double ss = qa - na * ma * ma + qb - nb * mb * mb;
+	return sqrt(SL_MAX(ss, 0) / (na + nb - 2));
+}
+
 /* The best split of g's runs in two (runs sorted by one feature's mean, cut
  * once): the one whose two sides lie the most pooled standard deviations
  * apart (over their intervals) in some feature, each side at least two runs
@@ -777,8 +786,7 @@ static double best_split(const sl_behave *b, brun *r, size_t n, double *gap, uns
 				if (a[0] < 2 || q[0] < 2)
 					continue;
 				double ma = a[1] / a[0], mq = q[1] / q[0];
-				double ss = a[2] - a[0] * ma * ma + q[2] - q[0] * mq * mq;
-				double sp = sqrt(SL_MAX(ss, 0) / (a[0] + q[0] - 2));
+				double sp = pooled_sd(a[0], ma, a[2], q[0], mq, q[2]);
 				f = SL_MAX(f, sp > 0 ? fabs(ma - mq) / sp : HUGE_VAL);
 				d = SL_MAX(d, fabs(ma - mq));
 			}
@@ -919,8 +927,7 @@ static double best_cut(const sl_behave *b, const size_t *ts, size_t n, double *v
 			if (c < 2 * SL_BEHAVE_MIN_RUN || m - c < 2 * SL_BEHAVE_MIN_RUN || v[c - 1] == v[c])
 				continue;
 			double ma = s / (double)c, mb = (S - s) / (double)(m - c);
-			double ss = q - (double)c * ma * ma + (Q - q) - (double)(m - c) * mb * mb;
-			double sp = sqrt(SL_MAX(ss, 0) / (double)(m - 2));
+			double sp = pooled_sd((double)c, ma, q, (double)(m - c), mb, Q - q);
 			if (sp > 0 && (mb - ma) / sp > best) {
 				best = (mb - ma) / sp, *k = j, *gap = mb - ma;
 				*cut = (v[c - 1] + v[c]) / 2;
