@@ -136,18 +136,18 @@ static void phase_table(const sl_profile *p, size_t top)
 	free(order);
 }
 
-/* The phases that run one code and behave apart (a code phase split by
- * its event rates: docs/phases.md, "Behaviour phases"), one line per
- * code: each phase's cycles per instruction and, of the events counted in
- * at least half of each one's intervals (the pinned and uncore ones), the
- * one whose rate differs most between them (in log(1 + rate), the
- * behaviour features' scale), per 1000 instructions. */
 /* Whether phase k, with instructions, runs the code of phase c. */
 static int of_code(const sl_profile *p, const double *ins, size_t k, size_t c)
 {
 	return p->same_code[k] == c && ins[k] > 0;
 }
 
+/* The phases that run one code and behave apart (a code phase split by
+ * its event rates: docs/phases.md, "Behaviour phases"), one line per
+ * code: each phase's cycles per instruction and, of the events counted in
+ * at least half of each one's intervals (the pinned and uncore ones), the
+ * one whose rate differs most between them (in log(1 + rate), the
+ * behaviour features' scale), per 1000 instructions. */
 static void same_code_lines(const sl_profile *p)
 {
 	size_t np = p->n_phases, ne = p->has_counts ? p->n_events : 0;
