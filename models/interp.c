@@ -25,7 +25,11 @@
  * of the pinned event per instruction is more than twice or under half
  * its sources' (a one-interval instance unlike the rest of its phase)
  * takes the geometric mean of the count per pinned event and the count
- * per instruction.
+ * per instruction.  An event steadiest per instruction is hedged the
+ * same way towards the pinned event nearly as steady for it, for a
+ * whole instance and for one interval inside an instance (a rescan of
+ * a cached list inside a scan reads a third of the DRAM lines, and
+ * misses about as much less, as the scan's intervals).
  *
  * An interval that straddles a phase change ran part of the phase before
  * and part of the one after, and its detected phase is often one of
@@ -507,17 +511,30 @@ static float similar_dist(const near_scratch *ns, const sl_interp *v, size_t j, 
  * it, which the interval's own count scales.  *spread: the square root of
  * that deviation, how far an interval's rate strays from its phase's
  * (NAN when no phase measured the event twice): what an interpolated
- * count may be off by (the anchor weighs its residual by it).
+ * count may be off by (the anchor weighs its residual by it).  *alt:
+ * for an event steadiest per instruction, the pinned event it is next
+ * steadiest against when that is nearly as steady (within ALT_NEAR), the
+ * base its counts are hedged towards where an instance or interval lies
+ * far from its evidence in it (norm_far); -1 else.
  */
-static int choose_norm(const sl_interp *v, size_t k, const uint8_t *cyc, double *spread)
+/* How much less steady (the ratio of the rms deviations) than per
+ * instruction an event's rates per a pinned event may be for the pinned
+ * event to hedge a count per instruction (norm_far) -- chosen on the
+ * tuning split (docs/benchmarks.md, "Rates per instruction, far from
+ * their sources"). */
+#define ALT_NEAR 1.25
+
+static int choose_norm(const sl_interp *v, size_t k, const uint8_t *cyc, double *spread,
+		       int *alt)
 {
 	const sl_profile *p = v->prof;
 	size_t np = v->n_phase_ids, npin = v->n_feat - 1;
 	int col = v->col[k], best = -1;
 	*spread = NAN;
+	*alt = -1;
 	if (col < 0)
 		return -1;
-	double best_dev = INFINITY;
+	double best_dev = INFINITY, alt_dev = INFINITY;
 	double *sum = sl_xmalloc((np + 1) * sizeof *sum);
 	uint64_t *n = sl_xmalloc((np + 1) * sizeof *n);
 	for (size_t c = 0; c <= npin; c++) {
@@ -551,9 +568,14 @@ static int choose_norm(const sl_interp *v, size_t k, const uint8_t *cyc, double 
 					dev += d * d, dof++;
 				}
 			}
+		if (dof && base >= 0 && dev / (double)dof < alt_dev)
+			alt_dev = dev / (double)dof, *alt = base;
 		if (dof && dev / (double)dof < best_dev)
 			best_dev = dev / (double)dof, best = base;
 	}
+	/* the second is a proportion too only when nearly as steady */
+	if (best >= 0 || !(alt_dev <= ALT_NEAR * ALT_NEAR * best_dev))
+		*alt = -1;
 	free(sum);
 	free(n);
 	if (isfinite(best_dev))
@@ -569,20 +591,26 @@ static int choose_norm(const sl_interp *v, size_t k, const uint8_t *cyc, double 
 #define NORM_FAR 2.0
 
 /*
- * Instance j takes event k per its pinned norm from source intervals
- * whose count of that norm per instruction averages bpi.  1 when the
- * instance's own lies more than NORM_FAR from it: *scale is then the
- * factor on the sources' rate per instruction the instance takes.  The
- * proportion to the pinned event was chosen on intervals of a phase,
- * which differ from each other by a little; an instance whose count of
- * the pinned event is several times its sources' (a one-interval
- * instance unlike the rest of its phase) is outside what it was chosen
- * on, and neither the proportion (count per pinned event) nor its
- * absence (count per instruction) can be told right from the profile:
- * the instance takes their geometric mean, the square root of the
- * ratio.
+ * Instance j takes an event per instruction or per a pinned event, from
+ * source intervals whose count of the pinned event `base` per instruction
+ * averages bpi.  1 when the instance's own lies more than NORM_FAR from
+ * it: *scale is then the square root of the ratio, the factor that takes
+ * the sources' rate per instruction to the geometric mean of the count
+ * per instruction and the count per `base`.  A proportion was chosen on
+ * intervals of a phase, which differ from each other by a little; an
+ * instance whose count of the pinned event is several times its
+ * sources' (a one-interval instance unlike the rest of its phase) is
+ * outside what it was chosen on, and neither the count per pinned event
+ * nor per instruction can be told right from the profile.  For an event
+ * whose rates are per a pinned event, `base` is that event (the instance
+ * then takes its rate per instruction, scaled); for one whose rates are
+ * per instruction, the pinned event it is next steadiest against
+ * (choose_norm's alt: LLC misses per instruction, then per DRAM read, of
+ * a scan whose one-interval rescan of a cache-resident list reads a
+ * third of the lines per instruction -- unseen23's chem-screen;
+ * docs/benchmarks.md, "Rates per instruction, far from their sources").
  */
-static int norm_far(const sl_interp *v, size_t j, size_t k, double bpi, double *scale)
+static int norm_far(const sl_interp *v, size_t j, int base, double bpi, double *scale)
 {
 	const sl_profile *p = v->prof;
 	const sl_instance *in = &v->inst[j];
@@ -590,12 +618,47 @@ static int norm_far(const sl_interp *v, size_t j, size_t k, double bpi, double *
 	*scale = 1;
 	for (size_t i = in->first; i < in->first + in->n; i++)
 		if (p->iv[i].instructions)
-			b += sl_interp_base(v, i, k), ins += (double)p->iv[i].instructions;
+			b += (double)sl_prof_count(p, i, (size_t)base),
+				ins += (double)p->iv[i].instructions;
 	if (!(ins > 0 && bpi > 0 && b > 0))
 		return 0;
 	double x = b / ins / bpi;
 	*scale = sqrt(x);
 	return x > NORM_FAR || x < 1 / NORM_FAR;
+}
+
+/* The mean count per instruction of profile column `col` over the
+ * measured intervals near_rate took instance j's rate from (NAN when one
+ * had no instructions). */
+static double nbr_per_ins(const near_scratch *ns, const sl_interp *v, size_t j, int col)
+{
+	const sl_profile *p = v->prof;
+	size_t nb = ns->n_nbr[j];
+	double s = 0;
+	for (size_t q = 0; q < nb; q++) {
+		size_t i = ns->nbr[j * NEAR_K + q];
+		double ins = (double)p->iv[i].instructions;
+		if (!(ins > 0))
+			return NAN;
+		s += (double)sl_prof_count(p, i, (size_t)col) / ins;
+	}
+	return nb ? s / (double)nb : NAN;
+}
+
+double sl_interp_hedge(const sl_interp *v, size_t i, size_t k)
+{
+	const sl_profile *p = v->prof;
+	double hb = v->ihb[(size_t)v->inst_of[i] * v->n_events + k];
+	double ins = (double)p->iv[i].instructions;
+	uint64_t b = sl_prof_count(p, i, (size_t)v->hcol[k]);
+	if (!(ins > 0 && hb > 0) || b == SL_MISSING || !b)
+		return 1;
+	double x = (double)b / ins / hb;
+	if (x <= NORM_FAR && x >= 1 / NORM_FAR)
+		return 1;
+	/* per the pinned event the interval's count follows it whole, per
+	 * instruction not at all: the geometric mean is half-way */
+	return v->hcol[k] == v->norm[k] ? 1 / sqrt(x) : sqrt(x);
 }
 
 /*
@@ -807,16 +870,25 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 				    : NAN;
 		dn[j * ne + k] = s == SL_SRC_SIMILAR ? similar_dist(ns, v, j, (size_t)q) : INFINITY;
 		v->ioff[j * ne + k] = NAN;
+		v->ihb[j * ne + k] = NAN;
 		if (!isnan(rn)) {
 			r = rn;
 			s = own ? SL_SRC_INSTANCE : SL_SRC_PHASE;
 			dn[j * ne + k] = near_dist(ns, v, j);
 			double sc;
-			if (v->norm[k] >= 0 && norm_far(v, j, k, bpi, &sc)) {
-				r = rpi * sc;
-				v->iins[j * ne + k] = 1;
+			double hb = v->hcol[k] < 0 ? NAN
+				    : v->norm[k] >= 0 ? bpi
+						      : nbr_per_ins(ns, v, j, v->hcol[k]);
+			if (v->hcol[k] >= 0 && norm_far(v, j, v->hcol[k], hb, &sc)) {
+				/* far as a whole: the geometric mean, per instruction */
+				if (v->norm[k] >= 0)
+					r = rpi * sc, v->iins[j * ne + k] = 1;
+				else
+					r = rn * sc;
 			} else if (tilted) {
 				v->ioff[j * ne + k] = tilt_at_nbrs(ns, v, j, b);
+			} else if (v->norm[k] < 0) {
+				v->ihb[j * ne + k] = hb;
 			}
 		}
 		v->imean[j * ne + k] = r;
@@ -1043,6 +1115,7 @@ static void mix_straddles(sl_interp *v, const near_scratch *ns, const by_phase *
 			v->cells[SL_SRC_MIXED]++, v->ev_cells[k * SL_SRC_N + SL_SRC_MIXED]++;
 			v->imean[c] = out[c];
 			v->ioff[c] = NAN;
+			v->ihb[c] = NAN;
 			v->isrc[c] = SL_SRC_MIXED;
 		}
 	free(out);
@@ -1153,6 +1226,7 @@ int sl_interp_build_cycles(sl_interp *v, const sl_profile *p, const char *const 
 	v->isrc = sl_xcalloc(v->n_instances * ne, 1);
 	v->iins = sl_xcalloc(v->n_instances * ne, 1);
 	v->ioff = sl_xmalloc((v->n_instances * ne + 1) * sizeof *v->ioff);
+	v->ihb = sl_xmalloc((v->n_instances * ne + 1) * sizeof *v->ihb);
 	double *x = sl_xmalloc((p->n_events + 1) * sizeof *x);
 	phase_features(v, x);
 	near_scratch ns;
@@ -1173,8 +1247,14 @@ int sl_interp_build_cycles(sl_interp *v, const sl_profile *p, const char *const 
 	for (size_t c = 0; c < n_cycles; c++)
 		for (size_t j = 0; cycles[c] && j < p->n_events; j++)
 			cyc[j] |= !strcmp(p->events[j], cycles[c]);
-	for (size_t k = 0; k < n_events; k++)
-		v->norm[k] = choose_norm(v, k, cyc, &v->spread[k]);
+	v->hcol = sl_xmalloc(ne * sizeof *v->hcol);
+	for (size_t k = 0; k < ne; k++)
+		v->hcol[k] = -1;
+	for (size_t k = 0; k < n_events; k++) {
+		int alt;
+		v->norm[k] = choose_norm(v, k, cyc, &v->spread[k], &alt);
+		v->hcol[k] = v->norm[k] >= 0 ? v->norm[k] : alt;
+	}
 	free(cyc);
 	for (size_t k = 0; k < n_events; k++)
 		fill_event(v, k, ai, ap, unmeasured, near, &ns, dn);
@@ -1212,6 +1292,8 @@ void sl_interp_free(sl_interp *v)
 	free(v->spread);
 	free(v->isrc);
 	free(v->iins);
+	free(v->hcol);
+	free(v->ihb);
 	free(v->feat);
 	free(v->code_feat);
 	free(v->cap_col);

@@ -128,6 +128,16 @@ typedef struct sl_interp {
 	 * between phases only: n_phase_ids, NAN where unknown; NULL when
 	 * the profile has no such column. */
 	double *code_feat;
+	/* The same hedge for one unmeasured interval unlike the instance
+	 * whose rate it takes (a one-interval rescan inside a scan's
+	 * instance): per view event, the profile column of the pinned event
+	 * it is judged on -- the event's norm, or for an event per
+	 * instruction the pinned event next steadiest against it -- and -1
+	 * for none; per instance and event, the count of that column per
+	 * instruction of the evidence its rate came from (NAN: not hedged
+	 * per interval: tilted, mixed, or hedged whole).  sl_interp_hedge. */
+	int *hcol;                /* n_events */
+	double *ihb;              /* n_instances x n_events */
 	/* Per view event: the profile column whose count, where measured,
 	 * bounds the event's filled count from above (an LLC miss is an LLC
 	 * reference: sl_interp_cap); -1: none.  NULL: no bounds. */
@@ -172,12 +182,21 @@ static inline double sl_interp_fill_base(const sl_interp *v, size_t i, size_t k)
  * not follow the behaviour, or the rate is not from like intervals). */
 double sl_interp_tilt(const sl_interp *v, size_t i, size_t k);
 
+/* The factor on the rate unmeasured interval i takes of event k when its
+ * own count of the pinned event v->hcol[k] per instruction lies far from
+ * its evidence's (1 else): the geometric mean of the count per that event
+ * and per instruction. */
+double sl_interp_hedge(const sl_interp *v, size_t i, size_t k);
+
 /* The rate per sl_interp_fill_base an unmeasured interval i takes of
- * event k: its instance's, tilted by its own behaviour. */
+ * event k: its instance's, tilted by its own behaviour, or hedged where
+ * its own count of a pinned event is far from its evidence's. */
 static inline double sl_interp_fill_rate(const sl_interp *v, size_t i, size_t k)
 {
 	size_t c = (size_t)v->inst_of[i] * v->n_events + k;
-	return v->ioff && !isnan(v->ioff[c]) ? v->imean[c] * sl_interp_tilt(v, i, k) : v->imean[c];
+	if (v->ioff && !isnan(v->ioff[c]))
+		return v->imean[c] * sl_interp_tilt(v, i, k);
+	return v->ihb && !isnan(v->ihb[c]) ? v->imean[c] * sl_interp_hedge(v, i, k) : v->imean[c];
 }
 
 /* The count of event k in interval i (NAN for SL_SRC_NONE), and where it
