@@ -341,6 +341,17 @@ static void test_interp_straddle_filled(void **state)
 	sl_interp_free(&v);
 }
 
+/* The view of events W and X over n intervals of 1000 cycles and 1000
+ * instructions, of phases ph (NULL: all phase 0; iv: n of room). */
+static void view_wx(sl_interp *v, sl_profile *p, sl_prof_interval *iv, size_t n,
+		    const uint32_t *ph, uint64_t *counts)
+{
+	static char *evs[] = {"W", "X"};
+	for (size_t i = 0; i < n; i++)
+		iv[i] = (sl_prof_interval){ph ? ph[i] : 0, (double)i, 1, 1000, 1000, NAN};
+	view2(v, p, n, iv, evs, counts);
+}
+
 /*
  * Rates per a pinned event.  One phase; W counted everywhere, X in three
  * intervals at exactly half of W, while both vary per instruction:
@@ -359,12 +370,10 @@ static void test_interp_norm(void **state)
 	(void)state;
 	sl_prof_interval iv[4];
 	uint64_t counts[] = {10, 5, 20, 10, 40, 20, 25, M};
-	for (size_t i = 0; i < 4; i++)
-		iv[i] = (sl_prof_interval){0, (double)i, 1, 1000, 1000, NAN};
 	char *evs[] = {"W", "X"};
 	sl_profile p;
 	sl_interp v;
-	view2(&v, &p, 4, iv, evs, counts);
+	view_wx(&v, &p, iv, 4, NULL, counts);
 	assert_int_equal(v.norm[1], 0);
 	want_cell(&v, 3, 1, SL_SRC_INSTANCE, 12.5, 1e-9);
 	sl_interp_free(&v);
@@ -399,12 +408,9 @@ static void test_interp_norm_far(void **state)
 	sl_prof_interval iv[5];
 	static const uint32_t ph[] = {0, 0, 0, 1, 0};
 	uint64_t counts[] = {10, 5, 12, 6, 14, 7, 30, 15, 80, M};
-	for (size_t i = 0; i < 5; i++)
-		iv[i] = (sl_prof_interval){ph[i], (double)i, 1, 1000, 1000, NAN};
-	char *evs[] = {"W", "X"};
 	sl_profile p;
 	sl_interp v;
-	view2(&v, &p, 5, iv, evs, counts);
+	view_wx(&v, &p, iv, 5, ph, counts);
 	assert_int_equal(v.norm[1], 0);
 	want_cell(&v, 4, 1, SL_SRC_PHASE, sqrt(40 * 6.5), 0.05);
 	sl_interp_free(&v);
@@ -432,12 +438,9 @@ static void test_interp_alt_far(void **state)
 	(void)state;
 	sl_prof_interval iv[6];
 	uint64_t counts[] = {40, 21, 44, 21, 37, 19, 42, 20, 12, M, 39, 20};
-	for (size_t i = 0; i < 6; i++)
-		iv[i] = (sl_prof_interval){0, (double)i, 1, 1000, 1000, NAN};
-	char *evs[] = {"W", "X"};
 	sl_profile p;
 	sl_interp v;
-	view2(&v, &p, 6, iv, evs, counts);
+	view_wx(&v, &p, iv, 6, NULL, counts);
 	assert_int_equal(v.norm[1], -1);
 	assert_int_equal(v.hcol[1], 0);
 	assert_int_equal(sl_interp_src(&v, 4, 1), SL_SRC_INSTANCE);
@@ -447,7 +450,7 @@ static void test_interp_alt_far(void **state)
 	for (size_t i = 0; i < 6; i++)
 		if (counts[2 * i + 1] != M)
 			counts[2 * i + 1] = 20;
-	view2(&v, &p, 6, iv, evs, counts);
+	view_wx(&v, &p, iv, 6, NULL, counts);
 	assert_int_equal(v.hcol[1], -1);
 	assert_near(sl_interp_count(&v, 4, 1), 20, 1e-9);
 	sl_interp_free(&v);
