@@ -501,6 +501,13 @@ static float similar_dist(const near_scratch *ns, const sl_interp *v, size_t j, 
 	return (float)d;
 }
 
+/* How much less steady (the ratio of the rms deviations) than per
+ * instruction an event's rates per a pinned event may be for the pinned
+ * event to hedge a count per instruction (norm_far) -- chosen on the
+ * tuning split (docs/benchmarks.md, "Rates per instruction, far from
+ * their sources"). */
+#define ALT_NEAR 1.25
+
 /*
  * What event k's rates are taken per: instructions, or the count of a
  * pinned event (one counted, and not zero, in every interval with
@@ -517,13 +524,6 @@ static float similar_dist(const near_scratch *ns, const sl_interp *v, size_t j, 
  * base its counts are hedged towards where an instance or interval lies
  * far from its evidence in it (norm_far); -1 else.
  */
-/* How much less steady (the ratio of the rms deviations) than per
- * instruction an event's rates per a pinned event may be for the pinned
- * event to hedge a count per instruction (norm_far) -- chosen on the
- * tuning split (docs/benchmarks.md, "Rates per instruction, far from
- * their sources"). */
-#define ALT_NEAR 1.25
-
 static int choose_norm(const sl_interp *v, size_t k, const uint8_t *cyc, double *spread,
 		       int *alt)
 {
@@ -654,11 +654,9 @@ double sl_interp_hedge(const sl_interp *v, size_t i, size_t k)
 	if (!(ins > 0 && hb > 0) || b == SL_MISSING || !b)
 		return 1;
 	double x = (double)b / ins / hb;
-	if (x <= NORM_FAR && x >= 1 / NORM_FAR)
-		return 1;
-	/* per the pinned event the interval's count follows it whole, per
-	 * instruction not at all: the geometric mean is half-way */
-	return v->hcol[k] == v->norm[k] ? 1 / sqrt(x) : sqrt(x);
+	/* per the pinned event the interval's count would follow it whole,
+	 * per instruction not at all: the geometric mean is half-way */
+	return x > NORM_FAR || x < 1 / NORM_FAR ? sqrt(x) : 1;
 }
 
 /*

@@ -128,14 +128,17 @@ typedef struct sl_interp {
 	 * between phases only: n_phase_ids, NAN where unknown; NULL when
 	 * the profile has no such column. */
 	double *code_feat;
-	/* The same hedge for one unmeasured interval unlike the instance
-	 * whose rate it takes (a one-interval rescan inside a scan's
-	 * instance): per view event, the profile column of the pinned event
-	 * it is judged on -- the event's norm, or for an event per
-	 * instruction the pinned event next steadiest against it -- and -1
-	 * for none; per instance and event, the count of that column per
-	 * instruction of the evidence its rate came from (NAN: not hedged
-	 * per interval: tilted, mixed, or hedged whole).  sl_interp_hedge. */
+	/* A count far from its evidence in a pinned event is hedged
+	 * between per instruction and per that event (models/interp.c,
+	 * norm_far).  Per view event, the profile column of that pinned
+	 * event -- the event's norm, or for an event per instruction the
+	 * pinned event next steadiest against it -- and -1 for none.  Per
+	 * instance and event, for an event per instruction, the count of
+	 * that column per instruction of the evidence its rate came from,
+	 * against which each unmeasured interval of the instance is judged
+	 * on its own (a one-interval rescan inside a scan's instance:
+	 * sl_interp_hedge); NAN: not hedged per interval (a rate per a
+	 * pinned event, tilted, mixed, or hedged whole). */
 	int *hcol;                /* n_events */
 	double *ihb;              /* n_instances x n_events */
 	/* Per view event: the profile column whose count, where measured,
@@ -182,10 +185,11 @@ static inline double sl_interp_fill_base(const sl_interp *v, size_t i, size_t k)
  * not follow the behaviour, or the rate is not from like intervals). */
 double sl_interp_tilt(const sl_interp *v, size_t i, size_t k);
 
-/* The factor on the rate unmeasured interval i takes of event k when its
- * own count of the pinned event v->hcol[k] per instruction lies far from
- * its evidence's (1 else): the geometric mean of the count per that event
- * and per instruction. */
+/* The factor on the rate per instruction unmeasured interval i takes of
+ * event k when its own count of the pinned event v->hcol[k] per
+ * instruction lies more than twice or under half its evidence's
+ * (v->ihb; 1 else): the geometric mean of the count per that event and
+ * per instruction. */
 double sl_interp_hedge(const sl_interp *v, size_t i, size_t k);
 
 /* The rate per sl_interp_fill_base an unmeasured interval i takes of
