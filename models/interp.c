@@ -400,7 +400,7 @@ static size_t near_search(const near_scratch *ns, const sl_interp *v, size_t j, 
  * behaviour features), among the NEAR_WINDOW measured ones on each side of
  * it in time; NAN when its phase measured none. */
 static double near_rate(near_scratch *ns, const sl_interp *v, size_t k, size_t j, int *own,
-			double *bpi, double *rpi)
+			double *rpi)
 {
 	const sl_profile *p = v->prof;
 	const sl_instance *in = &v->inst[j];
@@ -412,21 +412,17 @@ static double near_rate(near_scratch *ns, const sl_interp *v, size_t k, size_t j
 	size_t nb = ns->n_nbr[j];
 	if (!nb)
 		return NAN;
-	double sum = 0, sb = 0, sr = 0;
-	int all_ins = 1;
+	double sum = 0, sr = 0;
 	*own = 1;
 	for (size_t q = 0; q < nb; q++) {
 		size_t i = best_i[q];
 		double c = (double)sl_prof_count(p, i, (size_t)v->col[k]);
 		double ins = (double)p->iv[i].instructions;
-		sum += c / sl_interp_base(v, i, k);
-		sb += sl_interp_base(v, i, k) / ins, sr += c / ins;
-		all_ins &= ins > 0;
+		sum += c / sl_interp_base(v, i, k), sr += c / ins;
 		*own &= i >= in->first && i < in->first + in->n;
 	}
-	/* bpi, rpi: the neighbours' count of the norm and of the event per
-	 * instruction (NAN when one had none) */
-	*bpi = all_ins ? sb / (double)nb : NAN, *rpi = sr / (double)nb;
+	/* rpi: the neighbours' count of the event per instruction */
+	*rpi = sr / (double)nb;
 	return sum / (double)nb;
 }
 
@@ -629,7 +625,8 @@ static int norm_far(const sl_interp *v, size_t j, int base, double bpi, double *
 
 /* The mean count per instruction of profile column `col` over the
  * measured intervals near_rate took instance j's rate from (NAN when one
- * had no instructions). */
+ * had no instructions): the evidence's count of the pinned event an
+ * event's count is judged far from it in (norm_far, v->ihb). */
 static double nbr_per_ins(const near_scratch *ns, const sl_interp *v, size_t j, int col)
 {
 	const sl_profile *p = v->prof;
@@ -862,9 +859,9 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 		 * they all lie in it; per instruction in part when the
 		 * instance's count of the event's norm is far from theirs */
 		int own = 0;
-		double bpi = NAN, rpi = NAN;
+		double rpi = NAN;
 		double rn = unmeasured[j] && (s == SL_SRC_INSTANCE || s == SL_SRC_PHASE)
-				    ? near_rate(ns, v, k, j, &own, &bpi, &rpi)
+				    ? near_rate(ns, v, k, j, &own, &rpi)
 				    : NAN;
 		dn[j * ne + k] = s == SL_SRC_SIMILAR ? similar_dist(ns, v, j, (size_t)q) : INFINITY;
 		v->ioff[j * ne + k] = NAN;
@@ -874,9 +871,7 @@ static void fill_event(sl_interp *v, size_t k, acc *ai, acc *ap, uint64_t *unmea
 			s = own ? SL_SRC_INSTANCE : SL_SRC_PHASE;
 			dn[j * ne + k] = near_dist(ns, v, j);
 			double sc;
-			double hb = v->hcol[k] < 0 ? NAN
-				    : v->norm[k] >= 0 ? bpi
-						      : nbr_per_ins(ns, v, j, v->hcol[k]);
+			double hb = v->hcol[k] < 0 ? NAN : nbr_per_ins(ns, v, j, v->hcol[k]);
 			if (v->hcol[k] >= 0 && norm_far(v, j, v->hcol[k], hb, &sc)) {
 				/* far as a whole: the geometric mean, per instruction */
 				if (v->norm[k] >= 0)
