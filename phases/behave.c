@@ -23,8 +23,9 @@
  * interval, the intervals of a transition, as the online pass left the
  * groups (not as earlier merges made them) -- is merged into the nearest
  * lasting group of its code phase if it comes in the same runs of its code
- * as that group (the edges of them; a second behaviour met in short
- * instances of its own does not) and is no excursion (met in
+ * as that group (the edges of them, both groups as the online pass left
+ * them; a second behaviour met in short instances of its own does not)
+ * and is no excursion (met in
  * EXCURSION_RUNS runs or more, each beyond both of its neighbours, more
  * than half the threshold off the segment between them: a second
  * behaviour visited inside runs of its code, where a transition's
@@ -1037,11 +1038,15 @@ static void split_stage(sl_behave *b)
 void sl_behave_finish(sl_behave *b)
 {
 	core_ranges(b);
-	/* which groups are transient is decided before any is merged: a
-	 * transition's intervals merged into a lasting group add their runs
-	 * to its own (one run each, at the edges of its runs), which would
-	 * make it look transient in turn and merge it into another */
+	/* which groups are transient, and where each goes, is decided before
+	 * any is merged: a transition's intervals merged into a lasting group
+	 * add their runs to its own (one run each, at the edges of its runs),
+	 * which would make it look transient in turn and merge it into
+	 * another; and they would make a short behaviour of runs of its own
+	 * (dns-resolver's cold-cache lookups, whose runs' mixed first
+	 * intervals joined a transition's group) come with that group */
 	unsigned char *tr = sl_xcalloc(b->n_g + 1, 1);
+	group **into = sl_xcalloc(b->n_g + 1, sizeof *into);
 	for (size_t j = 0; j < b->n_g; j++)
 		tr[j] = b->g[j].alive && transient(b, &b->g[j]);
 	for (size_t j = 0; j < b->n_g; j++) {
@@ -1059,8 +1064,12 @@ void sl_behave_finish(sl_behave *b)
 				bd = d, to = h;
 		}
 		if (to && comes_with(b, g, to) && !excursion(b, g, to))
-			merge_as(b, to, g, 1);
+			into[j] = to;
 	}
+	for (size_t j = 0; j < b->n_g; j++)
+		if (into[j])
+			merge_as(b, into[j], &b->g[j], 1);
+	free(into);
 	free(tr);
 	for (size_t j = 0; j < b->n_g; j++) {
 		group *g = &b->g[j], *to;

@@ -15,7 +15,8 @@
  * code phases made one merge the groups that behave alike, each interval
  * goes at the end to the group of its code whose mean is nearest, and
  * missing features are ignored; a transient group merged into a lasting
- * one does not make that one transient in turn; a second behaviour of one
+ * one does not make that one transient in turn, nor make a short
+ * behaviour that came only with it come with that one; a second behaviour of one
  * code met in instances of two intervals of its own is not a transient
  * group, and its first intervals go to it at the end; and two groups that
  * take turns are kept apart when only the last interval of a run, before a
@@ -477,6 +478,58 @@ static void test_finish_transient_before_merging(void **state)
 	sl_behave_free(b);
 }
 
+/* A short behaviour of its own runs, decided against the groups as the
+ * online pass left them (dns-resolver's cold-cache lookups): runs of code
+ * 0 at A = (0, 0), whose last interval before the change of code (towards
+ * code 1 at (3, -3)) founds a group T at (1.1, -1.1), take turns with runs
+ * of code 0 of one or two intervals at B = (0, 2.4), whose first interval
+ * (a mix of code 1 and B) joins T, and which code 2 at (-6, 12.6)
+ * follows.  T and B are transient (runs of one or two intervals); T comes
+ * with A in half of its runs and lies on the way to code 1: a transition,
+ * merged into A.  B lies on the way from code 1 to code 2 (no excursion)
+ * but never comes with A -- only with T, which the same pass merges into
+ * A: decided after that merge, B would come with A in every run and be
+ * merged too. */
+static void test_finish_transient_decided_together(void **state)
+{
+	(void)state;
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	double x[2];
+	size_t t = 0, ta = 0, tt = 0, tb = 0;
+	for (int rep = 0; rep < 8; rep++) {
+		for (int k = 0; k < 4; k++, t++) {
+			double v = k < 3 ? 0.0 : 1.1;
+			feat(x, v, -v, 20 * rep + k);
+			sl_behave_assign(b, 0, x);
+			if (!rep && !k)
+				ta = t;
+			if (!rep && k == 3)
+				tt = t;
+		}
+		feat(x, 3.0, -3.0, 20 * rep + 4);
+		sl_behave_assign(b, 1, x), t++;
+		for (int k = 0; k < 2 + rep % 2; k++, t++) {
+			if (k)
+				feat(x, 0.0, 2.4, 20 * rep + 5 + k);
+			else
+				feat(x, 1.6, -0.4, 20 * rep + 5);
+			sl_behave_assign(b, 0, x);
+			if (!rep && k == 1)
+				tb = t;
+		}
+		feat(x, -6.0, 12.6, 20 * rep + 9);
+		sl_behave_assign(b, 2, x), t++;
+	}
+	/* three groups of code 0 online */
+	assert_int_not_equal(sl_behave_interval(b, tt), sl_behave_interval(b, ta));
+	assert_int_not_equal(sl_behave_interval(b, tb), sl_behave_interval(b, ta));
+	assert_int_not_equal(sl_behave_interval(b, tb), sl_behave_interval(b, tt));
+	sl_behave_finish(b);
+	assert_int_equal(sl_behave_interval(b, tt), sl_behave_interval(b, ta));
+	assert_int_not_equal(sl_behave_interval(b, tb), sl_behave_interval(b, ta));
+	sl_behave_free(b);
+}
+
 /* Two code phases made one: groups within half the threshold of each
  * other merge, a group that behaves otherwise stays a phase. */
 static void test_merge_code(void **state)
@@ -875,6 +928,7 @@ int main(void)
 		cmocka_unit_test(test_finish_keeps_excursions),
 		cmocka_unit_test(test_finish_keeps_stages),
 		cmocka_unit_test(test_finish_splits_flat_stage),
+		cmocka_unit_test(test_finish_transient_decided_together),
 		cmocka_unit_test(test_merge_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
