@@ -39,7 +39,8 @@
  * a drift that went on while other code ran and left the older centroid
  * behind -- into the group it succeeded, and of two groups that take turns
  * -- core ranges (without the intervals at a change of code, either of
- * which may hold a change of phase) that overlap (or, lasting groups,
+ * which may hold a change of phase, nor the first after a change of group
+ * inside a run of the code, a ramp's first) that overlap (or, lasting groups,
  * leave a gap of less than half the threshold), rarely in one run of
  * their code phase: a drift wider than the threshold, back and forth --
  * the younger into the older, unless the younger comes with the older in
@@ -590,8 +591,12 @@ static int core(const sl_behave *b, size_t t)
  * but those at a change of code -- the first after it and the last before
  * it, either of which may hold the boundary (a program, and the simulator,
  * changes phase inside an interval); the last interval of the log has no
- * change after it and counts.  The transitions merged later (transient
- * groups, ramps) do not widen it. */
+ * change after it and counts -- and but the first after a change of group
+ * inside a run of the code, which may hold a change of phase as well (the
+ * first of a ramp from the group before: msa-align's profile alignments
+ * near the root, whose ramps bridged the gap to those at the leaves).
+ * The transitions merged later (transient groups, ramps) do not widen
+ * it. */
 static void core_ranges(sl_behave *b)
 {
 	size_t nf = b->nf;
@@ -603,7 +608,10 @@ static void core_ranges(sl_behave *b)
 	for (size_t t = 0; t < b->n_seen; t++) {
 		if (!core(b, t))
 			continue;
-		group *g = &b->g[sl_behave_final(b, b->log_id[t])];
+		uint32_t id = sl_behave_final(b, b->log_id[t]);
+		if (t && sl_behave_final(b, b->log_id[t - 1]) != id)
+			continue; /* the first after a change of group */
+		group *g = &b->g[id];
 		for (size_t k = 0; k < nf; k++) {
 			double x = b->log_x[t * nf + k];
 			if (isfinite(x)) {

@@ -32,7 +32,9 @@
  * of its runs (not when nothing of the older one does); and a second
  * behaviour under half the threshold away that holds flat for a stretch
  * inside most runs of its code is split at the end (not a ramp as far
- * away, nor stretches too short to tell). */
+ * away, nor stretches too short to tell); and the first interval of a
+ * ramp from one group to another inside a run of their code does not
+ * bridge their ranges into one drifting behaviour. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -530,6 +532,44 @@ static void test_finish_transient_decided_together(void **state)
 	sl_behave_free(b);
 }
 
+/* A ramp inside a run of the code does not bridge two behaviours
+ * (msa-align's alignments at the leaves and near the root): runs of code
+ * 0 of a behaviour A that wobbles over 0-0.5 (log CPI), of B at 1.5
+ * alone, and twice of A then B, B's first interval there at 0.9 (a ramp
+ * from A, nearer B's mean).  The two come together in 2 of 10 runs; with
+ * the ramp's interval in B's core range the gap between the ranges is
+ * about 0.35, under half the threshold, and they were merged as one
+ * behaviour that drifts back and forth; the first interval after a change
+ * of group inside a run is left out of the core range as the first after
+ * a change of code is, and the gap is 0.9: two behaviours. */
+static void test_finish_ramp_inside_run_no_bridge(void **state)
+{
+	(void)state;
+	sl_behave *b = sl_behave_new(2, SL_BEHAVE_DEFAULT);
+	double x[2];
+	size_t t = 0, ta = 0, tb = 0;
+	const char *kind = "ABAMBAMB"; /* A alone, B alone, A then B (mixed) */
+	for (int rep = 0; kind[rep]; rep++) {
+		int n = kind[rep] == 'M' ? 6 : 4;
+		for (int k = 0; k < n; k++, t++) {
+			int in_b = kind[rep] == 'B' || (kind[rep] == 'M' && k >= 3);
+			double v = !in_b ? 0.5 * (k % 2) : kind[rep] == 'M' && k == 3 ? 0.9 : 1.5;
+			feat(x, v, 0.0, 20 * rep + k);
+			sl_behave_assign(b, 0, x);
+			if (rep == 0 && k == 2)
+				ta = t;
+			if (rep == 1 && k == 2)
+				tb = t;
+		}
+		feat(x, 4.0, 4.0, 20 * rep + 9);
+		sl_behave_assign(b, 1, x), t++;
+	}
+	assert_int_not_equal(sl_behave_interval(b, tb), sl_behave_interval(b, ta));
+	sl_behave_finish(b);
+	assert_int_not_equal(sl_behave_interval(b, tb), sl_behave_interval(b, ta));
+	sl_behave_free(b);
+}
+
 /* Two code phases made one: groups within half the threshold of each
  * other merge, a group that behaves otherwise stays a phase. */
 static void test_merge_code(void **state)
@@ -929,6 +969,7 @@ int main(void)
 		cmocka_unit_test(test_finish_keeps_stages),
 		cmocka_unit_test(test_finish_splits_flat_stage),
 		cmocka_unit_test(test_finish_transient_decided_together),
+		cmocka_unit_test(test_finish_ramp_inside_run_no_bridge),
 		cmocka_unit_test(test_merge_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
