@@ -165,6 +165,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	md->k_stall = md->k_llc = md->k_memstall = -1;
 	md->k_ocyc = md->k_occ = md->k_pf = md->k_llcref = md->k_mst = md->k_misp = -1;
 	md->k_l2st = md->k_l2ep = md->k_mep = md->k_dram = -1;
+	md->p_pf = md->p_dram = md->p_llc = -1;
 	md->k_c0 = -1;
 	if (check_inputs(p, m, t, flags) < 0)
 		return -1;
@@ -242,6 +243,14 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 		md->constant = m->constant;
 		md->ceff_peak = m->constant;
 		md->ceff_floor = m->floor_stalled ? sl_model_ceff_floor(m) : 0;
+		const char *pf = sl_machine_role(m, "prefetches");
+		const char *dr = sl_machine_role(m, "dram_reads");
+		const char *lm = sl_machine_role(m, "llc_misses");
+		if (pf && dr && lm) {
+			md->p_pf = sl_model_add_event(&evs, &n, &cap, pf);
+			md->p_dram = sl_model_add_event(&evs, &n, &cap, dr);
+			md->p_llc = sl_model_add_event(&evs, &n, &cap, lm);
+		}
 		for (size_t j = 0; j < m->n_terms; j++) {
 			const char *ev = m->terms[j].event;
 			md->k_term[j] = sl_model_add_event(&evs, &n, &cap, ev);
@@ -622,23 +631,47 @@ static double count_or0(const sl_model *md, size_t i, int k)
 	return isfinite(x) && x > 0 ? x : 0;
 }
 
-/* Interval i's lines read from DRAM.  Where the memory controller counted
- * the interval (role dram_reads: an uncore event, counted in every
- * interval beside the core's counters), its count less the socket's other
- * readers over the interval (memory: background_gbps); else the misses and
- * prefetches, either of which may be borrowed from other intervals.  The
- * misses and prefetches are not reconciled with the count (their share of
- * the lines): the background's noise then moves the LLC hits, the small
- * difference of two large counts (docs/models.md, "DRAM reads"). */
+/* The lines the memory controller (view event k, role dram_reads: an
+ * uncore event, counted in every interval beside the core's counters)
+ * read in interval i, less the socket's other readers over the interval
+ * (memory: background_gbps); NAN where it was not counted. */
+static double controller_lines(const sl_model *md, size_t i, int k)
+{
+	if (k < 0 || sl_interp_src(&md->view, i, (size_t)k) != SL_SRC_MEASURED)
+		return NAN;
+	double other = md->mach->mem_background_gbps * 1e9 / SL_LINE_BYTES * md->prof->iv[i].time_s;
+	return SL_MAX(0.0, count_or0(md, i, k) - other);
+}
+
+/* Interval i's lines read from DRAM: the controller's, where it counted
+ * the interval; else the misses and prefetches, either of which may be
+ * borrowed from other intervals.  The misses and prefetches are not
+ * reconciled with the count (their share of the lines): the background's
+ * noise then moves the LLC hits, the small difference of two large
+ * counts (docs/models.md, "DRAM reads"). */
 static double mlp_lines(const sl_model *md, size_t i)
 {
-	if (md->k_dram >= 0 &&
-	    sl_interp_src(&md->view, i, (size_t)md->k_dram) == SL_SRC_MEASURED) {
-		double other = md->mach->mem_background_gbps * 1e9 / SL_LINE_BYTES *
-			       md->prof->iv[i].time_s;
-		return SL_MAX(0.0, count_or0(md, i, md->k_dram) - other);
-	}
-	return count_or0(md, i, md->k_llc) + count_or0(md, i, md->k_pf);
+	double l = controller_lines(md, i, md->k_dram);
+	return !isnan(l) ? l : count_or0(md, i, md->k_llc) + count_or0(md, i, md->k_pf);
+}
+
+/* Interval i's count of view event k as a power term.  Prefetches
+ * borrowed from another phase (similar, program: rates of other code)
+ * are at least what the controller read in the interval less its misses:
+ * a line read is a miss or a prefetch (docs/models.md, "Prefetches from
+ * another phase").  Not for an instance's own or its phase's rates,
+ * where the background's noise in the controller's count would outweigh
+ * them. */
+static double term_count(const sl_model *md, size_t i, size_t k)
+{
+	double n = sl_interp_count(&md->view, i, k);
+	if ((int)k != md->p_pf)
+		return n;
+	sl_src s = sl_interp_src(&md->view, i, k);
+	double l = controller_lines(md, i, md->p_dram);
+	if ((s == SL_SRC_SIMILAR || s == SL_SRC_PROGRAM) && !isnan(l))
+		n = SL_MAX(n, l - count_or0(md, i, md->p_llc));
+	return n;
 }
 
 /* One stretch of execution as the mlp model sees it (mlp_cycles): its
@@ -920,7 +953,7 @@ static void predict_at(const sl_model *md, const sl_opoint *op, size_t i, double
 	}
 	double ceff = md->constant, nj = 0;
 	for (size_t j = 0; c1 > 0 && j < md->n_terms; j++) {
-		double n = sl_interp_count(&md->view, i, (size_t)md->k_term[j]);
+		double n = term_count(md, i, (size_t)md->k_term[j]);
 		if (md->k_scaled[j]) {
 			double ov = SL_MIN(n, st);
 			n = (n - ov) + ov * scale;

@@ -317,6 +317,11 @@ typedef struct sl_model {
 	int k_l2ep, k_mep;        /* mlp: stall episodes behind an L2 miss,
 				   * and behind a DRAM miss */
 	int k_dram;               /* mlp: the memory controller's reads */
+	/* the power model's prefetches, memory controller's reads and LLC
+	 * misses (roles prefetches, dram_reads, llc_misses), -1 unless the
+	 * machine names all three: a borrowed prefetch count is at least the
+	 * lines read less the misses (term_count in models/model.c) */
+	int p_pf, p_dram, p_llc;
 	double bw_gbps;
 	double *llc_expose;       /* mlp: per phase id, the LLC hits' stall
 				   * cycles per hit (llc_expose_begin); NULL:
