@@ -6,12 +6,11 @@
 # (written before measurement)") is measured, so each of its workloads is
 # also replayed with 4 counters on the hard machine's model and predicted
 # with the mlp model at 1.60 GHz, its profile holding as many intervals as
-# the trace.  data/workloads/unseen2/ to data/workloads/unseen28/ were
-# each measured once, blind (docs/benchmarks.md); data/workloads/unseen29/
-# is not measured yet and is to be measured once, blind (its README.md).
-# Of the twenty-nine sets, the workloads of these twenty-eight are only
-# simulated here, and no model runs on them.  Each is simulated at
-# 2.66 GHz (seed 1); each set must hold its six workloads.
+# the trace.  data/workloads/unseen2/ to data/workloads/unseen29/ were
+# each measured once, blind (docs/benchmarks.md).  Of the twenty-nine
+# sets, the workloads of these twenty-eight are only simulated here, and
+# no model runs on them.  Each is simulated at 2.66 GHz (seed 1); each
+# set must hold its six workloads.
 # No accuracy is checked here.
 . "$(dirname "$0")/../lib.sh"
 SIM=$SRCDIR/data/sim/nehalem-i7-920-hard.yaml
