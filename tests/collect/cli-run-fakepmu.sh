@@ -70,11 +70,13 @@ for spec in nhm:2 skl:2 icl:6 spr:6 amd64_fam19h_zen3:2 amd64_fam19h_zen4:2; do
 	out=$(run_on $pmu "") || continue
 	printf '%s\n' "$out" | grep -q "counter plan $pmu: .* -> $k programmable" && ok ||
 		fail "$pmu: counter plan is not $k programmable: $out"
-	# (on a loaded machine sleuth may fall behind the target and merge
-	# intervals; the merged one's yardstick then spans more than its read,
-	# and one interval may look multiplexed: only that is forgiven)
+	# (on a loaded machine sleuth may fall behind the target -- merging
+	# intervals, or reading one late -- and that interval's yardstick then
+	# spans more than its read: one interval may look multiplexed, and
+	# only that is forgiven)
 	if printf '%s\n' "$out" | grep -q "multiplexed" &&
-	   ! printf '%s\n' "$out" | grep -q "intervals were merged"; then
+	   ! printf '%s\n' "$out" | grep -q "intervals were merged" &&
+	   ! printf '%s\n' "$out" | grep -q "multiplexed in 1 intervals"; then
 		fail "$pmu: multiplexed: $out"
 	else
 		ok
