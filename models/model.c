@@ -668,10 +668,10 @@ static double term_count(const sl_model *md, size_t i, size_t k)
 	if ((int)k != md->p_pf)
 		return n;
 	sl_src s = sl_interp_src(&md->view, i, k);
+	if (s != SL_SRC_SIMILAR && s != SL_SRC_PROGRAM)
+		return n;
 	double l = controller_lines(md, i, md->p_dram);
-	if ((s == SL_SRC_SIMILAR || s == SL_SRC_PROGRAM) && !isnan(l))
-		n = SL_MAX(n, l - count_or0(md, i, md->p_llc));
-	return n;
+	return isnan(l) ? n : SL_MAX(n, l - count_or0(md, i, md->p_llc));
 }
 
 /* One stretch of execution as the mlp model sees it (mlp_cycles): its
