@@ -44,6 +44,8 @@ typedef struct loop {
 				     the pinned ones, then the uncore ones
 				     (the behaviour features) */
 	double *feat;
+	size_t nf;            /* behaviour features: CPI, the pinned events,
+				 the sampled event's count */
 	size_t sample_col;    /* the profile's column of the sampled event's
 				 count (b->sample_event), or SIZE_MAX */
 	sl_addrhist *hist;    /* per phase */
@@ -80,6 +82,21 @@ static double noise_bound(const loop *L, size_t n)
 static double noise_threshold(const loop *L, size_t n)
 {
 	return SL_MIN(noise_bound(L, n), NOISE_THRESHOLD_CAP);
+}
+
+/*
+ * The sampled event's count in an interval: the sampler overflows every
+ * sample_period of its event and the countdown runs on across intervals,
+ * so the interval's samples times the period is its count to within one
+ * period (per thread) -- free, in every interval, beside the counters.
+ * Not where samples were lost or the kernel throttled the sampler: the
+ * samples then undercount (docs/models.md, "The sampled event's count").
+ */
+static uint64_t sample_count(const sl_backend *b, const sl_obs *o)
+{
+	if (o->lost || o->throttled || !o->instructions)
+		return SL_MISSING;
+	return (uint64_t)o->n_samples * b->sample_period;
 }
 
 /* The phase of an interval.  An interval without samples (a short last
@@ -124,10 +141,19 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 	if (other && L->p->n_intervals && code == L->last_code)
 		return L->p->iv[L->p->n_intervals - 1].phase;
 	L->last_code = code;
-	/* what the interval does (docs/phases.md) */
+	/* what the interval does (docs/phases.md): CPI, the pinned events,
+	 * and the branches it retired per instruction -- one code on other
+	 * data may leave its loops at other points ("The branches per
+	 * instruction as a behaviour feature") */
 	sl_behave_features(o->cycles, o->instructions, o->counts, L->pinned, L->n_pinned,
 			   L->feat);
-	for (size_t k = 0; other && k <= L->n_pinned; k++)
+	if (L->nf > 1 + L->n_pinned) {
+		uint64_t c = sample_count(L->b, o);
+		L->feat[1 + L->n_pinned] = c != SL_MISSING
+						   ? log1p(1000.0 * (double)c / (double)o->instructions)
+						   : NAN;
+	}
+	for (size_t k = 0; other && k < L->nf; k++)
 		L->feat[k] = NAN;
 	L->cur_bseq = L->n_bseq++;
 	return sl_behave_assign(L->bh, code, L->feat);
@@ -247,20 +273,6 @@ static void same_code(loop *L)
 		free(sc);
 }
 
-/*
- * The sampled event's count in an interval: the sampler overflows every
- * sample_period of its event and the countdown runs on across intervals,
- * so the interval's samples times the period is its count to within one
- * period (per thread) -- free, in every interval, beside the counters.
- * Not where samples were lost or the kernel throttled the sampler: the
- * samples then undercount (docs/models.md, "The sampled event's count").
- */
-static uint64_t sample_count(const sl_backend *b, const sl_obs *o)
-{
-	if (o->lost || o->throttled || !o->instructions)
-		return SL_MISSING;
-	return (uint64_t)o->n_samples * b->sample_period;
-}
 
 /* The profile's events: the backend's, then the sampled event's count
  * (unless the backend counts that event itself or counts nothing). */
@@ -566,8 +578,9 @@ int sl_collect(sl_backend *b, const sl_collect_opts *o, sl_profile *p,
 	pin_events(&L, o);
 	size_t n_uncore = uncore_events(&L);
 	if (o->behave >= 0 && b->has_counts) {
-		L.bh = sl_behave_new(1 + L.n_pinned, o->behave > 0 ? o->behave : SL_BEHAVE_DEFAULT);
-		L.feat = sl_xcalloc(2 + L.n_pinned, sizeof *L.feat);
+		L.nf = 1 + L.n_pinned + (b->sample_event && b->sample_period);
+		L.bh = sl_behave_new(L.nf, o->behave > 0 ? o->behave : SL_BEHAVE_DEFAULT);
+		L.feat = sl_xcalloc(L.nf + 1, sizeof *L.feat);
 	}
 	L.sel = sl_xcalloc(k + n_uncore + 1, sizeof *L.sel);
 	L.measured = sl_xcalloc(k + n_uncore + 1, sizeof *L.measured);

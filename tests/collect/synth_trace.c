@@ -108,16 +108,24 @@ long synth_trace(const synth_opts *o, uint32_t **labels, int **mixed)
 		for (int side = 0; side < 2; side++) {
 			uint32_t p = side ? prev : phase[i];
 			double share = side ? mix : 1 - mix;
+			if (o->density[p] > 0)
+				share *= o->density[p];
+			uint32_t code = p == 2 && o->c_runs_b ? 1 : p;
 			if (share <= 0)
 				continue;
 			for (size_t j = 0; j < nb; j++) {
 				double noise = exp(0.1 * gsl_ran_gaussian(rng, 1.0));
-				uint64_t base = 0x400000 + 0x10000 * (uint64_t)p;
+				uint64_t base = 0x400000 + 0x10000 * (uint64_t)code;
 				if (j % 5 == 4) /* a fifth of the code is shared */
-					base = 0x400000 + 0x10000 * (uint64_t)((p + 1) % N_PHASES);
-				br[m].addr = base + 16 * j;
-				br[m++].count = (uint64_t)((double)o->cond_per_iv * share *
-							   w[j] / wsum * noise) + 1;
+					base = 0x400000 + 0x10000 * (uint64_t)((code + 1) % N_PHASES);
+				uint64_t addr = base + 16 * j, c = (uint64_t)((double)o->cond_per_iv *
+									    share * w[j] / wsum * noise) + 1;
+				size_t at = 0; /* the two sides of a mix may run one code */
+				while (at < m && br[at].addr != addr)
+					at++;
+				if (at == m)
+					br[m++] = (sl_branch){.addr = addr, .count = 0};
+				br[at].count += c;
 			}
 		}
 		for (size_t c = 0, k = 0; c < ne; c++) {

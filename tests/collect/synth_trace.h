@@ -24,6 +24,10 @@ typedef struct synth_opts {
 	size_t branches;       /* hot branch addresses per phase */
 	uint64_t cond_per_iv;  /* conditional branches per interval */
 	int drop_event;        /* >= 0: leave synth_events[i] out of the trace */
+	double density[3];     /* per phase, its conditional branches per
+				  instruction as a multiple of cond_per_iv's
+				  (0: 1) */
+	int c_runs_b;          /* C runs B's code: B's branch addresses */
 	uint64_t seed;
 } synth_opts;
 

@@ -442,6 +442,44 @@ static void test_noise_copies(void **state)
 	check_few_samples("tn.yaml", 60, 0.75, SIZE_MAX);
 }
 
+/* C runs B's code on other data, and branches twice as often (early exits
+ * in the same loops); CPI and every counted event alike (the synthetic
+ * counts do not follow the phase).  Code alone makes B and C one phase;
+ * the sampled event's count per instruction, a behaviour feature free in
+ * every interval, tells them apart (collector.c, classify). */
+static void test_branch_density_splits(void **state)
+{
+	(void)state;
+	char *f = tpath("t-density.yaml");
+	synth_opts so = default_synth(f);
+	so.c_runs_b = 1;
+	so.density[2] = 2;
+	uint32_t *truth;
+	int *mixed;
+	long n = synth_trace(&so, &truth, &mixed);
+	sl_profile p;
+	sl_collect_stats st;
+	collect(f, -1, &p, &st, NULL);
+	double ari = score(&p, truth, mixed);
+	printf("# C on B's code, twice the branches: %zu phases, ARI %.3f\n", p.n_phases, ari);
+	assert_true(ari >= 0.9);
+	/* ...and the two are recorded as one code */
+	assert_non_null(p.same_code);
+	long b = -1, c = -1;
+	for (long i = 0; i < n; i++)
+		if (!mixed[i] && truth[i] == 1)
+			b = i;
+		else if (!mixed[i] && truth[i] == 2)
+			c = i;
+	assert_true(b >= 0 && c >= 0 && p.iv[b].phase != p.iv[c].phase);
+	assert_int_equal(p.same_code[p.iv[b].phase], p.same_code[p.iv[c].phase]);
+	sl_profile_free(&p);
+	free(truth);
+	free(mixed);
+	unlink(f);
+	free(f);
+}
+
 /* Few samples an interval (40 of 200 Zipf(1) branches: the capped
  * threshold is far below the noise, and every other interval of one code
  * used to found a phase of its own, 43-50 phases, ARI 0.09-0.15): the
@@ -588,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_missing_model_event),
 		cmocka_unit_test(test_too_many_samples),
 		cmocka_unit_test(test_collect_phases),
+		cmocka_unit_test(test_branch_density_splits),
 		cmocka_unit_test(test_noise_copies),
 		cmocka_unit_test(test_few_samples),
 		cmocka_unit_test(test_collect_pinned),
