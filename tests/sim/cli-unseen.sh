@@ -6,9 +6,8 @@
 # (written before measurement)") is measured, so each of its workloads is
 # also replayed with 4 counters on the hard machine's model and predicted
 # with the mlp model at 1.60 GHz, its profile holding as many intervals as
-# the trace.  data/workloads/unseen2/ to data/workloads/unseen29/ were
-# each measured once, blind (docs/benchmarks.md); data/workloads/unseen30/
-# is not measured yet and is to be measured once, blind (its README.md).
+# the trace.  data/workloads/unseen2/ to data/workloads/unseen30/ were
+# each measured once, blind (docs/benchmarks.md).
 # Of the thirty sets, the workloads of these twenty-nine are only
 # simulated here, and no model runs on them.  Each is simulated at
 # 2.66 GHz (seed 1); each set must hold its six workloads.
