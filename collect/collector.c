@@ -149,9 +149,8 @@ static uint32_t classify(loop *L, const sl_obs *o, uint32_t predicted,
 			   L->feat);
 	if (L->nf > 1 + L->n_pinned) {
 		uint64_t c = sample_count(L->b, o);
-		L->feat[1 + L->n_pinned] = c != SL_MISSING
-						   ? log1p(1000.0 * (double)c / (double)o->instructions)
-						   : NAN;
+		L->feat[1 + L->n_pinned] =
+			c != SL_MISSING ? sl_behave_rate((double)c, (double)o->instructions) : NAN;
 	}
 	for (size_t k = 0; other && k < L->nf; k++)
 		L->feat[k] = NAN;
@@ -272,7 +271,6 @@ static void same_code(loop *L)
 	if (!any)
 		free(sc);
 }
-
 
 /* The profile's events: the backend's, then the sampled event's count
  * (unless the backend counts that event itself or counts nothing). */

@@ -160,7 +160,7 @@ static int code_features(sl_interp *v)
 		uint64_t c = sl_prof_count(p, i, (size_t)sc), ins = p->iv[i].instructions;
 		if (c == SL_MISSING || !ins)
 			continue;
-		f[p->iv[i].phase] += log1p(1000.0 * (double)c / (double)ins);
+		f[p->iv[i].phase] += sl_behave_rate((double)c, (double)ins);
 		n[p->iv[i].phase]++;
 	}
 	for (size_t ph = 0; ph < np; ph++)

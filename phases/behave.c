@@ -161,6 +161,11 @@ static double dist(const sl_behave *b, const double *mu, const double *x)
 	return d;
 }
 
+double sl_behave_rate(double count, double instructions)
+{
+	return log1p(1000.0 * count / instructions);
+}
+
 int sl_behave_features(uint64_t cycles, uint64_t instructions, const uint64_t *counts,
 		       const size_t *pinned, size_t n_pinned, double *x)
 {
@@ -168,7 +173,7 @@ int sl_behave_features(uint64_t cycles, uint64_t instructions, const uint64_t *c
 	x[0] = cycles && instructions ? log((double)cycles / ins) : NAN;
 	for (size_t j = 0; j < n_pinned; j++) {
 		uint64_t v = counts ? counts[pinned[j]] : SL_MISSING;
-		x[1 + j] = v != SL_MISSING && instructions ? log1p(1000.0 * (double)v / ins) : NAN;
+		x[1 + j] = v != SL_MISSING && instructions ? sl_behave_rate((double)v, ins) : NAN;
 	}
 	return !isnan(x[0]);
 }

@@ -13,6 +13,7 @@
 
 #include "builtin.h"
 #include "sleuth/common.h"
+#include "sleuth/phases.h"
 #include "sleuth/profile.h"
 #include "util/term.h"
 
@@ -191,7 +192,7 @@ static void same_code_lines(const sl_profile *p)
 				size_t j = k * ne + e;
 				all = 2 * evn[j] >= n_iv[k] && evi[j] > 0;
 				if (all) {
-					double x = log1p(1000 * ev[j] / evi[j]);
+					double x = sl_behave_rate(ev[j], evi[j]);
 					lo = SL_MIN(lo, x), hi = SL_MAX(hi, x);
 				}
 			}

@@ -155,9 +155,12 @@ typedef struct sl_behave sl_behave;
 sl_behave *sl_behave_new(size_t n_features, double threshold);
 void sl_behave_free(sl_behave *b);
 uint32_t sl_behave_assign(sl_behave *b, uint32_t code, const double *x);
+/* The scale every rate of a behaviour feature is judged on: log(1 + the
+ * count per 1000 instructions). */
+double sl_behave_rate(double count, double instructions);
 /* An interval's features, as the split and the interpolation's "similar"
  * level (models/interp.c) judge behaviour: x[0] = log CPI, x[1 + j] =
- * log(1 + 1000 * counts[pinned[j]] / instructions); NAN where not known
+ * sl_behave_rate(counts[pinned[j]], instructions); NAN where not known
  * (no cycles or instructions, counts NULL, a count SL_MISSING).  1 when
  * the CPI is known, else 0. */
 int sl_behave_features(uint64_t cycles, uint64_t instructions, const uint64_t *counts,
