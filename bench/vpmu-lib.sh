@@ -50,13 +50,23 @@ declare -A VPMU_UNSEEN_CMD=(
 	[sort]="sort $SORT_ARGS text20m.txt" [sqlite3]="sqlite3 -init index.sql :memory: .quit"
 	[python3]="python3 dict-float.py 200000" [gzip-d]="gzip -d -c text20m.txt.gz"
 	[mawk-words]="mawk -f words.awk text2m.txt" [cut-fields]="cut -c1-12,20-30 text20m.txt"
-	[sed-swap]="sed -f swap.sed text2m.txt" [sha256]="sha256sum text20m.txt")
+	[sed-swap]="sed -f swap.sed text2m.txt" [sha256]="sha256sum text20m.txt"
+	[perl-words]="perl words.pl text20m.txt" [bc-pi]="bc -l pi.bc"
+	[gzip-9]="gzip -9 -c text20m.txt" [jq-group]="jq -c -f group.jq rows.json"
+	[xmllint-xpath]="xmllint --xpath count(//item[price>250]) catalog.xml")
 # A second unseen set, chosen after "The LLC hits' stall episodes" was
 # built and measured once for its held-out split (docs/benchmarks.md):
 # Debian's mawk, cut, sed and sha256sum on the same inputs (PROGS= these;
 # not grep, which stops at its first match when its output is /dev/null,
 # as a vPMU run's is).
 VPMU_UNSEEN2=(mawk-words cut-fields sed-swap sha256)
+# A third, chosen on 2026-11-27 before any of them ran under sleuth and
+# measured once (docs/benchmarks.md, "A third set of unseen programs"):
+# Perl counting words in a hash, bc's arbitrary precision (pi to 1200
+# digits), gzip compressing at -9, jq grouping JSON records and xmllint
+# parsing an XML catalogue into a tree and evaluating an XPath query over
+# it.  bc, jq and xmllint are Debian packages bc, jq and libxml2-utils.
+VPMU_UNSEEN3=(perl-words bc-pi gzip-9 jq-group xmllint-xpath)
 
 # unseen_inputs: the unseen set's inputs, written to the current directory
 # (the same bytes on every machine): text of words drawn from a skewed
@@ -64,7 +74,9 @@ VPMU_UNSEEN2=(mawk-words cut-fields sed-swap sha256)
 # 2 MB and 20 MB; the 20 MB one gzipped; an SQL script that inserts 200k
 # rows, builds two indexes and queries; a python script of dict updates, a
 # sieve and a float loop; for the second set an awk word count and a sed
-# substitution with back-references.
+# substitution with back-references; for the third a Perl word count, a
+# bc program, a jq filter over 60,000 JSON records and an XML catalogue of
+# 100,000 items.
 unseen_inputs() {
 printf '%s\n' '{ for (i = 1; i <= NF; i++) c[$i]++ }' \
 	'END { for (w in c) if (c[w] > 1000) n++; print n }' > words.awk
@@ -116,4 +128,24 @@ for i in range(n):
     px += vx * 1e-3; py += vy * 1e-3
 print(top, sum(sieve), round(px, 6), round(py, 6))
 EOF
+printf '%s\n' 'while (<>) { $c{$_}++ for split; }' \
+	'my $n = grep { $c{$_} > 1000 } keys %c; print "$n\n";' > words.pl
+printf '%s\n' 'scale = 1200' '4 * a(1)' 'quit' > pi.bc
+printf '%s\n' 'group_by(.k % 97) | map({k: (.[0].k % 97), n: length, v: (map(.v) | add)})' \
+	'| sort_by(-.n) | .[0:3]' > group.jq
+awk 'function rnd() { x = (x * 16807) % 2147483647; return x / 2147483647 }
+	BEGIN { x = 7; printf "["
+		for (i = 0; i < 60000; i++) { u = rnd()
+			printf "%s{\"id\":%d,\"k\":%d,\"s\":\"w%d\",\"v\":%.3f}\n", i ? "," : "",
+				i, int(100000 * u * u), int(rnd() * 50000), rnd() * 1000 }
+		print "]" }' > rows.json
+awk 'function rnd() { x = (x * 16807) % 2147483647; return x / 2147483647 }
+	BEGIN { x = 11; print "<?xml version=\"1.0\"?>"; print "<catalog>"
+		for (i = 0; i < 100000; i++) {
+			printf "  <item id=\"i%d\" k=\"%d\"><name>w%d</name><tags>", i,
+				int(rnd() * 1000), int(rnd() * 50000)
+			n = 1 + int(rnd() * 4)
+			for (j = 0; j < n; j++) printf "<t>%d</t>", int(rnd() * 300)
+			printf "</tags><price>%.2f</price></item>\n", rnd() * 500 }
+		print "</catalog>" }' > catalog.xml
 }

@@ -15,8 +15,9 @@
 # time at fmax.
 #
 #   bench/vpmu-unseen.sh [BUILDDIR]     # about 10 minutes on one core
-# PROGS="xz bzip2" chooses among VPMU_UNSEEN (default) and VPMU_UNSEEN2, the
-# second set (bench/vpmu-lib.sh); MODELS (default "stall mlp").
+# PROGS="xz bzip2" chooses among VPMU_UNSEEN (default), VPMU_UNSEEN2, the
+# second set, and VPMU_UNSEEN3, the third (bench/vpmu-lib.sh); MODELS
+# (default "stall mlp").
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/bench/vpmu-lib.sh" "${1:-}"
@@ -32,6 +33,16 @@ MODELS=(${MODELS:-stall mlp})
 CLEAN_ENV=("${UNSEEN_ENV[@]}")
 
 PROGS=(${PROGS:-${VPMU_UNSEEN[*]}})
+# each program's tool, and the Debian package it comes in where that is
+# not the tool's own name
+declare -A PKG=([xmllint]=libxml2-utils [sha256sum]=coreutils [cut]=coreutils [sort]=coreutils)
+for p in "${PROGS[@]}"; do
+	[ -n "${VPMU_UNSEEN_CMD[$p]:-}" ] || { echo "bench/vpmu-unseen.sh: no program '$p';" \
+		"use names of VPMU_UNSEEN, VPMU_UNSEEN2 or VPMU_UNSEEN3 (bench/vpmu-lib.sh)" >&2; exit 1; }
+	tool=${VPMU_UNSEEN_CMD[$p]%% *}
+	command -v "$tool" >/dev/null || { echo "bench/vpmu-unseen.sh: $p needs $tool;" \
+		"install the Debian package ${PKG[$tool]:-$tool}" >&2; exit 1; }
+done
 cd "$tmp"
 unseen_inputs
 machine_for() { if [ "$1" = mlp ]; then echo "$mlp_model"; else echo "$model"; fi; }
