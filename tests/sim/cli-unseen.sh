@@ -8,9 +8,9 @@
 # with the mlp model at 1.60 GHz, its profile holding as many intervals as
 # the trace.  data/workloads/unseen2/ to data/workloads/unseen30/ were
 # each measured once, blind (docs/benchmarks.md); data/workloads/unseen31/
-# (the newest) is not measured yet and is to be measured once, blind (its
-# README.md).
-# Of the thirty-one sets, the workloads of these thirty are only
+# and data/workloads/unseen32/ (the newest) are not measured yet and are
+# each to be measured once, blind (their README.md).
+# Of the thirty-two sets, the workloads of these thirty-one are only
 # simulated here, and no model runs on them.  Each is simulated at
 # 2.66 GHz (seed 1); each set must hold its six workloads.
 # No accuracy is checked here.
@@ -80,4 +80,5 @@ check_set unseen28 no
 check_set unseen29 no
 check_set unseen30 no
 check_set unseen31 no
+check_set unseen32 no
 finish
