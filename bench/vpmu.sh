@@ -4,8 +4,11 @@
 # their ground truth at every frequency.
 #   1. memory_latency_ns of sleuth's vPMU model, measured as a latency
 #      benchmark would: a pointer chase at two lengths, time per extra step;
-#   2. the power model calibrated (sleuth calibrate) on the TRAINING
-#      programs' vPMU runs at every P-state;
+#   2. the die's thermal block measured as on hardware: a steady load
+#      (vp-memprobe core, an L2-resident loop) warming the die at fmax,
+#      mid and fmin, sleuth calibrate --thermal-only (docs/calibration.md);
+#      then the power model calibrated (sleuth calibrate) on the TRAINING
+#      programs' vPMU runs at every P-state, the measured leakage taken out;
 #   3. every program profiled at fmax; predict at mid and fmin; compared
 #      with the vPMU's own runs there (bench/vpmu-compare.c): whole-program
 #      time error, phase-instance time error (time-weighted mean, worst),
@@ -85,11 +88,23 @@ if [ $want_mlp = 1 ]; then
 	"$src/bench/memprobe-vpmu.sh" "$build" | sed -n '/^memory:/,$p' | tee "$tmp/memory.yaml"
 fi
 
-# 2. training runs at every P-state on the default skeleton (no offcore
-# roles); calibrate.  The training runs pin only the stall model's event
+# 2. the die's thermal block from a steady load at three P-states (a
+# loop over L2-resident data: its power changes only as the die warms),
+# long enough to come near its steady temperature; then training runs at
+# every P-state on the default skeleton (no offcore roles); calibrate.  The training runs pin only the stall model's event
 # (memory_stall_cycles), so three counters rotate over the power events:
 # with the mlp model's three time events pinned one counter would be left
 # for the power events, and the fit would rest on interpolated counts.
+echo "== thermal block: a steady load (vp-memprobe core ${HEAT_STEPS:-1200000}) at $FMAX, $MID, $FMIN GHz"
+heat=()
+for f in $FMAX $MID $FMIN; do
+	PIN=memory_stall_cycles INTERVAL=20M vrun "$tmp/skeleton.yaml" "$f" "$tmp/heat@$f.prof" \
+		"$progs/vp-memprobe" core "${HEAT_STEPS:-1200000}" >/dev/null
+	heat+=("$tmp/heat@$f.prof")
+done
+"$sleuth" calibrate -q --thermal-only --machine "$tmp/skeleton.yaml" -o "$tmp/skeleton-th.yaml" \
+	"${heat[@]}"
+mv "$tmp/skeleton-th.yaml" "$tmp/skeleton.yaml"
 echo "== calibration on ${TRAIN[*]} at ${#PSTATES[@]} P-states"
 inputs=()
 for p in "${TRAIN[@]}"; do

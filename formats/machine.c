@@ -201,13 +201,18 @@ static int read_power(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 			return -1;
 		m->has_constant = 1;
 	}
+	/* the temperature term: temp_ref_c with temp_coeff, or with the
+	 * thermal block's measured leakage (read before power:) */
 	const sl_ynode *tr = sl_ymap_get(v, "temp_ref_c"), *tc = sl_ymap_get(v, "temp_coeff");
-	if (!tr != !tc)
-		return sl_yerr(yp, (tr ? tr : tc)->line, tr ? "temp_coeff" : "temp_ref_c",
-			       "missing while %s is given; the temperature term needs both",
-			       tr ? "temp_ref_c" : "temp_coeff");
-	if (tr && (get_bounded(yp, tr, "temp_ref_c", -273.15, 1000, &m->temp_ref_c) < 0 ||
-		   get_bounded(yp, tc, "temp_coeff", -MAX_COEFF, MAX_COEFF, &m->temp_coeff) < 0))
+	if (tc && !tr)
+		return sl_yerr(yp, tc->line, "temp_ref_c",
+			       "missing while temp_coeff is given; the temperature term needs both");
+	if (tr && !tc && !m->n_leak)
+		return sl_yerr(yp, tr->line, "temp_coeff",
+			       "missing while temp_ref_c is given; give temp_coeff, or thermal: "
+			       "leakage (sleuth calibrate --thermal-only)");
+	if ((tr && get_bounded(yp, tr, "temp_ref_c", -273.15, 1000, &m->temp_ref_c) < 0) ||
+	    (tc && get_bounded(yp, tc, "temp_coeff", -MAX_COEFF, MAX_COEFF, &m->temp_coeff) < 0))
 		return -1;
 	m->has_temp = tr != NULL;
 	if (choice(yp, v, "floor", "floor", floors, &m->floor_stalled) < 0)
@@ -374,6 +379,117 @@ static int read_memory(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 /* time_error: [{model: M, from_ghz: F0, ghz: F, phases: N, rms: R, mean: B,
  * worst: W}, ...] (calibrate's record of the time models' residuals); a
  * model name sleuth does not know is kept, and simply never looked up. */
+/*
+ * thermal: {k_per_w, tau_s, leakage: {per_c, ref_c, at: [{ghz, w}...]}}:
+ * what a steady load's runs measured of the die (docs/formats.md).  Each
+ * leakage point is at one of the machine's P-states, none twice.
+ */
+static int read_leakage(sl_yparser *yp, const sl_ynode *l, sl_machine *m)
+{
+	static const char *const known[] = {"per_c", "ref_c", "at", NULL};
+	static const char *const known_pt[] = {"ghz", "w", NULL};
+	const sl_ynode *at;
+	if (sl_yexpect(yp, l, SL_YMAP, "leakage") < 0)
+		return -1;
+	sl_ywarn_unknown(yp, l, known);
+	const sl_ynode *pc = sl_yreq(yp, l, "per_c", "leakage"), *rc;
+	if (!pc || get_bounded(yp, pc, "per_c", 0, 1, &m->leak_per_c) < 0 ||
+	    !(rc = sl_yreq(yp, l, "ref_c", "leakage")) ||
+	    get_bounded(yp, rc, "ref_c", -273.15, 1000, &m->leak_ref_c) < 0 ||
+	    !(at = sl_yreq(yp, l, "at", "leakage")) || sl_yexpect(yp, at, SL_YSEQ, "at") < 0)
+		return -1;
+	if (!at->n || at->n > m->n_pstates)
+		return sl_yerr(yp, at->line, "at", "%zu points; give 1 to %zu, one per "
+			       "P-state measured", at->n, m->n_pstates);
+	m->leak_ghz = sl_xcalloc(at->n, sizeof *m->leak_ghz);
+	m->leak_w = sl_xcalloc(at->n, sizeof *m->leak_w);
+	for (size_t i = 0; i < at->n; i++) {
+		const sl_ynode *p = at->kid[i], *w;
+		double g;
+		if (sl_yexpect(yp, p, SL_YMAP, "at") < 0)
+			return -1;
+		sl_ywarn_unknown(yp, p, known_pt);
+		if (get_positive(yp, p, "ghz", "leakage", MAX_GHZ, &g) < 0 ||
+		    !(w = sl_yreq(yp, p, "w", "leakage")) ||
+		    get_bounded(yp, w, "w", 0, MAX_WATTS, &m->leak_w[i]) < 0)
+			return -1;
+		size_t k = 0;
+		while (k < m->n_pstates && fabs(m->pstates[k].ghz - g) >= GHZ_EPS)
+			k++;
+		if (k == m->n_pstates)
+			return sl_yerr(yp, p->line, "ghz", "%g GHz is no P-state of this machine; "
+				       "measure leakage at its P-states", g);
+		for (size_t j = 0; j < i; j++)
+			if (fabs(m->leak_ghz[j] - g) < GHZ_EPS)
+				return sl_yerr(yp, p->line, "ghz", "%g GHz listed twice", g);
+		m->leak_ghz[i] = m->pstates[k].ghz;
+		m->n_leak++;
+	}
+	/* descending ghz, as the P-states */
+	for (size_t i = 1; i < m->n_leak; i++)
+		for (size_t j = i; j > 0 && m->leak_ghz[j] > m->leak_ghz[j - 1]; j--) {
+			double t = m->leak_ghz[j];
+			m->leak_ghz[j] = m->leak_ghz[j - 1], m->leak_ghz[j - 1] = t;
+			t = m->leak_w[j];
+			m->leak_w[j] = m->leak_w[j - 1], m->leak_w[j - 1] = t;
+		}
+	return 0;
+}
+
+static int read_thermal(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
+{
+	static const char *const known[] = {"k_per_w", "tau_s", "leakage", NULL};
+	const sl_ynode *l;
+	if (sl_yexpect(yp, v, SL_YMAP, "thermal") < 0)
+		return -1;
+	sl_ywarn_unknown(yp, v, known);
+	if (get_positive(yp, v, "k_per_w", "thermal", 100, &m->thermal_k_per_w) < 0 ||
+	    get_positive(yp, v, "tau_s", "thermal", 1e5, &m->thermal_tau_s) < 0)
+		return -1;
+	m->has_thermal = 1;
+	return (l = sl_ymap_get(v, "leakage")) ? read_leakage(yp, l, m) : 0;
+}
+
+/* The voltage of P-state `ghz` (its frequency when the machine has none). */
+static double leak_x(const sl_machine *m, double ghz)
+{
+	for (size_t k = 0; k < m->n_pstates; k++)
+		if (fabs(m->pstates[k].ghz - ghz) < GHZ_EPS)
+			return m->pstates[k].volts > 0 ? m->pstates[k].volts : ghz;
+	return ghz;
+}
+
+double sl_machine_leakage(const sl_machine *m, double ghz, double volts, double temp_c)
+{
+	if (!m->n_leak)
+		return 0;
+	double w = m->leak_w[0];
+	if (m->n_leak > 1) {
+		/* leakage grows exponentially in V: its log is taken linear in
+		 * V between the two nearest points (linear where one is 0) */
+		double x = volts > 0 ? volts : ghz;
+		size_t a = 0;
+		while (a + 2 < m->n_leak && x < leak_x(m, m->leak_ghz[a + 1]))
+			a++;
+		double xa = leak_x(m, m->leak_ghz[a]), xb = leak_x(m, m->leak_ghz[a + 1]);
+		double wa = m->leak_w[a], wb = m->leak_w[a + 1];
+		double u = xa == xb ? 1 : (x - xb) / (xa - xb);
+		w = wa > 0 && wb > 0 ? exp(log(wb) + u * (log(wa) - log(wb)))
+				     : SL_MAX(0, wb + u * (wa - wb));
+	}
+	return w * exp(m->leak_per_c * (temp_c - m->leak_ref_c));
+}
+
+double sl_machine_static_temp(const sl_machine *m, double ghz, double volts, double temp_c)
+{
+	if (!m->has_temp)
+		return 0;
+	if (!m->n_leak)
+		return m->temp_coeff * volts * (temp_c - m->temp_ref_c);
+	return sl_machine_leakage(m, ghz, volts, temp_c) -
+	       sl_machine_leakage(m, ghz, volts, m->temp_ref_c);
+}
+
 static int read_time_error(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 {
 	static const char *const known[] = {"model", "from_ghz", "ghz", "phases", "rms",
@@ -414,7 +530,8 @@ static int read_time_error(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 static int read_machine(sl_yparser *yp, const sl_ynode *root, sl_machine *m)
 {
 	static const char *const known[] = {"format", "name", "counters",
-		"memory_latency_ns", "pstates", "events", "power", "memory", "time_error", NULL};
+		"memory_latency_ns", "pstates", "events", "power", "memory", "time_error",
+		"thermal", NULL};
 	const sl_ynode *v;
 	const char *s;
 	int64_t k;
@@ -445,6 +562,8 @@ static int read_machine(sl_yparser *yp, const sl_ynode *root, sl_machine *m)
 	if (!(v = sl_yreq(yp, root, "pstates", NULL)) || read_pstates(yp, v, m) < 0)
 		return -1;
 	if (!(v = sl_yreq(yp, root, "events", NULL)) || read_roles(yp, v, m) < 0)
+		return -1;
+	if ((v = sl_ymap_get(root, "thermal")) && read_thermal(yp, v, m) < 0)
 		return -1;
 	if ((v = sl_ymap_get(root, "power")) && read_power(yp, v, m) < 0)
 		return -1;
@@ -567,7 +686,8 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 			sl_yw_kdouble(&w, "constant", m->constant);
 		if (m->has_temp) {
 			sl_yw_kdouble(&w, "temp_ref_c", m->temp_ref_c);
-			sl_yw_kdouble(&w, "temp_coeff", m->temp_coeff);
+			if (!m->n_leak)
+				sl_yw_kdouble(&w, "temp_coeff", m->temp_coeff);
 		}
 		if (m->floor_stalled)
 			sl_yw_kstr(&w, "floor", "stalled");
@@ -625,6 +745,29 @@ int sl_machine_write(const char *path, const sl_machine *m, const char *comment)
 			sl_yw_kdouble(&w, "background_gbps", m->mem_background_gbps);
 		sl_yw_end_map(&w);
 	}
+	if (m->has_thermal) {
+		sl_yw_plain(&w, "thermal");
+		sl_yw_map(&w, 0);
+		sl_yw_kdouble(&w, "k_per_w", m->thermal_k_per_w);
+		sl_yw_kdouble(&w, "tau_s", m->thermal_tau_s);
+		if (m->n_leak) {
+			sl_yw_plain(&w, "leakage");
+			sl_yw_map(&w, 0);
+			sl_yw_kdouble(&w, "per_c", m->leak_per_c);
+			sl_yw_kdouble(&w, "ref_c", m->leak_ref_c);
+			sl_yw_plain(&w, "at");
+			sl_yw_seq(&w, 0);
+			for (size_t i = 0; i < m->n_leak; i++) {
+				sl_yw_map(&w, 1);
+				sl_yw_kdouble(&w, "ghz", m->leak_ghz[i]);
+				sl_yw_kdouble(&w, "w", m->leak_w[i]);
+				sl_yw_end_map(&w);
+			}
+			sl_yw_end_seq(&w);
+			sl_yw_end_map(&w);
+		}
+		sl_yw_end_map(&w);
+	}
 	if (m->n_time_error) {
 		sl_yw_plain(&w, "time_error");
 		sl_yw_seq(&w, 0);
@@ -660,6 +803,8 @@ void sl_machine_free(sl_machine *m)
 	free(m->name);
 	free(m->text);
 	free(m->mem_latency_ghz);
+	free(m->leak_ghz);
+	free(m->leak_w);
 	free(m->mem_latency_ns);
 	free(m->mem_llc_ns);
 	free(m->mem_llc_chase_ns);

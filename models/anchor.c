@@ -73,6 +73,7 @@
 #include "sleuth/common.h"
 #include "sleuth/model.h"
 #include "predict_int.h"
+#include "thermal.h"
 
 /* The share s of the residual taken as static power, the rest as
  * effective capacitance.  Chosen on the tuning split (seed 1) of the
@@ -256,6 +257,7 @@ int sl_model_anchor(sl_model *md)
 		}
 		free(borrowed);
 		md->anchor = a;
+		sl_thermal_reset(md);
 		rc = 1;
 	}
 	free(inst);

@@ -13,6 +13,7 @@
 #include "sleuth/common.h"
 #include "sleuth/model.h"
 #include "predict_int.h"
+#include "thermal.h"
 
 const char *sl_time_model_name(sl_time_model t)
 {
@@ -314,6 +315,7 @@ int sl_model_init(sl_model *md, const sl_profile *p, const sl_machine *m,
 	for (size_t j = 0; md->power && j < md->n_terms; j++)
 		if (need_measured(md, md->k_term[j], NULL) < 0)
 			goto fail;
+	sl_thermal_init(md);
 	return 0;
 fail:
 	sl_model_free(md);
@@ -325,6 +327,7 @@ void sl_model_free(sl_model *md)
 	sl_interp_free(&md->view);
 	sl_refine_free(md->refine);
 	sl_dither_free(md->dither);
+	sl_thermal_free(md->thermal);
 	free(md->k_term);
 	free(md->coeff);
 	free(md->term_energy);
@@ -349,8 +352,8 @@ int sl_model_opoint(const sl_model *md, double ghz, sl_opoint *op)
 		return -1;
 	/* leakage at another die temperature than calibrated */
 	if (m->has_temp && isfinite(md->temp_c) && isfinite(op->static_w))
-		op->static_w = SL_MAX(0, op->static_w + m->temp_coeff * op->volts *
-						       (md->temp_c - m->temp_ref_c));
+		op->static_w = SL_MAX(0, op->static_w + sl_machine_static_temp(m, op->ghz, op->volts,
+										md->temp_c));
 	return 0;
 }
 
@@ -970,8 +973,8 @@ static void predict_at(const sl_model *md, const sl_opoint *op, size_t i, double
 	const sl_machine *m = md->mach;
 	if (m->has_temp && isnan(md->temp_c) && md->prof->temp_c &&
 	    isfinite(md->prof->temp_c[i]) && isfinite(sw))
-		sw = SL_MAX(0, sw + m->temp_coeff * op->volts *
-					    (md->prof->temp_c[i] - m->temp_ref_c));
+		sw = SL_MAX(0, sw + sl_machine_static_temp(m, op->ghz, op->volts,
+							     md->prof->temp_c[i]));
 	double p = sw + ceff * f1 * op->volts * op->volts + out->fixed_w;
 	double lo = sl_model_idle_w(md, op) + (sw - op->static_w);
 	double hi = sl_model_peak_w(md, op) + (sw - op->static_w);
@@ -987,13 +990,24 @@ static void predict_at(const sl_model *md, const sl_opoint *op, size_t i, double
 	out->energy_j = p * out->time_s;
 }
 
-void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out)
+void sl_model_predict_base(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out)
 {
 	double st, scale;
 	double c1 = target_cycles(md, i, op->ghz, &st, &scale);
 	predict_at(md, op, i, c1, st, scale, out);
 	if (md->anchor)
 		sl_anchor_apply(md, op, i, out);
+}
+
+void sl_model_predict(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out)
+{
+	sl_model_predict_base(md, op, i, out);
+	/* leakage at the die's temperature at op rather than the profiled one */
+	double dp = md->thermal ? sl_thermal_dpower(md, op, i) : 0;
+	if (dp != 0 && isfinite(out->power_w)) {
+		out->power_w = SL_MAX(0, out->power_w + dp);
+		out->energy_j = out->power_w * out->time_s;
+	}
 }
 
 void sl_model_predict_measured(const sl_model *md, const sl_opoint *op, size_t i, sl_pred *out)

@@ -45,6 +45,7 @@ typedef struct cal_opts {
 	int temp_term;    /* TT_* */
 	double offset;
 	int time_error_only; /* --time-error-only: only the machine's time_error: */
+	int thermal_only;    /* --thermal-only: only the machine's thermal: */
 	const char *fit_opt; /* the last option about the power fit, for the error */
 	char **inputs;
 	size_t n_inputs;
@@ -69,6 +70,10 @@ typedef struct cal_state {
 	double temp_lo, temp_hi; /* range of the training temperatures */
 	double *run_temp;        /* --sweep: each input's temperature, or NULL */
 	int temp_known;          /* every interval had one */
+	/* the skeleton's thermal block measured the leakage per degree: taken
+	 * out of the training power at leak_ref_c, where static_w then holds */
+	int leak_removed;
+	double leak_ref_c;
 	/* --temp-term auto judged the term by cross-validation: the errors
 	 * with and without it, and whether it was left out */
 	int temp_judged, temp_dropped;
@@ -102,6 +107,7 @@ static int parse(int argc, char **argv, cal_opts *o)
 		{"seconds", required_argument, 0, 'T'},
 		{"temp-term", required_argument, 0, 'E'},
 		{"time-error-only", no_argument, 0, 'X'},
+		{"thermal-only", no_argument, 0, 'H'},
 		{0, 0, 0, 0}};
 	int c;
 	uint64_t k;
@@ -114,6 +120,7 @@ static int parse(int argc, char **argv, cal_opts *o)
 					o->fit_opt = l->name;
 		switch (c) {
 		case 'X': o->time_error_only = 1; break;
+		case 'H': o->thermal_only = 1; break;
 		case 'm': o->machine = optarg; break;
 		case 'o': o->out = optarg; break;
 		case 'i': o->idle = optarg; break;
@@ -172,14 +179,21 @@ static int parse(int argc, char **argv, cal_opts *o)
 	if (o->sweep && optind < argc)
 		return sl_usage_error(CMD, "--sweep makes its own training runs; drop the "
 				      "inputs ('%s')", argv[optind]);
-	if (o->time_error_only && o->fit_opt)
-		return sl_usage_error(CMD, "--time-error-only fits no power model; drop --%s",
-				      o->fit_opt);
+	if (o->time_error_only && o->thermal_only)
+		return sl_usage_error(CMD, "--time-error-only and --thermal-only measure "
+				      "different runs; give one of them");
+	if ((o->time_error_only || o->thermal_only) && (o->fit_opt || o->sweep))
+		return sl_usage_error(CMD, "--%s fits no power model; drop --%s",
+				      o->thermal_only ? "thermal-only" : "time-error-only",
+				      o->sweep ? "sweep" : o->fit_opt);
 	if (o->sweep)
 		return 0;
 	if (optind >= argc && o->time_error_only)
 		return sl_usage_error(CMD, "no profiles; give each training workload's "
 				      "profiles at several frequencies");
+	if (optind >= argc && o->thermal_only)
+		return sl_usage_error(CMD, "no profiles; give profiles of a steady load that "
+				      "warms the die, at two P-states or more");
 	if (optind >= argc)
 		return sl_usage_error(CMD, "no training inputs; give PROFILE:LOG.csv, "
 				      "PROFILE or TRACE arguments, or --sweep");
@@ -446,6 +460,10 @@ static void report(const cal_opts *o, const cal_state *st)
 			"leave-one-workload-out error (%.2f%% with it, %.2f%% without): left "
 			"out (--temp-term on keeps it)\n", st->temp_lo, st->temp_hi,
 			100 * st->temp_cv_with, 100 * st->temp_cv_without);
+	else if (st->leak_removed)
+		fprintf(st->rep, "temperature: static_w at %.0f C; static power + the leakage the "
+			"thermal block measured per C above it (training %.1f to %.1f C)\n",
+			st->leak_ref_c, st->temp_lo, st->temp_hi);
 	else if (st->temp_known && !f->has_temp && o->temp_term == TT_OFF)
 		fprintf(st->rep, "temperature: %.1f to %.1f C in training; not fitted "
 			"(--temp-term off)\n", st->temp_lo, st->temp_hi);
@@ -572,6 +590,10 @@ static char *model_comment(const cal_opts *o, const cal_state *st)
 		snprintf(tl, sizeof tl, "temperature: static_w holds at %.0f C; +%.4g W per volt "
 			 "per C above it (fitted on %.1f to %.1f C)\n", st->fit.temp_ref,
 			 st->fit.temp_coeff, st->temp_lo, st->temp_hi);
+	else if (st->leak_removed)
+		snprintf(tl, sizeof tl, "temperature: static_w holds at %.0f C; the thermal: "
+			 "block's measured leakage taken out of the training power (%.1f to "
+			 "%.1f C)\n", st->leak_ref_c, st->temp_lo, st->temp_hi);
 	char cv[64] = "no cross-validation", *at = NULL;
 	/* every judged term, however long its event's name */
 	for (size_t k = 0; st->auto_kept && k < st->m.n_terms; k++)
@@ -720,6 +742,19 @@ static int run(const cal_opts *o, cal_state *st)
 		/* a term needs temperatures that vary beyond a sensor's steps */
 		co.temp = trange >= TEMP_MIN_RANGE && o->temp_term != TT_OFF;
 		co.temp_ref = round(tmean);
+		if (st->m.n_leak && o->temp_term != TT_OFF) {
+			/* measured (calibrate --thermal-only), not fitted: a
+			 * coefficient fitted here would take the activity that
+			 * warms the die for leakage */
+			co.temp = 0;
+			st->leak_removed = 1;
+			st->leak_ref_c = co.temp_ref;
+			for (size_t i = 0; i < st->d.n; i++) {
+				double g = st->m.pstates[st->d.ps[i]].ghz, v = st->d.v[i];
+				st->d.power[i] -= sl_machine_leakage(&st->m, g, v, st->d.temp[i]) -
+						  sl_machine_leakage(&st->m, g, v, st->leak_ref_c);
+			}
+		}
 		if (o->temp_term == TT_ON && !co.temp) {
 			sl_error_set("--temp-term on: the training temperatures span only "
 				     "%.1f to %.1f C; at least %.0f C is needed to fit the term",
@@ -761,6 +796,11 @@ static int run(const cal_opts *o, cal_state *st)
 	report(o, st);
 	sl_machine out;
 	sl_calib_model(&out, &st->m, &st->d, &st->fit);
+	if (st->leak_removed) {
+		out.has_temp = 1;
+		out.temp_ref_c = st->leak_ref_c;
+		out.temp_coeff = 0;
+	}
 	warnings(st, sl_model_ceff_floor(&out));
 	size_t tpairs = sl_calib_time_error(&out, st->runs, st->n_runs);
 	if (tpairs)
@@ -777,9 +817,10 @@ static int run(const cal_opts *o, cal_state *st)
 }
 
 /* The leading '#' lines of a machine file, without their "# ", or NULL;
- * but the lines that say where its time_error: came from, which
- * --time-error-only replaces with its own (they piled up, one a run). */
-static char *leading_comment(const char *path)
+ * but the lines that say where its block `drop` (e.g. "time_error: ")
+ * came from, which --time-error-only or --thermal-only replaces with its
+ * own (they piled up, one a run). */
+static char *leading_comment(const char *path, const char *drop)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -789,7 +830,7 @@ static char *leading_comment(const char *path)
 	ssize_t n;
 	while ((n = getline(&line, &cap, f)) > 0 && line[0] == '#') {
 		const char *t = line + 1 + (line[1] == ' ');
-		if (!strncmp(t, "time_error: ", 12))
+		if (!strncmp(t, drop, strlen(drop)))
 			continue;
 		size_t tl = strlen(t);
 		out = sl_xrealloc(out, len + tl + 2);
@@ -805,13 +846,16 @@ static char *leading_comment(const char *path)
 }
 
 /*
- * --time-error-only: the machine as given (its power model, events, memory:
- * and comment kept), with the time_error: its time models make on these
- * profiles, measured as after a fit (calib/time-error.c).  For a machine
- * whose power was fitted on runs recorded with other pins: its own pins'
- * profiles measure the time models it is used with.
+ * --time-error-only and --thermal-only: the machine as given (its power
+ * model, events, memory: and comment kept), with one block measured anew
+ * on these profiles.  time_error: the errors its time models make, as
+ * after a fit (calib/time-error.c); for a machine whose power was fitted
+ * on runs recorded with other pins, its own pins' profiles measure the
+ * time models it is used with.  thermal: the die's RC and leakage per
+ * degree from runs of a steady load (calib/thermal-fit.c); a skeleton takes
+ * it before its power fit, which then takes the measured leakage out.
  */
-static int time_error_only(const cal_opts *o, cal_state *st)
+static int measure_only(const cal_opts *o, cal_state *st)
 {
 	if (sl_machine_load(o->machine, &st->m) < 0)
 		return -1;
@@ -821,6 +865,22 @@ static int time_error_only(const cal_opts *o, cal_state *st)
 			return -1;
 		st->n_runs++;
 	}
+	FILE *rep = strcmp(o->out, "-") ? stdout : stderr;
+	char *kept, *comment;
+	if (o->thermal_only) {
+		if (sl_calib_thermal(&st->m, st->runs, st->n_runs, rep) < 0)
+			return -1;
+		kept = leading_comment(o->machine, "thermal: ");
+		comment = sl_xasprintf("%sthermal: sleuth calibrate %s --thermal-only on %zu "
+				       "profiles: %s ...", kept ? kept : "", SLEUTH_VERSION,
+				       o->n_inputs, o->inputs[0]);
+		free(kept);
+		int rc = sl_machine_write(o->out, &st->m, comment);
+		free(comment);
+		if (rc == 0)
+			sl_info("wrote %s", o->out);
+		return rc;
+	}
 	sl_calib_time_error_free(&st->m); /* the machine's own, if any, are replaced */
 	size_t tpairs = sl_calib_time_error(&st->m, st->runs, st->n_runs);
 	if (!st->m.n_time_error) {
@@ -829,12 +889,12 @@ static int time_error_only(const cal_opts *o, cal_state *st)
 			     "interval) at several P-states");
 		return -1;
 	}
-	time_error_report(strcmp(o->out, "-") ? stdout : stderr, &st->m, tpairs);
-	char *kept = leading_comment(o->machine);
-	char *comment = sl_xasprintf("%stime_error: sleuth calibrate %s --time-error-only "
-				     "on %zu profiles: %s ... (%zu slower runs predicted)",
-				     kept ? kept : "", SLEUTH_VERSION, o->n_inputs, o->inputs[0],
-				     tpairs);
+	time_error_report(rep, &st->m, tpairs);
+	kept = leading_comment(o->machine, "time_error: ");
+	comment = sl_xasprintf("%stime_error: sleuth calibrate %s --time-error-only "
+			       "on %zu profiles: %s ... (%zu slower runs predicted)",
+			       kept ? kept : "", SLEUTH_VERSION, o->n_inputs, o->inputs[0],
+			       tpairs);
 	int rc = sl_machine_write(o->out, &st->m, comment);
 	free(comment);
 	free(kept);
@@ -968,7 +1028,7 @@ static int cmd_calibrate(int argc, char **argv)
 		return rc;
 	cal_state st;
 	memset(&st, 0, sizeof st);
-	rc = (o.time_error_only ? time_error_only(&o, &st)
+	rc = (o.time_error_only || o.thermal_only ? measure_only(&o, &st)
 	      : o.sweep		? calibrate_sweep(&o, &st)
 				: run(&o, &st)) < 0
 		     ? sl_fail()
@@ -997,6 +1057,8 @@ const struct sl_cmd sl_cmd_calibrate = {
 	.usage =
 	"usage: sleuth calibrate --machine SKELETON.yaml -o MODEL.yaml [options] INPUT...\n"
 	"       sleuth calibrate --time-error-only --machine MODEL.yaml -o OUT.yaml\n"
+	"                        PROFILE...\n"
+	"       sleuth calibrate --thermal-only --machine MACHINE.yaml -o OUT.yaml\n"
 	"                        PROFILE...\n"
 	"       sleuth calibrate --sweep --machine SKELETON.yaml -o MODEL.yaml\n"
 	"                        [--select K] [--sysfs ROOT] [--keep DIR] [--seconds S]\n"
@@ -1040,6 +1102,12 @@ const struct sl_cmd sl_cmd_calibrate = {
 	"                       complete model), its time_error: measured anew on the\n"
 	"                       PROFILE inputs (each workload at several P-states,\n"
 	"                       recorded with the pins its time models are used with)\n"
+	"  --thermal-only       fit no power model: write the machine given with\n"
+	"                       --machine with its thermal: block measured on the\n"
+	"                       PROFILE inputs, runs of a steady load that warm the\n"
+	"                       die (energy and temperature per interval) at two\n"
+	"                       P-states or more; a skeleton with it has the measured\n"
+	"                       leakage taken out of its power fit\n"
 	"  --sweep              run a training suite at every P-state of the skeleton,\n"
 	"                       setting the frequency through cpufreq (restored\n"
 	"                       afterwards, Ctrl-C included), reading RAPL and hwmon,\n"

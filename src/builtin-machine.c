@@ -247,9 +247,12 @@ static int show(const char *file)
 	else
 		printf("power: fitted, Ceff (nF) = %g + sum of coeff x count/cycle:\n",
 		       m.constant);
-	if (m.has_temp)
+	if (m.has_temp && !m.n_leak)
 		printf("  static power at %g C; +%g W per volt per C above it\n", m.temp_ref_c,
 		       m.temp_coeff);
+	else if (m.has_temp)
+		printf("  static power at %g C; the thermal block's leakage per C above it\n",
+		       m.temp_ref_c);
 	for (size_t i = 0; i < m.n_terms; i++) {
 		printf("  %-44s", m.terms[i].event);
 		if (m.terms[i].has_coeff)
@@ -262,6 +265,13 @@ static int show(const char *file)
 	if (floor < 0)
 		printf("  idle clamp: a core stalled in every cycle, Ceff %g nF (floor: stalled)\n",
 		       floor);
+	if (m.has_thermal) {
+		printf("thermal: %g C per W at steady state, time constant %g s\n",
+		       m.thermal_k_per_w, m.thermal_tau_s);
+		for (size_t i = 0; i < m.n_leak; i++)
+			printf("  leakage at %g GHz: %g W at %g C, times exp(%g (T - %g))\n",
+			       m.leak_ghz[i], m.leak_w[i], m.leak_ref_c, m.leak_per_c, m.leak_ref_c);
+	}
 	can_predict(&m);
 	sl_machine_free(&m);
 	return 0;

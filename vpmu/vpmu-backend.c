@@ -522,6 +522,10 @@ static int vp_next(sl_backend *b, sl_obs *o)
 		o->n_samples = h.n_samples;
 		o->lost = iv.lost;
 		o->energy_j = sl_vpmu_meter_step(&v->meter, &iv, &watts);
+		/* the die's sensor, read at the interval's end as the perf
+		 * backend reads hwmon, in whole degrees as coretemp gives them */
+		o->has_temp = 1;
+		o->temp_c = round(v->meter.temp_c);
 		for (size_t e = 0; e < b->n_events; e++)
 			v->counts[e] = v->on[e] ? iv.ev[v->map[e]] : SL_MISSING;
 		o->counts = v->counts;

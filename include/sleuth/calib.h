@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sleuth/machine.h"
 #include "sleuth/powerlog.h"
@@ -266,5 +267,15 @@ void sl_calib_model_free(sl_machine *out);
  */
 size_t sl_calib_time_error(sl_machine *m, const sl_calib_run *runs, size_t n_runs);
 void sl_calib_time_error_free(sl_machine *m);
+
+/*
+ * The die's thermal block (sleuth-machine/1 thermal:, docs/formats.md) from
+ * runs of a steady load with energy and the die's temperature per interval:
+ * the steady rise per watt and time constant of a first-order RC, and the
+ * leakage per degree at each P-state whose run's steady phase warmed by 3 C
+ * or more.  Replaces m's block; reports what it measured on `rep`.  -1 with
+ * sl_error() when the runs hold too few such intervals, or warm too little.
+ */
+int sl_calib_thermal(sl_machine *m, const sl_calib_run *runs, size_t n_runs, FILE *rep);
 
 #endif

@@ -66,9 +66,23 @@ typedef struct sl_machine {
 	char *text;                /* the file's text as loaded (for embedding) */
 	/* Static power's temperature dependence (power: temp_ref_c, temp_coeff):
 	 * static_w holds at temp_ref_c; at T it is static_w + temp_coeff * V *
-	 * (T - temp_ref_c), temp_coeff in W per volt per deg C. */
+	 * (T - temp_ref_c) (temp_coeff in W per volt per deg C), or, where the
+	 * thermal block measured the leakage, static_w + L(T) - L(temp_ref_c).
+	 * sl_machine_static_temp() gives the change. */
 	int has_temp;
 	double temp_ref_c, temp_coeff;
+	/* thermal: (optional) the die as a first-order thermal RC and its
+	 * leakage's rise per degree, measured from runs of a steady load
+	 * (sleuth calibrate --thermal-only): at steady state the die lies
+	 * k_per_w degrees C per watt above its surroundings, and approaches it
+	 * with time constant tau_s; the leakage, at n_leak P-states
+	 * (descending ghz) leak_w W at leak_ref_c, grows as exp(leak_per_c
+	 * (T - leak_ref_c)). */
+	int has_thermal;
+	double thermal_k_per_w, thermal_tau_s;
+	size_t n_leak;
+	double leak_per_c, leak_ref_c;
+	double *leak_ghz, *leak_w;
 	/* power: floor: stalled (written by calibrate): the idle clamp is a
 	 * core stalled in every cycle when negative cycle-count terms outweigh
 	 * the constant (sl_model_ceff_floor); absent (static): static_w */
@@ -114,6 +128,17 @@ void sl_machine_free(sl_machine *m);
 
 /* 1 if the P-states carry voltages (all do or none does). */
 int sl_machine_has_volts(const sl_machine *m);
+/* The thermal block's leakage at an operating point of `ghz` and `volts`
+ * (0 when the machine has no voltages) and die temperature temp_c, W: its
+ * points' leakage, log-linear in the voltage (the frequency without
+ * voltages) between and beyond them, times exp(leak_per_c (temp_c -
+ * leak_ref_c)); 0 without one. */
+double sl_machine_leakage(const sl_machine *m, double ghz, double volts, double temp_c);
+/* What static power gains from power: temp_ref_c to temp_c at that
+ * operating point (W; negative below): the leakage's change where the
+ * thermal block measured it, else temp_coeff * volts * (temp_c -
+ * temp_ref_c); 0 without a temperature term. */
+double sl_machine_static_temp(const sl_machine *m, double ghz, double volts, double temp_c);
 /* 1 if `role` is a model role of sleuth-machine/1 events:. */
 int sl_machine_known_role(const char *role);
 /* The event playing `role`, or NULL. */

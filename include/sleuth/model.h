@@ -350,6 +350,10 @@ typedef struct sl_model {
 	struct sl_anchor *anchor; /* owned; NULL: power from the counters alone
 				   * (see sl_model_anchor) */
 	struct sl_refine *refine; /* owned; NULL unless sl_model_refine() */
+	struct sl_thermal *thermal; /* owned; the die's temperature at each
+				     * target, built on first use; NULL when
+				     * the machine or profile has none
+				     * (models/thermal.c) */
 	struct sl_dither *dither; /* owned; NULL unless the profile is dithered:
 				   * then prof is its f0 copy (models/dither.c) */
 	int k_c0;                 /* dithered: the view's f0 cycles column */

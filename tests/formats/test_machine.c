@@ -346,9 +346,51 @@ static const struct {
 	{HEAD PSTATES EVENTS "memory:\n  stall_llc_share: 0.8\n  stall_per_mispredict: -1\n", "m.yaml:15: key 'stall_per_mispredict': -1 is out of range"},
 	{HEAD PSTATES EVENTS "power:\n  constant: .inf\n  terms: []\n", "m.yaml:14: key 'constant': an infinite value"},
 	{HEAD PSTATES EVENTS "power:\n  constant: 1\n  terms:\n    - {event: A, coeff: x}\n", "m.yaml:16: key 'coeff': expected a number"},
+	{HEAD PSTATES EVENTS "thermal:\n  tau_s: 1\n", "m.yaml:14: key 'k_per_w': missing required key in thermal"},
+	{HEAD PSTATES EVENTS "thermal:\n  k_per_w: 0\n  tau_s: 1\n", "m.yaml:14: key 'k_per_w': must be > 0"},
+	{HEAD PSTATES EVENTS "thermal:\n  k_per_w: 1\n  tau_s: 1\n  leakage:\n    per_c: 0.02\n    ref_c: 60\n    at:\n      - {ghz: 2.0, w: 3}\n", "m.yaml:20: key 'ghz': 2 GHz is no P-state of this machine"},
+	{HEAD PSTATES EVENTS "thermal:\n  k_per_w: 1\n  tau_s: 1\n  leakage:\n    per_c: 0.02\n    ref_c: 60\n    at:\n      - {ghz: 1.6, w: 3}\n      - {ghz: 1.6, w: 4}\n", "m.yaml:21: key 'ghz': 1.6 GHz listed twice"},
+	{HEAD PSTATES EVENTS "thermal:\n  k_per_w: 1\n  tau_s: 1\n  leakage:\n    per_c: 2\n    ref_c: 60\n    at: []\n", "m.yaml:17: key 'per_c': 2 is out of range"},
+	{HEAD PSTATES EVENTS "power:\n  constant: 1\n  temp_ref_c: 50\n  terms: []\n", "m.yaml:15: key 'temp_coeff': missing while temp_ref_c is given; give temp_coeff, or thermal: leakage"},
 	{HEAD "name: y\n", "m.yaml:5: key 'name': duplicate key"},
 	{"[1, 2]\n", "m.yaml:1: the document must be a mapping"},
 };
+
+/* thermal: (calibrate --thermal-only): read, the leakage log-linear in V
+ * between its points and exponential in T, static power's change from
+ * temp_ref_c with it in place of temp_coeff, written back the same. */
+static void test_thermal(void **state)
+{
+	(void)state;
+	sl_machine m, m2;
+	const char *text = HEAD PSTATES EVENTS
+		"power:\n  constant: 2.11\n  temp_ref_c: 50\n  terms:\n"
+		"    - {event: UOPS_EXECUTED:PORT234_CORE, coeff: 0.75}\n"
+		"thermal:\n  k_per_w: 0.9\n  tau_s: 0.4\n  leakage:\n    per_c: 0.02\n"
+		"    ref_c: 60\n    at:\n      - {ghz: 1.60, w: 4}\n      - {ghz: 2.66, w: 16}\n";
+	assert_int_equal(load(text, &m), 0);
+	assert_true(m.has_thermal && m.has_temp && m.n_leak == 2);
+	assert_true(m.leak_ghz[0] == 2.66 && m.leak_w[0] == 16); /* fastest first */
+	assert_true(fabs(sl_machine_leakage(&m, 2.66, 1.2, 60) - 16) < 1e-9);
+	assert_true(fabs(sl_machine_leakage(&m, 1.6, 0.95, 70) - 4 * exp(0.2)) < 1e-9);
+	/* halfway in V: the geometric mean */
+	assert_true(fabs(sl_machine_leakage(&m, 2.13, 1.075, 60) - 8) < 1e-9);
+	assert_true(fabs(sl_machine_static_temp(&m, 2.66, 1.2, 50)) < 1e-12);
+	assert_true(fabs(sl_machine_static_temp(&m, 2.66, 1.2, 60) - 16 * (1 - exp(-0.2))) < 1e-9);
+	round_trip(&m, &m2);
+	assert_true(m2.has_thermal && m2.thermal_k_per_w == 0.9 && m2.thermal_tau_s == 0.4);
+	assert_true(m2.n_leak == 2 && m2.leak_per_c == 0.02 && m2.leak_ref_c == 60);
+	assert_true(m2.has_temp && m2.temp_ref_c == 50);
+	assert_null(strstr(m2.text, "temp_coeff"));
+	sl_machine_free(&m2);
+	sl_machine_free(&m);
+	/* the old form is unchanged: temp_coeff * V * (T - temp_ref_c) */
+	assert_int_equal(load(HEAD PSTATES EVENTS "power:\n  constant: 1\n  temp_ref_c: 50\n"
+			      "  temp_coeff: 0.5\n  terms: []\n", &m), 0);
+	assert_true(fabs(sl_machine_static_temp(&m, 2.66, 1.2, 60) - 6) < 1e-12);
+	assert_true(sl_machine_leakage(&m, 2.66, 1.2, 60) == 0);
+	sl_machine_free(&m);
+}
 
 static void test_rejections(void **state)
 {
@@ -374,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_keep_auto),
 		cmocka_unit_test(test_stall_probes),
 		cmocka_unit_test(test_llc_chase),
+		cmocka_unit_test(test_thermal),
 		cmocka_unit_test(test_rejections),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
