@@ -42,8 +42,9 @@
 
 typedef struct tab {
 	double ghz;  /* 0: unused */
-	double *dt;  /* per interval: target's temperature less the profiled */
-	double *dp;  /* per interval: static power's change by it, W */
+	float *dt;   /* per interval: target's temperature less the profiled */
+	float *dp;   /* per interval: static power's change by it, W (floats:
+		      * twelve tables of a long run's intervals) */
 } tab;
 
 struct sl_thermal {
@@ -163,8 +164,8 @@ static void build(const sl_model *md, struct sl_thermal *th, const sl_opoint *op
 			s1 = d1 * prev + (1 - d1) * (th->a + R * (P1 + dp));
 			dp = sl_machine_static_temp(m, op->ghz, op->volts, e0 + s1 - s0) - base;
 		}
-		t->dt[i] = s1 - s0;
-		t->dp[i] = dp;
+		t->dt[i] = (float)(s1 - s0);
+		t->dp[i] = (float)dp;
 	}
 }
 
