@@ -19,7 +19,10 @@
 # bench/vpmu-unseen.sh's commands, inputs and environment); default the
 # ten bench/vpmu programs.  KEEP=DIR keeps the runs there and reuses them
 # (a profile and its truth runs; delete them to run again): the A/B of a
-# model change on the same runs, with the build as it is now.
+# model change on the same runs, with the build as it is now.  AGAINST=FILE
+# compares the -mlp machine with another machine file instead of one less
+# the roles (e.g. the tree's machine before a change: `git show
+# REV:data/machines/vpmu-nehalem-i7-920-mlp.yaml`).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/bench/vpmu-lib.sh" "${1:-}"
@@ -35,8 +38,8 @@ else
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/sleuth-role-ab.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
 fi
-cp "$mlp" "$tmp/without.yaml"
-for r in ${ROLES:-dram_reads}; do
+cp "${AGAINST:-$mlp}" "$tmp/without.yaml"
+for r in $([ -n "${AGAINST:-}" ] || echo "${ROLES:-dram_reads}"); do
 	grep -q "^  $r:" "$mlp" || { echo "vpmu-role-ab.sh: $mlp has no role $r" >&2; exit 2; }
 	sed -i "/^  $r:/d" "$tmp/without.yaml"
 done

@@ -6,10 +6,10 @@
 # (written before measurement)") is measured, so each of its workloads is
 # also replayed with 4 counters on the hard machine's model and predicted
 # with the mlp model at 1.60 GHz, its profile holding as many intervals as
-# the trace.  data/workloads/unseen2/ to data/workloads/unseen30/ were
-# each measured once, blind (docs/benchmarks.md); data/workloads/unseen31/
-# and data/workloads/unseen32/ (the newest) are not measured yet and are
-# each to be measured once, blind (their README.md).
+# the trace.  data/workloads/unseen2/ to data/workloads/unseen31/ were
+# each measured once, blind (docs/benchmarks.md); data/workloads/unseen32/
+# (the newest) is not measured yet and is to be measured once, blind (its
+# README.md).
 # Of the thirty-two sets, the workloads of these thirty-one are only
 # simulated here, and no model runs on them.  Each is simulated at
 # 2.66 GHz (seed 1); each set must hold its six workloads.
