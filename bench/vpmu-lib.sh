@@ -37,11 +37,13 @@ vrun() {
 # The unseen set (bench/vpmu-unseen.sh): Debian's own programs on generated
 # inputs, a list of its own so that bench/vpmu.sh's rows stay as they
 # were.  A truth run must retire the same instructions as the profiled
-# one: they run in UNSEEN_ENV (python3 randomises its string hashes per
-# run unless told not to) and sort with one thread (its threads interleave
-# differently from run to run under Valgrind; SORT_THREADS=1 runs its
-# default).
-UNSEEN_ENV=(env -i PATH=/usr/bin:/bin PYTHONHASHSEED=0)
+# one: they run in UNSEEN_ENV (python3 and perl randomise their string
+# hashes per run unless told not to: perl's runs differed by up to 8% an
+# interval; libxml2 seeds its dictionaries at random and no variable stops
+# it, which moves xmllint's intervals by up to 1.2%) and sort with one
+# thread (its threads interleave differently from run to run under
+# Valgrind; SORT_THREADS=1 runs its default).
+UNSEEN_ENV=(env -i PATH=/usr/bin:/bin PYTHONHASHSEED=0 PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0)
 VPMU_UNSEEN=(xz bzip2 sort sqlite3 python3 gzip-d)
 SORT_ARGS=--parallel=1
 [ "${SORT_THREADS:-}" = 1 ] && SORT_ARGS=
