@@ -46,7 +46,10 @@
  * the younger into the older, unless the younger comes with the older in
  * every run of its own, in EXCURSION_RUNS runs or more, or leaves a gap
  * to its range and comes after it in each of those runs, the older one
- * opening the run (a stage of the code's runs).  Last, a group whose
+ * opening the run (a stage of the code's runs), or the two change places
+ * from run to run of their code more often than a random order of those
+ * runs would (take_turns: one code on two data sets in turn, where a
+ * drift stays on one side for a while).  Last, a group whose
  * runs of its code (its own intervals, not a transition merged into it:
  * a ramp's mixed intervals at the edge of some runs would make two
  * sides of one behaviour) fall in two tight clusters -- lying
@@ -833,6 +836,40 @@ static double alternation(const unsigned char *side, size_t n)
 	return v > 0 ? (sw - e) / sqrt(v) : 0;
 }
 
+/* Whether a and g take turns by run of their code phase more regularly
+ * than chance (alternation() at least SL_BEHAVE_STRONG_ALTERNATION): in
+ * log order, the runs (from one change of code to the next) that hold
+ * either, each on the side of the one with more of its intervals, each
+ * side EXCURSION_RUNS runs or more (what a behaviour must be met in to
+ * keep a phase of its own).  A drift back and forth moves from one side
+ * to the other and stays for a while; one code run in turn on two data
+ * sets (a tensor's modes, one after the other in every iteration) changes
+ * side at almost every run. */
+static int take_turns(const sl_behave *b, const group *a, const group *g)
+{
+	unsigned char *side = sl_xcalloc(b->n_seen + 1, 1);
+	size_t n = 0, na = 0, ng = 0;
+	for (size_t t = 0; t <= b->n_seen; t++) {
+		if (t == b->n_seen || b->log_first[t]) {
+			if (na || ng)
+				side[n++] = ng > na;
+			na = ng = 0;
+			if (t == b->n_seen)
+				break;
+		}
+		uint32_t f = sl_behave_final(b, b->log_id[t]);
+		na += f == a->id;
+		ng += f == g->id;
+	}
+	size_t on_g = 0;
+	for (size_t i = 0; i < n; i++)
+		on_g += side[i];
+	int turns = on_g >= EXCURSION_RUNS && n - on_g >= EXCURSION_RUNS &&
+		    alternation(side, n) >= SL_BEHAVE_ALTERNATION;
+	free(side);
+	return turns;
+}
+
 /* Two behaviours of one code closer than the threshold: a group whose
  * runs of its code phase split in two sides that lie SL_BEHAVE_SEPARATION
  * pooled standard deviations apart in some feature, more than half the
@@ -1126,7 +1163,7 @@ void sl_behave_finish(sl_behave *b)
 			size_t in_g = either - in_a + both; /* runs g comes in */
 			int stage = (both == in_g || (!overlap(b, a, g) && opens(b, a, g))) &&
 				    in_g >= EXCURSION_RUNS;
-			if (!stage)
+			if (!stage && !take_turns(b, a, g))
 				merge(b, a, g);
 		}
 	split_two(b);
