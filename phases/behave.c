@@ -837,7 +837,7 @@ static double alternation(const unsigned char *side, size_t n)
 }
 
 /* Whether a and g take turns by run of their code phase more regularly
- * than chance (alternation() at least SL_BEHAVE_STRONG_ALTERNATION): in
+ * than chance (alternation() at least SL_BEHAVE_ALTERNATION): in
  * log order, the runs (from one change of code to the next) that hold
  * either, each on the side of the one with more of its intervals, each
  * side EXCURSION_RUNS runs or more (what a behaviour must be met in to
@@ -848,11 +848,11 @@ static double alternation(const unsigned char *side, size_t n)
 static int take_turns(const sl_behave *b, const group *a, const group *g)
 {
 	unsigned char *side = sl_xcalloc(b->n_seen + 1, 1);
-	size_t n = 0, na = 0, ng = 0;
+	size_t n = 0, na = 0, ng = 0, on_g = 0;
 	for (size_t t = 0; t <= b->n_seen; t++) {
 		if (t == b->n_seen || b->log_first[t]) {
 			if (na || ng)
-				side[n++] = ng > na;
+				on_g += side[n++] = ng > na;
 			na = ng = 0;
 			if (t == b->n_seen)
 				break;
@@ -861,9 +861,6 @@ static int take_turns(const sl_behave *b, const group *a, const group *g)
 		na += f == a->id;
 		ng += f == g->id;
 	}
-	size_t on_g = 0;
-	for (size_t i = 0; i < n; i++)
-		on_g += side[i];
 	int turns = on_g >= EXCURSION_RUNS && n - on_g >= EXCURSION_RUNS &&
 		    alternation(side, n) >= SL_BEHAVE_ALTERNATION;
 	free(side);

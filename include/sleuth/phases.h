@@ -223,7 +223,9 @@ uint32_t sl_behave_code(const sl_behave *b, uint32_t id);
 void sl_behave_merge_code(sl_behave *b, uint32_t from, uint32_t into);
 #define SL_BEHAVE_MIN_RUN 2.0
 /* the end-of-run split of two behaviours that take turns (docs/phases.md,
- * "Two behaviours that take turns") */
+ * "Two behaviours that take turns"); the alternation also keeps two
+ * groups that take turns run by run from being merged as a drift ("Groups
+ * that take turns run by run are no drift") */
 #define SL_BEHAVE_SEPARATION 3.5
 #define SL_BEHAVE_ALTERNATION 1.0
 /* ... or that come in blocks (the same code on one data set, then on
