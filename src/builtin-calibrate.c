@@ -461,9 +461,9 @@ static void report(const cal_opts *o, const cal_state *st)
 			"out (--temp-term on keeps it)\n", st->temp_lo, st->temp_hi,
 			100 * st->temp_cv_with, 100 * st->temp_cv_without);
 	else if (st->leak_removed)
-		fprintf(st->rep, "temperature: static_w at %.0f C; static power + the leakage the "
-			"thermal block measured per C above it (training %.1f to %.1f C)\n",
-			st->leak_ref_c, st->temp_lo, st->temp_hi);
+		fprintf(st->rep, "temperature: static_w at %.0f C; static power + the leakage's "
+			"change from it that the thermal: block measured (training %.1f to %.1f "
+			"C)\n", st->leak_ref_c, st->temp_lo, st->temp_hi);
 	else if (st->temp_known && !f->has_temp && o->temp_term == TT_OFF)
 		fprintf(st->rep, "temperature: %.1f to %.1f C in training; not fitted "
 			"(--temp-term off)\n", st->temp_lo, st->temp_hi);

@@ -251,7 +251,7 @@ static int show(const char *file)
 		printf("  static power at %g C; +%g W per volt per C above it\n", m.temp_ref_c,
 		       m.temp_coeff);
 	else if (m.has_temp)
-		printf("  static power at %g C; the thermal block's leakage per C above it\n",
+		printf("  static power at %g C; + the leakage's change from it (thermal:)\n",
 		       m.temp_ref_c);
 	for (size_t i = 0; i < m.n_terms; i++) {
 		printf("  %-44s", m.terms[i].event);
