@@ -17,9 +17,11 @@
  * squares (gsl_multifit_linear), one a for all the runs -- a probe's runs
  * follow one another in one room, and within a run the power hardly
  * changes, so only the runs' different powers tell R from a; the tau with
- * the least sum of squares is kept.  The leakage per degree at a P-state is the slope of
- * power on temperature (gsl_fit_linear) over the run's steady phase (the
- * phase with most of its time), averaged over the runs at that P-state.
+ * the least sum of squares is kept.  The leakage grows exponentially with
+ * temperature: in a run's steady phase (the phase with most of its time),
+ * where nothing else changes, power = c + L exp(k (T - ref)), with k the
+ * silicon's own (one for all runs, by a grid) and L the leakage at ref at
+ * that P-state (gsl_fit_linear per run, averaged over its runs).
  */
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_multifit.h>
@@ -41,11 +43,17 @@
 #define LEAK_MAX_PER_C 0.1
 #define LEAK_STEPS 200
 
-/* Interval i of r as a recurrence row: both readings, its energy and time. */
+/* Interval i of r has a temperature reading, measured energy and time. */
+static int measured(const sl_calib_run *r, size_t i)
+{
+	return r->temp_c && isfinite(r->temp_c[i]) && isfinite(r->energy_j[i]) &&
+	       r->energy_j[i] >= 0 && r->time_s[i] > 0;
+}
+
+/* Interval i of r as a recurrence row: measured, after a reading. */
 static int usable(const sl_calib_run *r, size_t i)
 {
-	return i > 0 && r->temp_c && isfinite(r->temp_c[i]) && isfinite(r->temp_c[i - 1]) &&
-	       isfinite(r->energy_j[i]) && r->energy_j[i] >= 0 && r->time_s[i] > 0;
+	return i > 0 && measured(r, i) && isfinite(r->temp_c[i - 1]);
 }
 
 /* The sum of squares of the recurrence at tau, with R in *R: least
@@ -98,14 +106,24 @@ static size_t steady_rows(const sl_calib_run *r, double *t, double *p)
 	size_t n = 0;
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t i = 0; i < r->n; i++)
-		if (r->phase[i] == top && r->temp_c && isfinite(r->temp_c[i]) &&
-		    isfinite(r->energy_j[i]) && r->energy_j[i] >= 0 && r->time_s[i] > 0) {
+		if (r->phase[i] == top && measured(r, i)) {
 			t[n] = r->temp_c[i];
 			p[n] = r->energy_j[i] / r->time_s[i];
 			lo = SL_MIN(lo, t[n]), hi = SL_MAX(hi, t[n]);
 			n++;
 		}
 	return n >= 3 && hi - lo >= THERMAL_MIN_SPAN ? n : 0;
+}
+
+/* One run's steady rows fitted as p = c + L exp(k (t - ref)) (x: n of
+ * scratch): the sum of squares, L in *L; HUGE_VAL when the fit fails. */
+static double fit_run(const double *t, const double *p, size_t n, double k, double ref,
+		      double *x, double *L)
+{
+	double c0, c00, c01, c11, sumsq;
+	for (size_t i = 0; i < n; i++)
+		x[i] = exp(k * (t[i] - ref));
+	return gsl_fit_linear(x, 1, p, 1, n, &c0, L, &c00, &c01, &c11, &sumsq) ? HUGE_VAL : sumsq;
 }
 
 /* The leakage: in each run's steady phase power = c + L exp(k (T - ref)),
@@ -132,16 +150,9 @@ static size_t fit_leakage(sl_machine *m, const sl_calib_run *runs, size_t n_runs
 		for (int s = 1; s <= LEAK_STEPS; s++) {
 			double kk = LEAK_MAX_PER_C * s / LEAK_STEPS, ss = 0;
 			for (size_t r = 0; r < n_runs && ss < HUGE_VAL; r++) {
-				double c0, c1, c00, c01, c11, sumsq;
-				if (!n[r])
-					continue;
-				for (size_t i = 0; i < n[r]; i++)
-					x[i] = exp(kk * (t[r][i] - ref));
-				if (gsl_fit_linear(x, 1, p[r], 1, n[r], &c0, &c1, &c00, &c01, &c11,
-						   &sumsq) != 0)
-					ss = HUGE_VAL;
-				else
-					ss += sumsq;
+				double L;
+				if (n[r])
+					ss += fit_run(t[r], p[r], n[r], kk, ref, x, &L);
 			}
 			if (ss < best)
 				best = ss, kbest = kk;
@@ -149,18 +160,12 @@ static size_t fit_leakage(sl_machine *m, const sl_calib_run *runs, size_t n_runs
 		double *sum = sl_xcalloc(m->n_pstates, sizeof *sum);
 		size_t *cnt = sl_xcalloc(m->n_pstates, sizeof *cnt);
 		for (size_t r = 0; isfinite(kbest) && r < n_runs; r++) {
-			double c0, c1, c00, c01, c11, sumsq;
-			if (!n[r])
+			double L;
+			int s = sl_machine_pstate(m, runs[r].ghz);
+			if (!n[r] || s < 0 || fit_run(t[r], p[r], n[r], kbest, ref, x, &L) == HUGE_VAL)
 				continue;
-			for (size_t i = 0; i < n[r]; i++)
-				x[i] = exp(kbest * (t[r][i] - ref));
-			if (gsl_fit_linear(x, 1, p[r], 1, n[r], &c0, &c1, &c00, &c01, &c11, &sumsq))
-				continue;
-			for (size_t s = 0; s < m->n_pstates; s++)
-				if (fabs(m->pstates[s].ghz - runs[r].ghz) < 1e-3) {
-					sum[s] += SL_MAX(0, c1);
-					cnt[s]++;
-				}
+			sum[s] += SL_MAX(0, L);
+			cnt[s]++;
 		}
 		free(m->leak_ghz);
 		free(m->leak_w);

@@ -413,10 +413,8 @@ static int read_leakage(sl_yparser *yp, const sl_ynode *l, sl_machine *m)
 		    !(w = sl_yreq(yp, p, "w", "leakage")) ||
 		    get_bounded(yp, w, "w", 0, MAX_WATTS, &m->leak_w[i]) < 0)
 			return -1;
-		size_t k = 0;
-		while (k < m->n_pstates && fabs(m->pstates[k].ghz - g) >= GHZ_EPS)
-			k++;
-		if (k == m->n_pstates)
+		int k = sl_machine_pstate(m, g);
+		if (k < 0)
 			return sl_yerr(yp, p->line, "ghz", "%g GHz is no P-state of this machine; "
 				       "measure leakage at its P-states", g);
 		for (size_t j = 0; j < i; j++)
@@ -453,10 +451,8 @@ static int read_thermal(sl_yparser *yp, const sl_ynode *v, sl_machine *m)
 /* The voltage of P-state `ghz` (its frequency when the machine has none). */
 static double leak_x(const sl_machine *m, double ghz)
 {
-	for (size_t k = 0; k < m->n_pstates; k++)
-		if (fabs(m->pstates[k].ghz - ghz) < GHZ_EPS)
-			return m->pstates[k].volts > 0 ? m->pstates[k].volts : ghz;
-	return ghz;
+	int k = sl_machine_pstate(m, ghz);
+	return k >= 0 && m->pstates[k].volts > 0 ? m->pstates[k].volts : ghz;
 }
 
 double sl_machine_leakage(const sl_machine *m, double ghz, double volts, double temp_c)

@@ -54,7 +54,9 @@ struct sl_thermal {
 	size_t next;      /* the table to reuse next */
 };
 
-int sl_thermal_applies(const sl_model *md)
+/* 1 if the machine has a thermal block and a temperature term, and the
+ * profile recorded the die's temperature in some interval. */
+static int applies(const sl_model *md)
 {
 	const sl_machine *m = md->mach;
 	const sl_profile *p = md->prof;
@@ -68,15 +70,13 @@ int sl_thermal_applies(const sl_model *md)
 
 void sl_thermal_init(sl_model *md)
 {
-	if (sl_thermal_applies(md))
+	if (applies(md))
 		md->thermal = sl_xcalloc(1, sizeof *md->thermal);
 }
 
-void sl_thermal_reset(sl_model *md)
+/* Forget the tables and the f0 side, to be built again on first use. */
+static void drop(struct sl_thermal *th)
 {
-	struct sl_thermal *th = md->thermal;
-	if (!th)
-		return;
 	for (size_t k = 0; k < N_TABLES; k++) {
 		free(th->t[k].dt);
 		free(th->t[k].dp);
@@ -86,15 +86,17 @@ void sl_thermal_reset(sl_model *md)
 	th->p0 = NULL;
 }
 
+void sl_thermal_reset(sl_model *md)
+{
+	if (md->thermal)
+		drop(md->thermal);
+}
+
 void sl_thermal_free(struct sl_thermal *th)
 {
 	if (!th)
 		return;
-	for (size_t k = 0; k < N_TABLES; k++) {
-		free(th->t[k].dt);
-		free(th->t[k].dp);
-	}
-	free(th->p0);
+	drop(th);
 	free(th);
 }
 
@@ -132,7 +134,7 @@ static void setup(const sl_model *md, struct sl_thermal *th)
 	}
 	size_t f = 0;
 	while (!isfinite(e[f]))
-		f++; /* sl_thermal_applies: one is finite */
+		f++; /* applies(): one is finite */
 	th->a = sxx > 0 ? sxy / sxx : e[f] - R * th->p0[f];
 	/* the temperature before the first interval, from the first reading */
 	double d0 = exp(-p->iv[f].time_s / tau);

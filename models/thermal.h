@@ -7,10 +7,9 @@
 
 #include "sleuth/model.h"
 
-/* 1 if the machine has a thermal block and a temperature term, and the
- * profile recorded the die's temperature in some interval. */
-int sl_thermal_applies(const sl_model *md);
-/* Allocate md->thermal when it applies (end of sl_model_init). */
+/* Allocate md->thermal when the machine has a thermal block and a
+ * temperature term, and the profile recorded the die's temperature in
+ * some interval (end of sl_model_init). */
 void sl_thermal_init(sl_model *md);
 /* Forget the tables (the predictions they rest on changed: anchoring). */
 void sl_thermal_reset(sl_model *md);

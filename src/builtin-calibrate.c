@@ -866,38 +866,33 @@ static int measure_only(const cal_opts *o, cal_state *st)
 		st->n_runs++;
 	}
 	FILE *rep = strcmp(o->out, "-") ? stdout : stderr;
-	char *kept, *comment;
+	const char *block = o->thermal_only ? "thermal: " : "time_error: ";
+	char *what;
 	if (o->thermal_only) {
 		if (sl_calib_thermal(&st->m, st->runs, st->n_runs, rep) < 0)
 			return -1;
-		kept = leading_comment(o->machine, "thermal: ");
-		comment = sl_xasprintf("%sthermal: sleuth calibrate %s --thermal-only on %zu "
-				       "profiles: %s ...", kept ? kept : "", SLEUTH_VERSION,
-				       o->n_inputs, o->inputs[0]);
-		free(kept);
-		int rc = sl_machine_write(o->out, &st->m, comment);
-		free(comment);
-		if (rc == 0)
-			sl_info("wrote %s", o->out);
-		return rc;
+		what = sl_xstrdup("");
+	} else {
+		sl_calib_time_error_free(&st->m); /* the machine's own, if any, are replaced */
+		size_t tpairs = sl_calib_time_error(&st->m, st->runs, st->n_runs);
+		if (!st->m.n_time_error) {
+			sl_error_set("no workload has profiles at two frequencies whose intervals "
+				     "match; give each one's profiles (sleuth run, same program and "
+				     "interval) at several P-states");
+			return -1;
+		}
+		time_error_report(rep, &st->m, tpairs);
+		what = sl_xasprintf(" (%zu slower runs predicted)", tpairs);
 	}
-	sl_calib_time_error_free(&st->m); /* the machine's own, if any, are replaced */
-	size_t tpairs = sl_calib_time_error(&st->m, st->runs, st->n_runs);
-	if (!st->m.n_time_error) {
-		sl_error_set("no workload has profiles at two frequencies whose intervals "
-			     "match; give each one's profiles (sleuth run, same program and "
-			     "interval) at several P-states");
-		return -1;
-	}
-	time_error_report(rep, &st->m, tpairs);
-	kept = leading_comment(o->machine, "time_error: ");
-	comment = sl_xasprintf("%stime_error: sleuth calibrate %s --time-error-only "
-			       "on %zu profiles: %s ... (%zu slower runs predicted)",
-			       kept ? kept : "", SLEUTH_VERSION, o->n_inputs, o->inputs[0],
-			       tpairs);
+	char *kept = leading_comment(o->machine, block);
+	char *comment = sl_xasprintf("%s%ssleuth calibrate %s --%s on %zu profiles: %s ...%s",
+				     kept ? kept : "", block, SLEUTH_VERSION,
+				     o->thermal_only ? "thermal-only" : "time-error-only",
+				     o->n_inputs, o->inputs[0], what);
 	int rc = sl_machine_write(o->out, &st->m, comment);
 	free(comment);
 	free(kept);
+	free(what);
 	if (rc == 0)
 		sl_info("wrote %s", o->out);
 	return rc;
